@@ -1,0 +1,19 @@
+// The subcommands of the `labgate` CLI. Each lives in its own file under
+// src/cli/ and registers itself on the app; the chosen one leaves its action.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "labgate/util/exit_code.h"
+
+namespace labgate::cli {
+
+/// What a parsed subcommand will do; run after parsing, returns the exit code.
+using Action = std::function<ExitCode()>;
+
+/// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
+int run(int argc, char** argv);
+
+}  // namespace labgate::cli

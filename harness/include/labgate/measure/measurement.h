@@ -1,0 +1,75 @@
+// What one latency/throughput/jitter test measured, whatever produced it (a
+// built-in probe or netperf/sockperf/iperf3): the single currency budgets judge
+// and reporters print. Every latency in here is a ROUND-TRIP time for rr kinds,
+// a per-send time for stream kinds, and a clock gap for jitter; `metric` says which.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "labgate/stats/histogram.h"
+
+namespace labgate::measure {
+
+/// What the histogram's values mean; printed next to every number.
+enum class Metric { kRoundTrip, kSendTime, kClockGap };
+const char* to_string(Metric m);
+
+/// One interval of the series (1 s by default), so a spike is placed in time.
+struct Interval {
+  double start_s = 0;   ///< seconds since the end of warm-up
+  double length_s = 0;
+  std::uint64_t count = 0;
+  std::uint64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
+};
+
+/// A gap over the jitter threshold, or any single event worth placing in time.
+struct Event {
+  double at_s = 0;
+  std::uint64_t value_ns = 0;
+  int cpu = -1;
+};
+
+struct Measurement {
+  std::string source;        ///< "builtin", "netperf", "sockperf", "iperf3"
+  std::string kind;          ///< "tcp_rr", "udp_rr", "tcp_stream", "udp_stream", "jitter"
+  Metric metric = Metric::kRoundTrip;
+  std::string host;          ///< where it was measured (client / jitter host)
+  std::string peer;          ///< the far host, empty for jitter
+  int cpu = -1;              ///< jitter: the CPU this measurement is for; -1 otherwise
+
+  stats::Histogram histogram;   ///< may be empty when a tool printed only summary stats
+  /// Summary statistics as printed by a tool that gives no full histogram (ns / counts).
+  /// Budgets use the histogram when it has samples, these otherwise.
+  std::map<std::string, double> reported;
+
+  std::vector<Interval> series;
+  std::vector<Event> events;
+
+  double duration_s = 0;     ///< measured time, warm-up excluded
+  double warmup_s = 0;       ///< how long was excluded before measuring
+  std::uint64_t sent = 0, received = 0;
+  std::uint64_t dropped = 0, duplicated = 0, out_of_order = 0;
+  std::optional<double> throughput_bps;  ///< bits per second of payload
+  std::optional<double> loss_fraction;   ///< 0..1
+
+  /// The exact parameters and environment: message size, cpu placement (asked and
+  /// actual), clock source, timer cost, tool version and command line.
+  std::map<std::string, std::string> parameters;
+  std::vector<std::string> warnings;
+
+  /// The statistic by budget name ("p99", "max", "dropped", ...): nullopt when this
+  /// measurement cannot say (a missing statistic fails a budget, never passes it).
+  std::optional<double> stat(const std::string& name) const;
+};
+
+nlohmann::json to_json(const Measurement& m);
+/// Throws std::invalid_argument naming the bad field.
+Measurement measurement_from_json(const nlohmann::json& j);
+
+}  // namespace labgate::measure

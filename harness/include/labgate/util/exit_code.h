@@ -1,0 +1,33 @@
+// The exit codes every labgate subcommand uses, so Jenkins can tell
+// "the servers are bad" from "the gate itself could not run".
+#pragma once
+
+#include <exception>
+#include <string>
+#include <utility>
+
+namespace labgate {
+
+enum class ExitCode : int {
+  kPassed = 0,        ///< gate passed / profile valid
+  kGateFailed = 1,    ///< a check or budget failed: the servers are not fit
+  kUsageError = 2,    ///< bad command line or invalid profile
+  kCouldNotRun = 3,   ///< host unreachable, probe crashed, timeout: the gate is broken
+};
+
+constexpr int to_int(ExitCode c) { return static_cast<int>(c); }
+
+/// Thrown anywhere below the CLI to end the run with a given exit code; the CLI
+/// prints `what()` and exits. Carries a message that names file/host/key/command.
+class Failure : public std::exception {
+ public:
+  Failure(ExitCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+  ExitCode code() const { return code_; }
+
+ private:
+  ExitCode code_;
+  std::string message_;
+};
+
+}  // namespace labgate

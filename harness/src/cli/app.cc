@@ -1,0 +1,41 @@
+// The `labgate` CLI: global options, subcommand registration, exit-code mapping.
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/cli/commands.h"
+#include "labgate/util/logging.h"
+
+namespace labgate::cli {
+
+int run(int argc, char** argv) {
+  CLI::App app{"labgate: acceptance gate for low-latency Linux server pairs"};
+  app.set_version_flag("--version", std::string("labgate ") + LABGATE_VERSION);
+  bool verbose = false, quiet = false;
+  app.add_flag("-v,--verbose", verbose, "debug detail on stderr");
+  app.add_flag("-q,--quiet", quiet, "warnings and errors only");
+  app.require_subcommand(1);
+
+  Action action;
+  // Subcommands register here, one file each.
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    // --help and --version are successes; everything else is a usage error.
+    return rc == 0 ? 0 : to_int(ExitCode::kUsageError);
+  }
+  setup_console_logging(quiet ? Verbosity::kQuiet : verbose ? Verbosity::kVerbose : Verbosity::kNormal);
+  try {
+    return to_int(action());
+  } catch (const Failure& f) {
+    spdlog::error("{}", f.what());
+    return to_int(f.code());
+  } catch (const std::exception& e) {
+    spdlog::error("internal error: {}", e.what());
+    return to_int(ExitCode::kCouldNotRun);
+  }
+}
+
+}  // namespace labgate::cli
