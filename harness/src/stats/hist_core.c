@@ -81,7 +81,10 @@ double lg_hist_stddev(const lg_hist* h) {
   for (i = 0; i < LG_HIST_COUNTS_LEN; i++) {
     if (h->counts[i]) {
       uint64_t lo = lg_hist_lowest_at(i), hi = lg_hist_highest_at(i);
-      double mid = (lo == hi) ? (double)lo : ((double)lo + (double)hi) / 2.0;
+      double mid = ((double)lo + (double)hi) / 2.0;
+      /* The exact min and max bound every sample: a single-valued run has 0 spread. */
+      if (mid < (double)h->min) mid = (double)h->min;
+      if (mid > (double)h->max) mid = (double)h->max;
       double d = mid - mean;
       acc += d * d * (double)h->counts[i];
     }

@@ -2,9 +2,8 @@
 #include "labgate/stats/histogram.h"
 
 #include <cstring>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace labgate::stats {
 
@@ -41,16 +40,23 @@ nlohmann::json Histogram::to_json() const {
       counts.push_back(core_->counts[i]);
     }
   }
-  return {{"format", "labgate-hist-1"}, {"unit", "ns"},
-          {"sub_bucket_bits", LG_HIST_SUB_BUCKET_BITS}, {"total", core_->total},
-          {"min", min()},  {"max", core_->max},   {"sum", core_->sum},
-          {"overflow", core_->overflow}, {"counts", std::move(counts)}};
+  return {{"format", "labgate-hist-1"},
+          {"unit", "ns"},
+          {"sub_bucket_bits", LG_HIST_SUB_BUCKET_BITS},
+          {"total", core_->total},
+          {"min", min()},
+          {"max", core_->max},
+          {"sum", core_->sum},
+          {"overflow", core_->overflow},
+          {"counts", std::move(counts)}};
 }
 
 namespace {
 std::uint64_t field(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
-  if (it == j.end() || !it->is_number_unsigned())
+  // nlohmann stores small literals as signed; any non-negative integer will do.
+  if (it == j.end() || !it->is_number_integer() ||
+      (it->is_number_integer() && !it->is_number_unsigned() && it->get<std::int64_t>() < 0))
     throw std::invalid_argument(std::string("histogram JSON: '") + key +
                                 "' missing or not an unsigned integer");
   return it->get<std::uint64_t>();
@@ -78,8 +84,8 @@ Histogram Histogram::from_json(const nlohmann::json& j) {
   for (std::size_t k = 0; k < it->size(); k += 2) {
     const auto& idx = (*it)[k];
     const auto& cnt = (*it)[k + 1];
-    if (!idx.is_number_unsigned() || !cnt.is_number_unsigned() ||
-        idx.get<std::uint64_t>() >= LG_HIST_COUNTS_LEN)
+    if (!idx.is_number_integer() || !cnt.is_number_integer() || idx.get<std::int64_t>() < 0 ||
+        cnt.get<std::int64_t>() < 0 || idx.get<std::uint64_t>() >= LG_HIST_COUNTS_LEN)
       throw std::invalid_argument("histogram JSON: bad counts entry at position " + std::to_string(k));
     c.counts[idx.get<std::uint64_t>()] += cnt.get<std::uint64_t>();
     seen += cnt.get<std::uint64_t>();
