@@ -1,0 +1,70 @@
+// The results folder of one run, results/<YYYYmmdd-HHMMSS>-<suffix>/:
+//   profile.toml            the profile exactly as used
+//   facts/<host>.json       one facts snapshot per host
+//   tests/<test>/<pair>/    measurement.json and the tool's raw output files
+//   checks.json  run.json   the precondition verdicts and the whole run
+//   junit.xml  report.html  labgate.log
+// Every file is written atomically the moment its data exists, so a run that is
+// interrupted keeps everything it finished; a write error names the file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "labgate/results/run_result.h"
+
+namespace labgate::results {
+
+/// A name made safe for one path component: "a->b" -> "a-to-b", "/" -> "_",
+/// anything outside [A-Za-z0-9._-] -> "_", and never "", "." or "..".
+std::string safe_component(std::string_view name);
+
+class RunDir {
+ public:
+  /// Creates <results_root>/<start as local YYYYmmdd-HHMMSS>-<suffix>/ (no "-<suffix>"
+  /// when empty). Never reuses an existing folder: a clash gets "-2", "-3"...
+  /// Throws labgate::Failure: exit 2 for a suffix outside [A-Za-z0-9._-], exit 3
+  /// when the folder cannot be made (naming it and the OS error).
+  static RunDir create(const std::filesystem::path& results_root, const std::string& suffix,
+                       Clock::time_point start);
+  /// An existing run folder (for `labgate report`); exit 2 when it is not one.
+  static RunDir open(const std::filesystem::path& dir);
+
+  const std::filesystem::path& path() const { return path_; }
+  /// The folder's name, used as the run id.
+  std::string id() const { return path_.filename().string(); }
+
+  /// Copies the profile file as it was used to profile.toml.
+  void copy_profile(const std::filesystem::path& profile) const;
+  /// facts/<host>.json.
+  void write_facts(const std::string& host, const nlohmann::json& facts) const;
+  /// tests/<test>/<pair>/ (made safe), created on demand; returns the relative path.
+  std::string test_dir(const std::string& test, const std::string& pair) const;
+  /// Writes tests/<test>/<pair>/<file_name>; returns its path relative to the run folder.
+  std::string write_test_file(const std::string& test, const std::string& pair, const std::string& file_name,
+                              std::string_view content) const;
+  /// tests/<test>/<pair>/measurement.json; returns its relative path.
+  std::string write_measurement(const std::string& test, const std::string& pair,
+                                const nlohmann::json& measurement) const;
+  /// checks.json: the precondition verdicts alone, readable before any test ran.
+  void write_checks(const std::vector<CheckRecord>& checks) const;
+  /// run.json: the whole run (call after every step).
+  void write_run(const RunResult& run) const;
+  /// Any other file of the folder (junit.xml, report.html), atomically.
+  void write_text(const std::string& relative, std::string_view content) const;
+  /// labgate.log, for the per-run log file sink.
+  std::filesystem::path log_file() const { return path_ / "labgate.log"; }
+
+  /// Reads run.json back; exit 2 naming the file and the JSON path at fault.
+  RunResult load_run() const;
+
+ private:
+  explicit RunDir(std::filesystem::path p) : path_(std::move(p)) {}
+  std::filesystem::path path_;
+};
+
+}  // namespace labgate::results

@@ -1,0 +1,133 @@
+// The neutral record of one gate run: what was checked, what was measured and
+// how each was judged. The run command fills it in from checks and budgets; the
+// reporters (JUnit, HTML, compare) read only this, never the code that produced it.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace labgate::results {
+
+using Clock = std::chrono::system_clock;
+
+/// The JSON "format" tag of run.json; bumped when a reader could misread an old file.
+inline constexpr const char* kRunFormat = "labgate-run-1";
+
+/// A precondition rule on one host: held, broken, or not checkable on that host
+/// (e.g. a BIOS rule where conrep is missing), which is never counted as a pass.
+enum class CheckVerdict { kPass, kFail, kNotCheckable };
+/// A measurement test: within budget, over budget, or it could not be measured.
+enum class TestVerdict { kPass, kFail, kError };
+
+/// "pass" | "fail" | "not_checkable".
+const char* to_string(CheckVerdict v);
+/// "pass" | "fail" | "error".
+const char* to_string(TestVerdict v);
+
+/// A host of the profile as the run saw it.
+struct HostInfo {
+  std::string name;          ///< the profile's key, "a"
+  std::string address;       ///< management (SSH) address or "local"
+  std::string test_address;  ///< interconnect address the probes measured
+};
+
+/// One precondition rule judged on one host ("pair" for rules across hosts).
+struct CheckRecord {
+  std::string host;      ///< "a", "b", or "pair"
+  std::string rule;      ///< "sysctl/net.ipv4.tcp_sack", "service/avahi-daemon"
+  std::string expected;  ///< what the profile wants, as text
+  std::string found;     ///< what the host had, as text (both values for pair rules)
+  std::string source;    ///< where the value came from, "/proc/sys/net/ipv4/tcp_sack"
+  CheckVerdict verdict = CheckVerdict::kFail;
+  std::string message;   ///< full sentence: "host b: /proc/sys/... is 1, profile wants 0"
+  std::string fix;       ///< what a sysadmin would run; empty when there is nothing to do
+
+  /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite.
+  std::string test_name() const { return host + "/" + rule; }
+};
+
+/// One budget statistic of one test, as judged.
+struct BudgetLine {
+  std::string stat;                ///< "p99", "max", "dropped", "min_throughput", ...
+  std::optional<double> observed;  ///< nullopt: the measurement could not say (a failure)
+  double limit = 0;
+  std::string unit;                ///< "ns", "count", "bit/s" or "fraction"
+  /// Headroom relative to the limit: (limit-observed)/limit for ceilings,
+  /// (observed-limit)/limit for floors; negative when exceeded, nullopt when unknown.
+  std::optional<double> margin;
+  bool pass = false;
+  std::string reason;  ///< why it failed, e.g. "missing statistic" or "max at 41.0 s"
+};
+
+/// One measurement test on one pair (or one host/CPU for jitter).
+struct TestRecord {
+  std::string suite;    ///< "Latency", "Throughput", "Jitter"...; empty = from kind
+  std::string name;     ///< the profile's test name, "tcp_rr_64"
+  std::string pair;     ///< "a->b", or "a/cpu2" for jitter
+  std::string kind;     ///< "tcp_rr", "udp_stream", "jitter", ...
+  std::string tool;     ///< "builtin", "netperf", "sockperf", "iperf3"
+  std::string metric;   ///< "round-trip time", "per-send time", "clock gap"
+  TestVerdict verdict = TestVerdict::kError;
+  std::vector<BudgetLine> budget;
+  /// The figures recorded as JUnit properties, unit in the name: "p99_us", "samples".
+  std::map<std::string, double> figures;
+  /// The Measurement as JSON, kept opaque: reporters read "histogram"
+  /// (labgate-hist-1), "series", "throughput_bps", "parameters"... when present.
+  /// null when the test produced no measurement (an error before measuring).
+  nlohmann::json measurement;
+  std::string failure;   ///< every exceeded budget, or why it could not run
+  /// false when preconditions failed: "measured on a non-conforming system".
+  bool conforming = true;
+  double duration_s = 0;  ///< wall time of the test, set-up included
+  /// Files kept for this test, relative to the run folder ("tests/x/a-to-b/client.out").
+  std::vector<std::string> raw_files;
+
+  /// The suite this test is reported in: `suite`, or derived from `kind`.
+  std::string suite_name() const;
+  /// "tcp_rr_64/a->b": the test's name inside its suite.
+  std::string test_name() const { return name + "/" + pair; }
+};
+
+/// The whole run. Written after every step, so an interrupted run is still readable.
+struct RunResult {
+  std::string run_id;        ///< the results folder name, "20240501-120000-nightly"
+  std::string profile_path;  ///< as given on the command line
+  std::string lab_name;
+  std::string suffix;
+  std::vector<HostInfo> hosts;
+  Clock::time_point start_time{};
+  std::optional<Clock::time_point> end_time;  ///< nullopt while running / if interrupted
+  std::string labgate_version;
+  std::optional<int> exit_code;  ///< the labgate exit code; nullopt until the run ended
+  std::string error;             ///< why the gate could not run (exit 3), else empty
+  std::vector<CheckRecord> checks;
+  std::vector<TestRecord> tests;
+  std::vector<std::string> warnings;  ///< run-wide notes shown in every report
+
+  /// True when no precondition failed (not-checkable rules do not break conformance).
+  bool conforming() const;
+  /// "passed", "failed", "usage error", "could not run", or "incomplete".
+  std::string verdict() const;
+};
+
+/// ISO 8601 UTC with milliseconds, "2024-05-01T12:00:00.000Z".
+std::string format_time(Clock::time_point t);
+/// Reads format_time's form (milliseconds optional); throws std::invalid_argument.
+Clock::time_point parse_time(const std::string& text);
+
+nlohmann::json to_json(const CheckRecord& c);
+nlohmann::json to_json(const TestRecord& t);
+nlohmann::json to_json(const RunResult& r);
+
+/// Readers throw std::invalid_argument naming the JSON path at fault,
+/// e.g. "tests[2].budget[0].limit: expected a number, got string".
+CheckRecord check_record_from_json(const nlohmann::json& j);
+TestRecord test_record_from_json(const nlohmann::json& j);
+RunResult run_result_from_json(const nlohmann::json& j);
+
+}  // namespace labgate::results

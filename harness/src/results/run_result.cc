@@ -1,0 +1,287 @@
+// The run-results model: verdict names, derived fields and its JSON form (run.json).
+#include "labgate/results/run_result.h"
+
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+
+#include "labgate/results/json_reader.h"
+
+namespace labgate::results {
+
+using nlohmann::json;
+
+const char* to_string(CheckVerdict v) {
+  switch (v) {
+    case CheckVerdict::kPass: return "pass";
+    case CheckVerdict::kFail: return "fail";
+    case CheckVerdict::kNotCheckable: return "not_checkable";
+  }
+  return "fail";
+}
+
+const char* to_string(TestVerdict v) {
+  switch (v) {
+    case TestVerdict::kPass: return "pass";
+    case TestVerdict::kFail: return "fail";
+    case TestVerdict::kError: return "error";
+  }
+  return "error";
+}
+
+std::string TestRecord::suite_name() const {
+  if (!suite.empty()) return suite;
+  if (kind == "tcp_rr" || kind == "udp_rr") return "Latency";
+  if (kind == "tcp_stream" || kind == "udp_stream") return "Throughput";
+  if (kind == "jitter") return "Jitter";
+  if (kind == "path_mtu" || kind == "ping_flood") return "Network";
+  if (kind.rfind("disk_", 0) == 0) return "Storage";
+  if (kind == "command") return "Command";
+  return "Tests";
+}
+
+bool RunResult::conforming() const {
+  for (const auto& c : checks)
+    if (c.verdict == CheckVerdict::kFail) return false;
+  return true;
+}
+
+std::string RunResult::verdict() const {
+  if (!exit_code) return "incomplete";
+  switch (*exit_code) {
+    case 0: return "passed";
+    case 1: return "failed";
+    case 2: return "usage error";
+    case 3: return "could not run";
+  }
+  return "exit " + std::to_string(*exit_code);
+}
+
+std::string format_time(Clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  // Floor division so times before 1970 still print sanely.
+  std::time_t secs = static_cast<std::time_t>(ms / 1000 - (ms % 1000 < 0 ? 1 : 0));
+  const int millis = static_cast<int>(((ms % 1000) + 1000) % 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[96];  // sized for any int fields, so no truncation is possible
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+  return buf;
+}
+
+Clock::time_point parse_time(const std::string& text) {
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+      consumed != 19)
+    throw std::invalid_argument("'" + text + "' is not an ISO 8601 UTC time like 2024-05-01T12:00:00.000Z");
+  std::size_t pos = 19;
+  int millis = 0;
+  if (pos < text.size() && text[pos] == '.') {
+    int digits = 0;
+    for (++pos; pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])); ++pos, ++digits)
+      if (digits < 3) millis = millis * 10 + (text[pos] - '0');
+    if (digits == 0) throw std::invalid_argument("'" + text + "': no digits after the decimal point");
+    for (; digits < 3; ++digits) millis *= 10;
+  }
+  if (pos + 1 != text.size() || text[pos] != 'Z')
+    throw std::invalid_argument("'" + text + "' must end in Z (UTC)");
+  if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+      tm.tm_min > 59 || tm.tm_sec > 60)
+    throw std::invalid_argument("'" + text + "' has a field out of range");
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  const std::time_t secs = timegm(&tm);
+  return Clock::time_point(std::chrono::seconds(secs) + std::chrono::milliseconds(millis));
+}
+
+// ------------------------------------------------------------------ writing
+
+json to_json(const CheckRecord& c) {
+  return {{"host", c.host},         {"rule", c.rule},       {"expected", c.expected},
+          {"found", c.found},       {"source", c.source},   {"verdict", to_string(c.verdict)},
+          {"message", c.message},   {"fix", c.fix}};
+}
+
+namespace {
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json to_json(const BudgetLine& b) {
+  return {{"stat", b.stat},   {"observed", optional_number(b.observed)},
+          {"limit", b.limit}, {"unit", b.unit},
+          {"margin", optional_number(b.margin)}, {"pass", b.pass},
+          {"reason", b.reason}};
+}
+
+json to_json(const HostInfo& h) {
+  return {{"name", h.name}, {"address", h.address}, {"test_address", h.test_address}};
+}
+
+}  // namespace
+
+json to_json(const TestRecord& t) {
+  json budget = json::array();
+  for (const auto& b : t.budget) budget.push_back(to_json(b));
+  return {{"suite", t.suite_name()}, {"name", t.name},
+          {"pair", t.pair},          {"kind", t.kind},
+          {"tool", t.tool},          {"metric", t.metric},
+          {"verdict", to_string(t.verdict)}, {"budget", std::move(budget)},
+          {"figures", t.figures},    {"measurement", t.measurement},
+          {"failure", t.failure},    {"conforming", t.conforming},
+          {"duration_s", t.duration_s}, {"raw_files", t.raw_files}};
+}
+
+json to_json(const RunResult& r) {
+  json hosts = json::array(), checks = json::array(), tests = json::array();
+  for (const auto& h : r.hosts) hosts.push_back(to_json(h));
+  for (const auto& c : r.checks) checks.push_back(to_json(c));
+  for (const auto& t : r.tests) tests.push_back(to_json(t));
+  return {{"format", kRunFormat},
+          {"run_id", r.run_id},
+          {"profile", r.profile_path},
+          {"lab", r.lab_name},
+          {"suffix", r.suffix},
+          {"hosts", std::move(hosts)},
+          {"start", format_time(r.start_time)},
+          {"end", r.end_time ? json(format_time(*r.end_time)) : json(nullptr)},
+          {"labgate_version", r.labgate_version},
+          {"exit_code", r.exit_code ? json(*r.exit_code) : json(nullptr)},
+          {"verdict", r.verdict()},
+          {"conforming", r.conforming()},
+          {"error", r.error},
+          {"checks", std::move(checks)},
+          {"tests", std::move(tests)},
+          {"warnings", r.warnings}};
+}
+
+// ------------------------------------------------------------------ reading
+
+namespace {
+
+std::string indexed(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+CheckVerdict check_verdict(const JsonReader& r, const char* key) {
+  const std::string v = r.str(key);
+  if (v == "pass") return CheckVerdict::kPass;
+  if (v == "fail") return CheckVerdict::kFail;
+  if (v == "not_checkable") return CheckVerdict::kNotCheckable;
+  r.fail(key, "expected pass, fail or not_checkable, got \"" + v + "\"");
+}
+
+TestVerdict test_verdict(const JsonReader& r, const char* key) {
+  const std::string v = r.str(key);
+  if (v == "pass") return TestVerdict::kPass;
+  if (v == "fail") return TestVerdict::kFail;
+  if (v == "error") return TestVerdict::kError;
+  r.fail(key, "expected pass, fail or error, got \"" + v + "\"");
+}
+
+std::vector<std::string> strings(const JsonReader& r, const char* key) {
+  std::vector<std::string> out;
+  const auto& a = r.array(key, false);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_string())
+      throw std::invalid_argument(indexed(r.path_of(key), i) + ": expected a string, got " +
+                                  json_type_name(a[i]));
+    out.push_back(a[i].get<std::string>());
+  }
+  return out;
+}
+
+CheckRecord check_at(const json& j, const std::string& path) {
+  const JsonReader r(j, path);
+  CheckRecord c;
+  c.host = r.str("host");
+  c.rule = r.str("rule");
+  c.expected = r.str_or("expected", "");
+  c.found = r.str_or("found", "");
+  c.source = r.str_or("source", "");
+  c.verdict = check_verdict(r, "verdict");
+  c.message = r.str_or("message", "");
+  c.fix = r.str_or("fix", "");
+  return c;
+}
+
+BudgetLine budget_at(const json& j, const std::string& path) {
+  const JsonReader r(j, path);
+  BudgetLine b;
+  b.stat = r.str("stat");
+  b.observed = r.opt_num("observed");
+  b.limit = r.num("limit");
+  b.unit = r.str_or("unit", "");
+  b.margin = r.opt_num("margin");
+  b.pass = r.boolean("pass");
+  b.reason = r.str_or("reason", "");
+  return b;
+}
+
+TestRecord test_at(const json& j, const std::string& path) {
+  const JsonReader r(j, path);
+  TestRecord t;
+  t.suite = r.str_or("suite", "");
+  t.name = r.str("name");
+  t.pair = r.str("pair");
+  t.kind = r.str("kind");
+  t.tool = r.str_or("tool", "");
+  t.metric = r.str_or("metric", "");
+  t.verdict = test_verdict(r, "verdict");
+  const auto& budget = r.array("budget", false);
+  for (std::size_t i = 0; i < budget.size(); ++i)
+    t.budget.push_back(budget_at(budget[i], indexed(r.path_of("budget"), i)));
+  if (const auto* f = r.find("figures")) {
+    const JsonReader fr(*f, r.path_of("figures"));
+    for (const auto& [name, value] : f->items()) t.figures[name] = fr.num(name.c_str());
+  }
+  if (const auto* m = r.find("measurement")) {
+    if (!m->is_object()) r.fail("measurement", "expected an object, got " + json_type_name(*m));
+    t.measurement = *m;
+  }
+  t.failure = r.str_or("failure", "");
+  t.conforming = r.bool_or("conforming", true);
+  t.duration_s = r.opt_num("duration_s").value_or(0.0);
+  t.raw_files = strings(r, "raw_files");
+  return t;
+}
+
+}  // namespace
+
+CheckRecord check_record_from_json(const json& j) { return check_at(j, ""); }
+TestRecord test_record_from_json(const json& j) { return test_at(j, ""); }
+
+RunResult run_result_from_json(const json& j) {
+  const JsonReader r(j, "");
+  const std::string format = r.str("format");
+  if (format != kRunFormat)
+    r.fail("format", "expected \"" + std::string(kRunFormat) + "\", got \"" + format + "\"");
+  RunResult run;
+  run.run_id = r.str("run_id");
+  run.profile_path = r.str_or("profile", "");
+  run.lab_name = r.str_or("lab", "");
+  run.suffix = r.str_or("suffix", "");
+  const auto& hosts = r.array("hosts", false);
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const JsonReader h(hosts[i], indexed("hosts", i));
+    run.hosts.push_back({h.str("name"), h.str_or("address", ""), h.str_or("test_address", "")});
+  }
+  try {
+    run.start_time = parse_time(r.str("start"));
+    if (r.find("end")) run.end_time = parse_time(r.str("end"));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("start/end: ") + e.what());
+  }
+  run.labgate_version = r.str_or("labgate_version", "");
+  if (const auto code = r.opt_int("exit_code")) run.exit_code = static_cast<int>(*code);
+  run.error = r.str_or("error", "");
+  const auto& checks = r.array("checks", false);
+  for (std::size_t i = 0; i < checks.size(); ++i) run.checks.push_back(check_at(checks[i], indexed("checks", i)));
+  const auto& tests = r.array("tests", false);
+  for (std::size_t i = 0; i < tests.size(); ++i) run.tests.push_back(test_at(tests[i], indexed("tests", i)));
+  run.warnings = strings(r, "warnings");
+  return run;
+}
+
+}  // namespace labgate::results

@@ -1,0 +1,156 @@
+// Tests of the run-results model: JSON round trip, derived fields, and errors
+// that name the JSON path of a bad field.
+#include "labgate/results/run_result.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+
+#include "labgate/stats/histogram.h"
+
+namespace labgate::results {
+namespace {
+
+using ::testing::HasSubstr;
+
+RunResult sample_run() {
+  RunResult r;
+  r.run_id = "20240501-120000-nightly";
+  r.profile_path = "profiles/lab.toml";
+  r.lab_name = "lab";
+  r.suffix = "nightly";
+  r.hosts = {{"a", "198.18.0.1", "198.19.0.1"}, {"b", "198.18.0.2", "198.19.0.2"}};
+  r.start_time = parse_time("2024-05-01T12:00:00.250Z");
+  r.end_time = parse_time("2024-05-01T12:05:00Z");
+  r.labgate_version = "0.1.0";
+  r.exit_code = 1;
+  r.checks.push_back({"b", "sysctl/net.ipv4.tcp_sack", "0", "1", "/proc/sys/net/ipv4/tcp_sack",
+                      CheckVerdict::kFail, "host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0",
+                      "sysctl -w net.ipv4.tcp_sack=0"});
+  r.checks.push_back({"a", "bios/Intel_Hyperthreading", "Disabled", "", "conrep -s", CheckVerdict::kNotCheckable,
+                      "conrep is not installed on host a", ""});
+  TestRecord t;
+  t.name = "tcp_rr_64";
+  t.pair = "a->b";
+  t.kind = "tcp_rr";
+  t.tool = "builtin";
+  t.metric = "round-trip time";
+  t.verdict = TestVerdict::kFail;
+  t.budget.push_back({"p99", 151000.0, 140000.0, "ns", -0.0786, false, "p99 151 us > 140 us"});
+  t.budget.push_back({"dropped", std::nullopt, 0.0, "count", std::nullopt, false, "missing statistic"});
+  t.figures = {{"p99_us", 151.0}, {"samples", 1e6}};
+  stats::Histogram h;
+  std::mt19937_64 rng(7);
+  std::lognormal_distribution<double> d(11.0, 0.3);
+  for (int i = 0; i < 10000; ++i) h.record(static_cast<std::uint64_t>(d(rng)));
+  t.measurement = {{"histogram", h.to_json()}, {"throughput_bps", nullptr}};
+  t.failure = "p99 151 us > 140 us";
+  t.conforming = false;
+  t.duration_s = 12.5;
+  t.raw_files = {"tests/tcp_rr_64/a-to-b/client.out"};
+  r.tests.push_back(t);
+  r.warnings = {"clocksource on b is hpet"};
+  return r;
+}
+
+TEST(RunResult, RoundTripsThroughJson) {
+  const RunResult r = sample_run();
+  const RunResult back = run_result_from_json(nlohmann::json::parse(to_json(r).dump()));
+  EXPECT_EQ(to_json(back), to_json(r));
+  EXPECT_EQ(back.start_time, r.start_time);
+  ASSERT_EQ(back.tests.size(), 1u);
+  EXPECT_FALSE(back.tests[0].budget[1].observed.has_value());
+  EXPECT_EQ(stats::Histogram::from_json(back.tests[0].measurement["histogram"]),
+            stats::Histogram::from_json(r.tests[0].measurement["histogram"]));
+}
+
+TEST(RunResult, DerivesVerdictAndConformance) {
+  RunResult r = sample_run();
+  EXPECT_EQ(r.verdict(), "failed");
+  EXPECT_FALSE(r.conforming());
+  r.checks[0].verdict = CheckVerdict::kPass;
+  EXPECT_TRUE(r.conforming()) << "not-checkable rules must not make a system non-conforming";
+  r.exit_code.reset();
+  EXPECT_EQ(r.verdict(), "incomplete");
+  r.exit_code = 3;
+  EXPECT_EQ(r.verdict(), "could not run");
+  EXPECT_EQ(to_json(r)["verdict"], "could not run");
+}
+
+TEST(TestRecord, SuiteFollowsKindUnlessGiven) {
+  TestRecord t;
+  t.kind = "udp_rr";
+  EXPECT_EQ(t.suite_name(), "Latency");
+  t.kind = "tcp_stream";
+  EXPECT_EQ(t.suite_name(), "Throughput");
+  t.kind = "jitter";
+  EXPECT_EQ(t.suite_name(), "Jitter");
+  t.kind = "disk_random_read";
+  EXPECT_EQ(t.suite_name(), "Storage");
+  t.suite = "Custom";
+  EXPECT_EQ(t.suite_name(), "Custom");
+}
+
+TEST(Time, FormatsAndParsesUtcMilliseconds) {
+  const auto t = parse_time("2024-02-29T23:59:59.007Z");
+  EXPECT_EQ(format_time(t), "2024-02-29T23:59:59.007Z");
+  EXPECT_EQ(format_time(parse_time("1970-01-01T00:00:00Z")), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(format_time(parse_time("2024-01-01T00:00:00.5Z")), "2024-01-01T00:00:00.500Z");
+  EXPECT_THROW(parse_time("2024-01-01 00:00:00"), std::invalid_argument);
+  EXPECT_THROW(parse_time("2024-01-01T00:00:00+02:00"), std::invalid_argument);
+  EXPECT_THROW(parse_time("2024-13-01T00:00:00Z"), std::invalid_argument);
+  EXPECT_THROW(parse_time("2024-01-01T00:00:00.Z"), std::invalid_argument);
+}
+
+std::string error_of(const nlohmann::json& j) {
+  try {
+    run_result_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(RunResultJson, ErrorsNameThePathAtFault) {
+  nlohmann::json j = to_json(sample_run());
+  j["tests"][0]["budget"][0]["limit"] = "140us";
+  EXPECT_THAT(error_of(j), HasSubstr("tests[0].budget[0].limit: expected a number, got string"));
+
+  j = to_json(sample_run());
+  j["checks"][1]["verdict"] = "skipped";
+  EXPECT_THAT(error_of(j), HasSubstr("checks[1].verdict: expected pass, fail or not_checkable"));
+
+  j = to_json(sample_run());
+  j["tests"][0].erase("pair");
+  EXPECT_THAT(error_of(j), HasSubstr("tests[0].pair: missing"));
+
+  j = to_json(sample_run());
+  j["format"] = "labgate-run-0";
+  EXPECT_THAT(error_of(j), HasSubstr("format: expected \"labgate-run-1\""));
+
+  j = to_json(sample_run());
+  j["tests"][0]["figures"]["p99_us"] = true;
+  EXPECT_THAT(error_of(j), HasSubstr("tests[0].figures.p99_us: expected a number, got boolean"));
+
+  j = to_json(sample_run());
+  j["start"] = "yesterday";
+  EXPECT_THAT(error_of(j), HasSubstr("'yesterday' is not an ISO 8601"));
+
+  EXPECT_THAT(error_of(nlohmann::json::array()), HasSubstr("expected an object, got array"));
+}
+
+TEST(RunResultJson, AcceptsARunStillInProgress) {
+  RunResult r = sample_run();
+  r.end_time.reset();
+  r.exit_code.reset();
+  r.tests[0].measurement = nullptr;
+  const RunResult back = run_result_from_json(to_json(r));
+  EXPECT_FALSE(back.end_time.has_value());
+  EXPECT_FALSE(back.exit_code.has_value());
+  EXPECT_TRUE(back.tests[0].measurement.is_null());
+}
+
+}  // namespace
+}  // namespace labgate::results
