@@ -1,0 +1,75 @@
+/* What the measuring probes (pingpong, stream, jitter) share: parsing of the
+ * units their flags take, the monotonic clock, CPU placement, the environment
+ * facts every result carries (clock source, timer cost, memory), and JSON
+ * string output. Everything here runs on Linux 2.6.18. */
+#ifndef LABGATE_PROBES_LG_MEASURE_UTIL_H
+#define LABGATE_PROBES_LG_MEASURE_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* Exit statuses of the measuring probes, the same meaning as labgate's own:
+ * 0 measured, 2 usage error (bad flag or value), 3 could not measure (peer
+ * gone, connect refused, deadline passed). */
+#define LG_EXIT_OK 0
+#define LG_EXIT_USAGE 2
+#define LG_EXIT_RUN 3
+
+/** Nanoseconds from CLOCK_MONOTONIC (never steps backwards, unlike gettimeofday). */
+static inline uint64_t lg_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/** "250ns", "85us", "1.5ms", "2s", "5m", "1h" (a unit is required, "0" aside).
+ * Returns 0 on success, -1 if the text is not a duration. */
+int lg_parse_duration_ns(const char* text, uint64_t* out);
+
+/** "64", "16KiB", "1MiB" (bytes). Returns 0 or -1. */
+int lg_parse_size(const char* text, uint64_t* out);
+
+/** "20000/s" or "20000" (messages per second, > 0). Returns 0 or -1. */
+int lg_parse_rate(const char* text, double* out);
+
+/** A decimal integer in [min, max]. Returns 0 or -1. */
+int lg_parse_long(const char* text, long min, long max, long* out);
+
+/** Prints "<probe>: <message>" on stderr and exits with LG_EXIT_USAGE. */
+void lg_usage_error(const char* probe, const char* fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+/** Pins the calling process to one CPU. Returns 0, or -1 with errno set. */
+int lg_pin_cpu(int cpu);
+
+/** The CPU the caller runs on now, or -1. `*source` names how it was learned:
+ * "getcpu" (the syscall, Linux >= 2.6.19) or "proc_stat" (/proc/self/stat
+ * field 39, which 2.6.18 has). */
+int lg_current_cpu(const char** source);
+
+/** The kernel's clock source ("tsc", "hpet", "acpi_pm"...) or "unknown". */
+void lg_clock_source(char* buf, size_t len);
+
+/** Average cost of one clock_gettime(CLOCK_MONOTONIC) call in ns, measured now. */
+double lg_timer_cost_ns(void);
+
+/** Peak resident memory in KiB: getrusage's ru_maxrss where the kernel fills it
+ * (>= 2.6.32), else VmHWM from /proc/self/status (2.6.18). `*source` says which. */
+long lg_max_rss_kb(const char** source);
+
+/** Writes `s` as a JSON string literal (quoted, escaped). */
+void lg_json_string(FILE* out, const char* s);
+
+/** Ignores SIGPIPE and makes SIGINT/SIGTERM set *flag instead of killing, so a
+ * probe that is told to stop still prints what it measured. */
+void lg_install_stop_handlers(volatile int* flag);
+
+/** Writes a JSON object {"max_rss_kb":N,"source":"..."}. */
+void lg_json_memory(FILE* out);
+
+/** Writes a JSON object {"source":"tsc","timer_cost_ns":21.4}; the cost is
+ * measured by the caller before the run, so it describes the run's conditions. */
+void lg_json_clock(FILE* out, double timer_cost_ns);
+
+#endif

@@ -1,0 +1,172 @@
+/* Socket plumbing for the measuring probes (Linux 2.6.18 system calls only). */
+#include "lg_net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "lg_measure_util.h"
+
+int lg_addr(const char* ip, int port, struct sockaddr_in* out) {
+  memset(out, 0, sizeof(*out));
+  out->sin_family = AF_INET;
+  out->sin_port = htons((uint16_t)port);
+  if (port < 0 || port > 65535) return -1;
+  return inet_pton(AF_INET, ip, &out->sin_addr) == 1 ? 0 : -1;
+}
+
+const char* lg_addr_str(const struct sockaddr_in* a, char* buf, size_t len) {
+  char ip[INET_ADDRSTRLEN];
+  inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip));
+  snprintf(buf, len, "%s:%d", ip, ntohs(a->sin_port));
+  return buf;
+}
+
+int lg_set_nonblocking(int fd, int on) {
+  int flags = fcntl(fd, F_GETFL, 0);
+  if (flags < 0) return -1;
+  flags = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+  return fcntl(fd, F_SETFL, flags);
+}
+
+/* socket() + FD_CLOEXEC by fcntl: SOCK_CLOEXEC is newer than 2.6.18. */
+static int make_socket(int type) {
+  int fd = socket(AF_INET, type, 0);
+  if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return fd;
+}
+
+static int bound_port(int fd) {
+  struct sockaddr_in got;
+  socklen_t len = sizeof(got);
+  if (getsockname(fd, (struct sockaddr*)&got, &len) != 0) return -1;
+  return ntohs(got.sin_port);
+}
+
+static int bind_socket(int type, const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
+  char where[64];
+  int one = 1;
+  int fd = make_socket(type);
+  if (fd < 0) {
+    snprintf(err, errlen, "socket: %s", strerror(errno));
+    return -1;
+  }
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  if (bind(fd, (const struct sockaddr*)a, sizeof(*a)) != 0) {
+    snprintf(err, errlen, "cannot bind %s: %s", lg_addr_str(a, where, sizeof(where)), strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (type == SOCK_STREAM && listen(fd, 8) != 0) {
+    snprintf(err, errlen, "cannot listen on %s: %s", lg_addr_str(a, where, sizeof(where)), strerror(errno));
+    close(fd);
+    return -1;
+  }
+  *port = bound_port(fd);
+  return fd;
+}
+
+int lg_listen_tcp(const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
+  return bind_socket(SOCK_STREAM, a, port, err, errlen);
+}
+
+int lg_bind_udp(const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
+  return bind_socket(SOCK_DGRAM, a, port, err, errlen);
+}
+
+int lg_connect_tcp(const struct sockaddr_in* a, uint64_t timeout_ns, char* err, size_t errlen) {
+  char where[64];
+  int soerr = 0;
+  socklen_t len = sizeof(soerr);
+  int fd = make_socket(SOCK_STREAM);
+  if (fd < 0) {
+    snprintf(err, errlen, "socket: %s", strerror(errno));
+    return -1;
+  }
+  lg_addr_str(a, where, sizeof(where));
+  lg_set_nonblocking(fd, 1);
+  if (connect(fd, (const struct sockaddr*)a, sizeof(*a)) != 0) {
+    int r;
+    if (errno != EINPROGRESS) {
+      snprintf(err, errlen, "cannot connect to %s: %s", where, strerror(errno));
+      close(fd);
+      return -1;
+    }
+    r = lg_wait_fd(fd, POLLOUT, lg_now_ns() + timeout_ns);
+    if (r <= 0) {
+      snprintf(err, errlen, "cannot connect to %s: %s", where,
+               r == 0 ? "no answer within the connect timeout" : strerror(errno));
+      close(fd);
+      return -1;
+    }
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0 || soerr != 0) {
+      snprintf(err, errlen, "cannot connect to %s: %s", where, strerror(soerr ? soerr : errno));
+      close(fd);
+      return -1;
+    }
+  }
+  lg_set_nonblocking(fd, 0);
+  return fd;
+}
+
+int lg_wait_fd(int fd, short events, uint64_t deadline_ns) {
+  for (;;) {
+    struct pollfd p;
+    uint64_t now = lg_now_ns();
+    int ms, r;
+    if (now >= deadline_ns) return 0;
+    /* Round up: poll's millisecond timeout must not wake before the deadline. */
+    ms = (int)((deadline_ns - now + 999999) / 1000000);
+    p.fd = fd;
+    p.events = events;
+    p.revents = 0;
+    r = poll(&p, 1, ms);
+    if (r > 0) return 1;
+    if (r < 0) return -1;
+  }
+}
+
+ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = recv(fd, (char*)buf + got, n - got, busy ? MSG_DONTWAIT : 0);
+    if (r > 0) {
+      got += (size_t)r;
+      continue;
+    }
+    if (r == 0) return 0;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+    /* Blocking sockets get here when SO_RCVTIMEO expires; busy ones at once. */
+    if (lg_now_ns() >= deadline_ns) return -2;
+  }
+  return (ssize_t)n;
+}
+
+ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns) {
+  size_t put = 0;
+  while (put < n) {
+    ssize_t r = send(fd, (const char*)buf + put, n - put, MSG_NOSIGNAL);
+    if (r > 0) {
+      put += (size_t)r;
+      continue;
+    }
+    if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+    if (lg_now_ns() >= deadline_ns) return -2;
+  }
+  return (ssize_t)n;
+}
+
+int lg_set_io_timeout(int fd, uint64_t ns) {
+  struct timeval tv;
+  tv.tv_sec = (time_t)(ns / 1000000000ull);
+  tv.tv_usec = (suseconds_t)((ns % 1000000000ull) / 1000);
+  if (tv.tv_sec == 0 && tv.tv_usec == 0) tv.tv_usec = 1000; /* 0 would mean "forever" */
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0) return -1;
+  return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}

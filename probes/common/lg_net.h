@@ -1,0 +1,48 @@
+/* Socket plumbing for the measuring probes, limited to what Linux 2.6.18 has:
+ * no SOCK_NONBLOCK/SOCK_CLOEXEC, no accept4; O_NONBLOCK through fcntl, waits
+ * through poll(). Numeric IPv4 addresses only: a probe never consults the
+ * target's name service (a static binary would load its NSS libraries). */
+#ifndef LABGATE_PROBES_LG_NET_H
+#define LABGATE_PROBES_LG_NET_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/** Fills `out` from a dotted IPv4 address and a port. Returns 0 or -1. */
+int lg_addr(const char* ip, int port, struct sockaddr_in* out);
+
+/** Formats "a.b.c.d:port" into buf. */
+const char* lg_addr_str(const struct sockaddr_in* a, char* buf, size_t len);
+
+int lg_set_nonblocking(int fd, int on);
+
+/** A TCP listener bound to exactly `a` (port 0 = any free one). Returns the fd,
+ * or -1 with an explanation in err. `*port` receives the bound port. */
+int lg_listen_tcp(const struct sockaddr_in* a, int* port, char* err, size_t errlen);
+
+/** A UDP socket bound to exactly `a`. Same conventions as lg_listen_tcp. */
+int lg_bind_udp(const struct sockaddr_in* a, int* port, char* err, size_t errlen);
+
+/** Connects a TCP socket within `timeout_ns` (non-blocking connect + poll); the
+ * returned socket is blocking again. Returns the fd or -1 with err filled. */
+int lg_connect_tcp(const struct sockaddr_in* a, uint64_t timeout_ns, char* err, size_t errlen);
+
+/** Waits for `events` on fd until the CLOCK_MONOTONIC deadline. Returns 1 when
+ * ready, 0 at the deadline, -1 on error (errno; EINTR when a signal came). */
+int lg_wait_fd(int fd, short events, uint64_t deadline_ns);
+
+/** Reads exactly n bytes before the deadline. busy != 0 spins on non-blocking
+ * reads instead of sleeping in poll(). Returns n, 0 on EOF, -1 on error
+ * (errno), -2 when the deadline passed. */
+ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy);
+
+/** Writes exactly n bytes before the deadline; returns n, -1 (errno) or -2. */
+ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns);
+
+/** Sets SO_RCVTIMEO and SO_SNDTIMEO so a blocking recv()/send() gives up after
+ * `ns`; lg_read_full/lg_write_full check their deadline at that granularity. */
+int lg_set_io_timeout(int fd, uint64_t ns);
+
+#endif

@@ -1,0 +1,113 @@
+/* The pingpong probe (tcp_rr / udp_rr): configuration, wire format and the
+ * client state shared by its closed-loop and open-loop runners.
+ *
+ * Wire format. Every request carries, when it is at least PP_HDR bytes long, its
+ * sequence number (8 bytes) and its send time (8 bytes: the actual send time in
+ * closed loop, the SCHEDULED send time in open loop); the server echoes each
+ * request unchanged, so the client matches a reply to its request by the
+ * sequence number, in TCP as in UDP. Only the client reads those 16 bytes, so
+ * they are in its native byte order. A TCP connection starts with a 16-byte
+ * hello each way (network byte order): "LGPP", version, message size, 0; the
+ * server answers "LGPP", status (0 ok, 1 size refused), its size, 0. */
+#ifndef LABGATE_PROBES_PP_H
+#define LABGATE_PROBES_PP_H
+
+#include <netinet/in.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "labgate/stats/hist_core.h"
+#include "lg_series.h"
+#include "pp_seqwin.h"
+
+#define PP_HDR 16
+#define PP_HELLO_LEN 16
+#define PP_VERSION 1
+#define PP_MAX_TCP_SIZE (1u << 20)
+#define PP_MAX_UDP_SIZE 65507u
+
+typedef struct pp_config {
+  int udp;
+  const char* addr; /**< --bind (server) or --connect (client) */
+  int port;
+  uint64_t size;
+  int size_given;
+  int cpu; /**< -1: not pinned */
+  int nodelay;
+  int busy_poll;
+  double rate; /**< requests per second; 0 = closed loop */
+  uint64_t duration_ns, warmup_ns, interval_ns;
+  uint64_t recv_timeout_ns;   /**< UDP: a reply later than this is a drop */
+  uint64_t server_timeout_ns; /**< no reply at all for this long: the server is gone */
+  uint64_t connect_timeout_ns;
+  uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+} pp_config;
+
+/** Counts for one phase (warm-up or measured) of a client run. */
+typedef struct pp_counters {
+  uint64_t sent, received, dropped, duplicated, out_of_order, late, invalid;
+} pp_counters;
+
+typedef struct pp_client {
+  const pp_config* cfg;
+  int fd;
+  unsigned char* tx; /**< one request */
+  unsigned char* rx; /**< one reply (UDP: room for the largest datagram) */
+  lg_hist* hist;
+  lg_series series;
+  pp_seqwin win;
+  pp_counters warm, meas;
+  uint64_t first_measured; /**< lowest sequence number of the measured phase */
+  uint64_t t_measure_start, t_measure_end;
+  uint64_t last_reply_ns;
+  volatile int stop;
+  char error[512]; /**< first fatal error; empty while all is well */
+} pp_client;
+
+int pp_run_server(const pp_config* cfg);
+int pp_run_client(const pp_config* cfg);
+
+/** Closed loop: send one request, wait for its reply (or UDP timeout), repeat. */
+void pp_run_closed(pp_client* c);
+/** Open loop: send on a fixed schedule, latency measured from the schedule. */
+void pp_run_open(pp_client* c);
+
+/** Records an error (the first one wins) and asks the run to stop. */
+void pp_fail(pp_client* c, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline void pp_put_hdr(unsigned char* buf, uint64_t seq, uint64_t ts) {
+  memcpy(buf, &seq, 8);
+  memcpy(buf + 8, &ts, 8);
+}
+static inline uint64_t pp_get_seq(const unsigned char* buf) {
+  uint64_t v;
+  memcpy(&v, buf, 8);
+  return v;
+}
+static inline uint64_t pp_get_ts(const unsigned char* buf) {
+  uint64_t v;
+  memcpy(&v, buf + 8, 8);
+  return v;
+}
+
+/** The counters of the phase a sequence number belongs to. */
+static inline pp_counters* pp_phase(pp_client* c, uint64_t seq) {
+  return seq >= c->first_measured ? &c->meas : &c->warm;
+}
+
+/** Books a completed round trip of request `seq`, finished at `t1`. */
+static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1) {
+  pp_counters* k = pp_phase(c, seq);
+  k->received++;
+  c->last_reply_ns = t1;
+  if (k == &c->meas) {
+    lg_hist_record(c->hist, rtt_ns);
+    lg_series_record(&c->series, t1, rtt_ns);
+  }
+}
+
+/** Classifies a reply that is not (or not only) the awaited round trip and books
+ * it; returns 1 if it was a fresh answer to request `seq` (caller books the RTT). */
+int pp_book_reply(pp_client* c, uint64_t seq);
+
+#endif

@@ -1,0 +1,154 @@
+/* The pingpong server: echoes every request unchanged, one TCP client at a
+ * time or any UDP sender, until nobody has talked to it for --idle-timeout. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lg_measure_util.h"
+#include "lg_net.h"
+#include "pp.h"
+
+typedef struct server_stats {
+  uint64_t connections, requests, bytes, size_mismatch, refused;
+} server_stats;
+
+static volatile int g_stop;
+
+/* The hello exchange; returns the client's message size, or 0 if refused. */
+static uint32_t tcp_hello(const pp_config* cfg, int fd, server_stats* st) {
+  uint32_t in[4], out[4];
+  uint32_t size;
+  if (lg_read_full(fd, in, sizeof(in), lg_now_ns() + cfg->idle_timeout_ns, 0) != (ssize_t)sizeof(in) ||
+      memcmp(&in[0], "LGPP", 4) != 0 || ntohl(in[1]) != PP_VERSION)
+    return 0;
+  size = ntohl(in[2]);
+  memcpy(&out[0], "LGPP", 4);
+  out[1] = htonl(0);
+  out[2] = htonl(cfg->size_given ? (uint32_t)cfg->size : size);
+  out[3] = 0;
+  if (size == 0 || size > PP_MAX_TCP_SIZE || (cfg->size_given && size != cfg->size)) {
+    out[1] = htonl(1);
+    st->refused++;
+    size = 0;
+  }
+  if (lg_write_full(fd, out, sizeof(out), lg_now_ns() + cfg->idle_timeout_ns) != (ssize_t)sizeof(out)) return 0;
+  return size;
+}
+
+/* Serves one connection; returns 1 if it ended by going idle (time to exit). */
+static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st) {
+  int one = 1;
+  uint32_t size;
+  if (cfg->nodelay) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  lg_set_io_timeout(fd, cfg->idle_timeout_ns);
+  size = tcp_hello(cfg, fd, st);
+  if (size == 0) return 0;
+  while (!g_stop) {
+    ssize_t r = lg_read_full(fd, buf, size, lg_now_ns() + cfg->idle_timeout_ns, cfg->busy_poll);
+    if (r == -2) return 1;
+    if (r <= 0) return 0; /* EOF: the client is done; error: drop the connection */
+    if (lg_write_full(fd, buf, size, lg_now_ns() + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
+    st->requests++;
+    st->bytes += size;
+  }
+  return 0;
+}
+
+static const char* run_tcp(const pp_config* cfg, int lfd, unsigned char* buf, server_stats* st) {
+  while (!g_stop) {
+    int r = lg_wait_fd(lfd, POLLIN, lg_now_ns() + cfg->idle_timeout_ns);
+    int fd, idle;
+    if (r == 0) return "idle_timeout";
+    if (r < 0) continue; /* EINTR: re-check g_stop */
+    fd = accept(lfd, NULL, NULL);
+    if (fd < 0) continue;
+    st->connections++;
+    idle = serve_tcp(cfg, fd, buf, st);
+    close(fd);
+    if (idle) return "idle_timeout";
+  }
+  return "signal";
+}
+
+static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st) {
+  uint64_t last = lg_now_ns();
+  /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
+  lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
+  while (!g_stop) {
+    struct sockaddr_in from;
+    socklen_t flen = sizeof(from);
+    ssize_t n = recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, (struct sockaddr*)&from, &flen);
+    if (n < 0) {
+      if (lg_now_ns() - last >= cfg->idle_timeout_ns) return "idle_timeout";
+      continue;
+    }
+    last = lg_now_ns();
+    if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
+    sendto(fd, buf, (size_t)n, 0, (struct sockaddr*)&from, flen);
+    st->requests++;
+    st->bytes += (uint64_t)n;
+  }
+  return "signal";
+}
+
+static void print_summary(const pp_config* cfg, int port, int cpu_actual, const char* cpu_src,
+                          const char* reason, const server_stats* st) {
+  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"status\":\"ok\",");
+  printf("\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason, cfg->udp ? "udp" : "tcp");
+  lg_json_string(stdout, cfg->addr);
+  printf(",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
+         "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f},",
+         port, cfg->size_given ? (unsigned long long)cfg->size : 0ull, cfg->cpu, cpu_actual, cpu_src,
+         cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9);
+  printf("\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
+         "\"refused\":%llu},\"memory\":",
+         (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
+         (unsigned long long)st->size_mismatch, (unsigned long long)st->refused);
+  lg_json_memory(stdout);
+  printf("}\n");
+  fflush(stdout);
+}
+
+int pp_run_server(const pp_config* cfg) {
+  struct sockaddr_in addr;
+  char err[256];
+  int fd, port = 0, cpu_actual;
+  const char* cpu_src = "none";
+  const char* reason;
+  server_stats st;
+  unsigned char* buf;
+  memset(&st, 0, sizeof(st));
+  lg_install_stop_handlers(&g_stop);
+  if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
+    lg_usage_error("pingpong", "--bind: '%s' is not an IPv4 address", cfg->addr);
+  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) {
+    fprintf(stderr, "pingpong server: cannot pin to CPU %d: %s\n", cfg->cpu, strerror(errno));
+    return LG_EXIT_RUN;
+  }
+  cpu_actual = lg_current_cpu(&cpu_src);
+  buf = (unsigned char*)malloc(PP_MAX_TCP_SIZE);
+  if (buf == NULL) return LG_EXIT_RUN;
+  fd = cfg->udp ? lg_bind_udp(&addr, &port, err, sizeof(err)) : lg_listen_tcp(&addr, &port, err, sizeof(err));
+  if (fd < 0) {
+    fprintf(stderr, "pingpong server: %s\n", err);
+    return LG_EXIT_RUN;
+  }
+  /* The harness waits for this line to learn the port (port 0 = any free one). */
+  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"event\":\"listening\","
+         "\"proto\":\"%s\",\"address\":",
+         cfg->udp ? "udp" : "tcp");
+  lg_json_string(stdout, cfg->addr);
+  printf(",\"port\":%d}\n", port);
+  fflush(stdout);
+  reason = cfg->udp ? run_udp(cfg, fd, buf, &st) : run_tcp(cfg, fd, buf, &st);
+  close(fd);
+  print_summary(cfg, port, cpu_actual, cpu_src, reason, &st);
+  free(buf);
+  return LG_EXIT_OK;
+}
