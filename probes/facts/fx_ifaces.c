@@ -1,0 +1,243 @@
+/* Network interfaces: driver, driver version, firmware and bus from
+ * SIOCETHTOOL/ETHTOOL_GDRVINFO (what `ethtool -i` shows, without the binary),
+ * speed from ETHTOOL_GSET, MTU, flags and IPv4 address from the classic
+ * SIOCGIF* ioctls, all on a plain socket(AF_INET, SOCK_DGRAM, 0) as on 2.6.18.
+ * Under --root the same values come from DIR/.labgate-ioctl/<ifname>.conf. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fx_fact.h"
+#include "fx_fs.h"
+#include "fx_sections.h"
+#include "fx_str.h"
+
+/* <linux/ethtool.h> layouts (stable kernel ABI since 2.4); musl ships no
+ * kernel headers, so they are spelled out here. */
+#define FX_SIOCETHTOOL 0x8946
+#define FX_ETHTOOL_GSET 0x00000001
+#define FX_ETHTOOL_GDRVINFO 0x00000003
+struct fx_ethtool_drvinfo {
+  uint32_t cmd;
+  char driver[32], version[32], fw_version[32], bus_info[32];
+  char erom_version[32], reserved2[12];
+  uint32_t n_priv_flags, n_stats, testinfo_len, eedump_len, regdump_len;
+};
+struct fx_ethtool_cmd {
+  uint32_t cmd, supported, advertising;
+  uint16_t speed; /* Mb/s, low 16 bits */
+  uint8_t duplex, port, phy_address, transceiver, autoneg, mdio_support;
+  uint32_t maxtxpkt, maxrxpkt;
+  uint16_t speed_hi; /* 0 on kernels before 2.6.27, which is right for < 64 Gb/s */
+  uint8_t eth_tp_mdix, reserved2;
+  uint32_t lp_advertising, reserved[2];
+};
+
+/* The kernel strings are fixed arrays that may lack a NUL. */
+static void fixed(char* out, size_t outsz, const char* in, size_t insz) {
+  size_t n = strnlen(in, insz);
+  if (n >= outsz) n = outsz - 1;
+  memcpy(out, in, n);
+  out[n] = 0;
+}
+
+static void link_facts(fx_json* j, int have_flags, unsigned flags, const char* src, int err) {
+  char note[64];
+  snprintf(note, sizeof note, "flags:%s%s%s", (flags & IFF_UP) ? " UP" : "",
+           (flags & IFF_RUNNING) ? " RUNNING" : "",
+           (flags & (IFF_UP | IFF_RUNNING)) ? "" : " neither UP nor RUNNING");
+  fx_fact_str_note(j, "admin", (flags & IFF_UP) ? "up" : "down", src, have_flags ? 0 : err, NULL);
+  /* Link is up only when the interface is up and has carrier (IFF_RUNNING). */
+  fx_fact_str_note(j, "link", (flags & IFF_UP) && (flags & IFF_RUNNING) ? "up" : "down", src,
+                   have_flags ? 0 : err, have_flags ? note : NULL);
+}
+
+static void live_iface(fx_json* j, int fd, const char* name) {
+  struct ifreq ifr;
+  struct fx_ethtool_drvinfo drv;
+  struct fx_ethtool_cmd cmd;
+  char src[96], buf[64];
+  int err;
+  unsigned flags = 0;
+
+  memset(&ifr, 0, sizeof ifr);
+  fx_copy(ifr.ifr_name, sizeof ifr.ifr_name, name);
+  memset(&drv, 0, sizeof drv);
+  drv.cmd = FX_ETHTOOL_GDRVINFO;
+  ifr.ifr_data = (char*)&drv;
+  err = fd < 0 ? -fd : ioctl(fd, FX_SIOCETHTOOL, &ifr) == 0 ? 0 : errno;
+  snprintf(src, sizeof src, "ioctl SIOCETHTOOL ETHTOOL_GDRVINFO %s", name);
+  fixed(buf, sizeof buf, drv.driver, sizeof drv.driver);
+  fx_fact_str(j, "driver", buf, src, err);
+  fixed(buf, sizeof buf, drv.version, sizeof drv.version);
+  fx_fact_str(j, "driver_version", buf, src, err);
+  fixed(buf, sizeof buf, drv.fw_version, sizeof drv.fw_version);
+  fx_fact_str(j, "firmware_version", buf, src, err);
+  fixed(buf, sizeof buf, drv.bus_info, sizeof drv.bus_info);
+  fx_fact_str(j, "bus", buf, src, err);
+
+  memset(&cmd, 0, sizeof cmd);
+  cmd.cmd = FX_ETHTOOL_GSET;
+  ifr.ifr_data = (char*)&cmd;
+  err = fd < 0 ? -fd : ioctl(fd, FX_SIOCETHTOOL, &ifr) == 0 ? 0 : errno;
+  snprintf(src, sizeof src, "ioctl SIOCETHTOOL ETHTOOL_GSET %s", name);
+  {
+    uint32_t speed = ((uint32_t)cmd.speed_hi << 16) | cmd.speed;
+    if (!err && (speed == 0xFFFF || speed == 0xFFFFFFFFu || speed == 0))
+      fx_fact_str_note(j, "speed_mbps", NULL, src, 0, "speed unknown (no link or not reported)");
+    else
+      fx_fact_int(j, "speed_mbps", speed, src, err);
+  }
+
+  memset(&ifr, 0, sizeof ifr);
+  fx_copy(ifr.ifr_name, sizeof ifr.ifr_name, name);
+  err = fd < 0 ? -fd : ioctl(fd, SIOCGIFMTU, &ifr) == 0 ? 0 : errno;
+  snprintf(src, sizeof src, "ioctl SIOCGIFMTU %s", name);
+  fx_fact_int(j, "mtu", err ? 0 : ifr.ifr_mtu, src, err);
+
+  memset(&ifr, 0, sizeof ifr);
+  fx_copy(ifr.ifr_name, sizeof ifr.ifr_name, name);
+  err = fd < 0 ? -fd : ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 ? 0 : errno;
+  if (!err) flags = (unsigned short)ifr.ifr_flags;
+  snprintf(src, sizeof src, "ioctl SIOCGIFFLAGS %s", name);
+  link_facts(j, !err, flags, src, err);
+
+  memset(&ifr, 0, sizeof ifr);
+  fx_copy(ifr.ifr_name, sizeof ifr.ifr_name, name);
+  ifr.ifr_addr.sa_family = AF_INET;
+  err = fd < 0 ? -fd : ioctl(fd, SIOCGIFADDR, &ifr) == 0 ? 0 : errno;
+  snprintf(src, sizeof src, "ioctl SIOCGIFADDR %s", name);
+  if (!err) {
+    struct sockaddr_in sin;
+    memcpy(&sin, &ifr.ifr_addr, sizeof sin);
+    fx_copy(buf, sizeof buf, inet_ntoa(sin.sin_addr));
+  }
+  if (err == EADDRNOTAVAIL)
+    fx_fact_str_note(j, "ipv4_address", NULL, src, 0, "no IPv4 address");
+  else
+    fx_fact_str(j, "ipv4_address", buf, src, err);
+}
+
+/* A recorded interface: key=value lines standing in for the ioctl answers. */
+static void recorded_iface(fx_json* j, const char* name) {
+  static const char* const kKeys[] = {"driver", "driver_version", "firmware_version", "bus", "speed_mbps",
+                                      "mtu",    "flags",          "ipv4_address"};
+  char path[FX_PATH_MAX], src[8][FX_PATH_MAX + 16], vals[8][256];
+  fx_text t;
+  char *cur, *end, *line;
+  int err, lineno = 0;
+  size_t k;
+  unsigned flags = 0;
+  long long n;
+  snprintf(path, sizeof path, "/.labgate-ioctl/%s.conf", name);
+  for (k = 0; k < 8; k++) vals[k][0] = 0, src[k][0] = 0;
+  err = fx_read(path, &t);
+  if (!err) {
+    cur = t.data, end = t.data + t.len;
+    while ((line = fx_next_line(&cur, end)) != NULL) {
+      char* eq = strchr(line, '=');
+      lineno++;
+      if (!eq || *fx_trim(line) == '#') continue;
+      *eq = 0;
+      for (k = 0; k < 8; k++)
+        if (strcmp(fx_trim(line), kKeys[k]) == 0) {
+          fx_copy(vals[k], sizeof vals[k], fx_trim(eq + 1));
+          snprintf(src[k], sizeof src[k], "%s:%d", path, lineno);
+        }
+    }
+    fx_text_free(&t);
+  }
+  for (k = 0; k < 4; k++) {
+    if (src[k][0])
+      fx_fact_str(j, kKeys[k], vals[k], src[k], 0);
+    else
+      fx_fact_str_note(j, kKeys[k], NULL, path, err, err ? NULL : "not in the recording");
+  }
+  for (k = 4; k < 6; k++) {
+    if (src[k][0] && fx_parse_ll(vals[k], &n))
+      fx_fact_int(j, kKeys[k], n, src[k], 0);
+    else if (src[k][0])
+      fx_fact_str_note(j, kKeys[k], NULL, src[k], 0, "not a number");
+    else
+      fx_fact_str_note(j, kKeys[k], NULL, path, err, err ? NULL : "not in the recording");
+  }
+  if (src[6][0]) {
+    if (strstr(vals[6], "UP")) flags |= IFF_UP;
+    if (strstr(vals[6], "RUNNING")) flags |= IFF_RUNNING;
+  }
+  link_facts(j, src[6][0] != 0, flags, src[6][0] ? src[6] : path, err ? err : ENOENT);
+  if (src[7][0])
+    fx_fact_str(j, "ipv4_address", vals[7], src[7], 0);
+  else
+    fx_fact_str_note(j, "ipv4_address", NULL, path, err, err ? NULL : "no IPv4 address");
+}
+
+/* Names in /proc/net/dev ("  eth0: 1234 ..."), or just membership of one. */
+static int dev_list(fx_names* out) {
+  fx_text t;
+  char *cur, *end, *line;
+  size_t cap = 0;
+  int err = fx_read("/proc/net/dev", &t);
+  out->names = NULL, out->n = 0, out->truncated = 0;
+  if (err) return err;
+  cur = t.data, end = t.data + t.len;
+  while ((line = fx_next_line(&cur, end)) != NULL) {
+    char* colon = strchr(line, ':');
+    char* name;
+    if (!colon) continue;
+    *colon = 0;
+    name = fx_trim(line);
+    if (!*name || strlen(name) >= IFNAMSIZ || out->n >= 4096) continue;
+    if (out->n == cap) {
+      char** bigger = realloc(out->names, (cap ? cap * 2 : 16) * sizeof *bigger);
+      if (!bigger) break;
+      out->names = bigger, cap = cap ? cap * 2 : 16;
+    }
+    if ((out->names[out->n] = strdup(name)) != NULL) out->n++;
+  }
+  fx_text_free(&t);
+  return 0;
+}
+
+static void one_iface(fx_json* j, int fd, const char* name, const fx_names* dev, int deverr) {
+  size_t k;
+  int present = 0;
+  for (k = 0; k < dev->n; k++) present |= strcmp(dev->names[k], name) == 0;
+  fx_json_open(j, name);
+  fx_fact_bool(j, "exists", present, "/proc/net/dev", deverr);
+  if (fx_under_root())
+    recorded_iface(j, name);
+  else
+    live_iface(j, fd, name);
+  fx_json_close(j);
+}
+
+void fx_section_interfaces(fx_json* j, const fx_args* a) {
+  fx_names dev;
+  int deverr = dev_list(&dev), fd = -1, i;
+  size_t k;
+  if (!fx_under_root()) {
+    /* Plain flags only: SOCK_CLOEXEC/SOCK_NONBLOCK make 2.6.18 fail with EINVAL. */
+    fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) fd = -errno;
+  }
+  fx_json_open(j, "interfaces");
+  for (i = 0; i < a->n_ifaces; i++) one_iface(j, fd, a->ifaces[i], &dev, deverr);
+  if (a->all_ifaces)
+    for (k = 0; k < dev.n; k++) {
+      int asked = 0;
+      for (i = 0; i < a->n_ifaces; i++) asked |= strcmp(a->ifaces[i], dev.names[k]) == 0;
+      if (!asked) one_iface(j, fd, dev.names[k], &dev, deverr);
+    }
+  fx_json_close(j);
+  if (fd >= 0) close(fd);
+  fx_names_free(&dev);
+}
