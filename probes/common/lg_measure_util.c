@@ -218,6 +218,21 @@ void lg_install_stop_handlers(volatile int* flag) {
   signal(SIGPIPE, SIG_IGN);
 }
 
+static char deadline_msg[160];
+
+static void on_deadline(int sig) {
+  (void)sig;
+  if (write(2, deadline_msg, strlen(deadline_msg)) < 0) _exit(LG_EXIT_RUN);
+  _exit(LG_EXIT_RUN);
+}
+
+void lg_arm_deadline(const char* probe, unsigned seconds) {
+  snprintf(deadline_msg, sizeof(deadline_msg),
+           "%s: hard deadline (%u s: the run plus its margin) passed; giving up\n", probe, seconds);
+  signal(SIGALRM, on_deadline);
+  alarm(seconds);
+}
+
 void lg_json_memory(FILE* out) {
   const char* source = "none";
   long kb = lg_max_rss_kb(&source);

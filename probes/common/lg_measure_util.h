@@ -65,6 +65,11 @@ void lg_json_string(FILE* out, const char* s);
  * probe that is told to stop still prints what it measured. */
 void lg_install_stop_handlers(volatile int* flag);
 
+/** Arms a last-resort deadline: if the process is still running `seconds` from
+ * now it prints "<probe>: hard deadline ... passed" on stderr and exits with
+ * LG_EXIT_RUN, so no caller ever waits on a wedged probe for ever. */
+void lg_arm_deadline(const char* probe, unsigned seconds);
+
 /** Writes a JSON object {"max_rss_kb":N,"source":"..."}. */
 void lg_json_memory(FILE* out);
 

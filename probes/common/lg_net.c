@@ -162,6 +162,20 @@ ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns) {
   return (ssize_t)n;
 }
 
+ssize_t lg_read_line(int fd, char* buf, size_t len, uint64_t deadline_ns) {
+  size_t n = 0;
+  while (n + 1 < len) {
+    ssize_t r = lg_read_full(fd, buf + n, 1, deadline_ns, 0);
+    if (r != 1) return (r == 0 && n > 0) ? -1 : r;
+    if (buf[n] == '\n') {
+      buf[n] = '\0';
+      return (ssize_t)n;
+    }
+    n++;
+  }
+  return -1;
+}
+
 int lg_set_io_timeout(int fd, uint64_t ns) {
   struct timeval tv;
   tv.tv_sec = (time_t)(ns / 1000000000ull);

@@ -41,6 +41,12 @@ ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy
 /** Writes exactly n bytes before the deadline; returns n, -1 (errno) or -2. */
 ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns);
 
+/** Reads one '\n'-terminated line (at most len-1 bytes, NUL-terminated, newline
+ * removed) before the deadline; byte by byte, for short control messages only.
+ * Returns its length (0 also for an empty line), 0 on EOF before any byte,
+ * -1 on error or an over-long line, -2 at the deadline. */
+ssize_t lg_read_line(int fd, char* buf, size_t len, uint64_t deadline_ns);
+
 /** Sets SO_RCVTIMEO and SO_SNDTIMEO so a blocking recv()/send() gives up after
  * `ns`; lg_read_full/lg_write_full check their deadline at that granularity. */
 int lg_set_io_timeout(int fd, uint64_t ns);

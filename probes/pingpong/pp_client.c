@@ -2,7 +2,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +41,6 @@ int pp_book_reply(pp_client* c, uint64_t seq) {
   if (kind == PP_REPLY_DUP) k->duplicated++;
   if (kind == PP_REPLY_LATE) k->late++;
   return kind == PP_REPLY_OK;
-}
-
-/* A last resort should a bug or a wedged kernel call outlive every deadline:
- * the harness must never wait on a probe longer than the run plus its margin. */
-static void on_alarm(int sig) {
-  static const char msg[] = "pingpong client: hard deadline (run + margin) passed; giving up\n";
-  (void)sig;
-  if (write(2, msg, sizeof(msg) - 1) < 0) _exit(LG_EXIT_RUN);
-  _exit(LG_EXIT_RUN);
 }
 
 static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
@@ -163,10 +153,10 @@ int pp_run_client(const pp_config* cfg) {
   c->fd = -1;
   c->first_measured = UINT64_MAX;
   lg_install_stop_handlers(&c->stop);
-  signal(SIGALRM, on_alarm);
+  /* Every wait has its own deadline; this is the backstop should one be missed. */
   margin_s = (cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns + 2 * cfg->server_timeout_ns) /
                  1000000000ull + 5;
-  alarm((unsigned)margin_s);
+  lg_arm_deadline("pingpong client", (unsigned)margin_s);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("pingpong", "--connect: '%s' is not an IPv4 address", cfg->addr);
   if (allocate(c) != 0) {

@@ -1,0 +1,251 @@
+/* The stream client: sends as fast as the socket takes it, times every send()
+ * call, and asks the server what arrived. Throughput is the receiver's for UDP
+ * (what got through) and the sender's for TCP (every byte is checked delivered). */
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lg_measure_util.h"
+#include "lg_net.h"
+#include "lg_series.h"
+#include "st.h"
+
+typedef struct phase_count {
+  unsigned long long sent, bytes, send_errors;
+} phase_count;
+
+typedef struct client {
+  const st_config* cfg;
+  int ctrl, data, udp_port;
+  uint32_t token;
+  unsigned char* buf;
+  lg_hist* hist;
+  lg_series series;
+  phase_count warm, meas;
+  unsigned long long total_bytes; /**< every byte sent, both phases */
+  st_report report;
+  uint64_t t_start, t_end;
+  volatile int stop;
+  char error[512];
+} client;
+
+static client g_client;
+
+static void fail(client* c, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(client* c, const char* fmt, ...) {
+  va_list ap;
+  if (c->error[0] == '\0') {
+    va_start(ap, fmt);
+    vsnprintf(c->error, sizeof(c->error), fmt, ap);
+    va_end(ap);
+  }
+  c->stop = 1;
+}
+
+static int handshake(client* c, const struct sockaddr_in* addr) {
+  const st_config* cfg = c->cfg;
+  char line[ST_LINE_MAX], err[256];
+  int one = 1, n;
+  c->ctrl = lg_connect_tcp(addr, cfg->connect_timeout_ns, err, sizeof(err));
+  if (c->ctrl < 0) {
+    fail(c, "%s (is `stream server --proto %s` running there?)", err, cfg->udp ? "udp" : "tcp");
+    return -1;
+  }
+  if (cfg->udp || cfg->nodelay) setsockopt(c->ctrl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  lg_set_io_timeout(c->ctrl, cfg->server_timeout_ns);
+  c->token = (uint32_t)(lg_now_ns() ^ ((uint64_t)getpid() << 16));
+  n = snprintf(line, sizeof(line), "LGST %d %s %llu %u\n", ST_VERSION, cfg->udp ? "udp" : "tcp",
+               (unsigned long long)cfg->size, c->token);
+  if (lg_write_full(c->ctrl, line, (size_t)n, lg_now_ns() + cfg->server_timeout_ns) != n ||
+      lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns) <= 0) {
+    fail(c, "the server at %s:%d did not answer the stream hello (not a stream server?)", cfg->addr, cfg->port);
+    return -1;
+  }
+  if (sscanf(line, "OK %d", &c->udp_port) != 1) {
+    fail(c, "the server refused: %s", line);
+    return -1;
+  }
+  return 0;
+}
+
+static int open_data(client* c, const struct sockaddr_in* addr) {
+  struct sockaddr_in u = *addr;
+  if (!c->cfg->udp) {
+    c->data = c->ctrl;
+    return 0;
+  }
+  u.sin_port = htons((uint16_t)c->udp_port);
+  c->data = socket(AF_INET, SOCK_DGRAM, 0);
+  if (c->data < 0 || connect(c->data, (struct sockaddr*)&u, sizeof(u)) != 0) {
+    fail(c, "cannot set up UDP to %s:%d: %s", c->cfg->addr, c->udp_port, strerror(errno));
+    return -1;
+  }
+  lg_set_io_timeout(c->data, c->cfg->server_timeout_ns);
+  return 0;
+}
+
+/* One send() call, timed. Returns 0 to go on, -1 to stop. */
+static int send_one(client* c, int measuring, uint64_t seq, uint64_t* now) {
+  const st_config* cfg = c->cfg;
+  phase_count* k = measuring ? &c->meas : &c->warm;
+  uint64_t t0, t1;
+  ssize_t n;
+  if (cfg->udp) {
+    memcpy(c->buf, &seq, 8);
+    c->buf[8] = (unsigned char)measuring;
+    memcpy(c->buf + 12, &c->token, 4);
+  }
+  t0 = lg_now_ns();
+  n = send(c->data, c->buf, cfg->size, MSG_NOSIGNAL);
+  t1 = lg_now_ns();
+  *now = t1;
+  if (n < 0) {
+    if (errno == EINTR) return c->stop ? -1 : 0;
+    if (cfg->udp && errno == ENOBUFS) { /* a full device queue lost it locally: not sent */
+      k->send_errors++;
+      return 0;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+      fail(c, "one send() blocked for %.3f s: the receiver stopped taking data", (double)cfg->server_timeout_ns / 1e9);
+    else
+      fail(c, "send to the server failed: %s", strerror(errno));
+    return -1;
+  }
+  k->sent++;
+  k->bytes += (unsigned long long)n;
+  c->total_bytes += (unsigned long long)n;
+  if (measuring) {
+    lg_hist_record(c->hist, t1 - t0);
+    lg_series_record(&c->series, t1, t1 - t0);
+  }
+  return 0;
+}
+
+static void run(client* c) {
+  uint64_t now = lg_now_ns(), seq = 0;
+  uint64_t warmup_end = now + c->cfg->warmup_ns, end = UINT64_MAX;
+  int measuring = 0;
+  while (!c->stop) {
+    if (!measuring && now >= warmup_end) {
+      measuring = 1;
+      c->t_start = now;
+      end = now + c->cfg->duration_ns;
+      lg_series_start(&c->series, now);
+    }
+    if (now >= end || send_one(c, measuring, seq++, &now) < 0) break;
+  }
+  c->t_end = measuring ? now : 0;
+  if (measuring) lg_series_finish(&c->series, now);
+}
+
+/* Ends the transfer and reads the server's REPORT line. */
+static void collect(client* c) {
+  const st_config* cfg = c->cfg;
+  char line[ST_LINE_MAX];
+  ssize_t r;
+  if (cfg->udp) {
+    struct timespec pause;
+    pause.tv_sec = (time_t)(cfg->drain_ns / 1000000000ull);
+    pause.tv_nsec = (long)(cfg->drain_ns % 1000000000ull);
+    nanosleep(&pause, NULL); /* let datagrams in flight land before asking */
+    r = lg_write_full(c->ctrl, "END\n", 4, lg_now_ns() + cfg->server_timeout_ns) == 4 ? 0 : -1;
+  } else {
+    r = shutdown(c->ctrl, SHUT_WR);
+  }
+  if (r == 0) r = lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns);
+  if (r <= 0 || sscanf(line, "REPORT datagrams=%llu bytes=%llu total_datagrams=%llu total_bytes=%llu out_of_order=%llu",
+                       &c->report.datagrams, &c->report.bytes, &c->report.total_datagrams,
+                       &c->report.total_bytes, &c->report.out_of_order) != 5) {
+    fail(c, "the server sent no report within %.3f s after the transfer (server gone?)",
+         (double)cfg->server_timeout_ns / 1e9);
+    return;
+  }
+  if (!cfg->udp && c->report.total_bytes != c->total_bytes)
+    fail(c, "the server received %llu bytes but %llu were sent", c->report.total_bytes, c->total_bytes);
+}
+
+static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_src, double timer_cost) {
+  const st_config* cfg = c->cfg;
+  uint64_t duration = c->t_end > c->t_start ? c->t_end - c->t_start : 0;
+  double secs = (double)duration / 1e9;
+  int have_report = c->report.total_bytes > 0 || c->report.total_datagrams > 0;
+  /* TCP: the server cannot split its byte count by phase, but equal totals prove
+   * every measured byte arrived. UDP: the server counted the measured phase. */
+  unsigned long long recv_msgs = cfg->udp ? c->report.datagrams : c->meas.sent;
+  unsigned long long recv_bytes = cfg->udp ? c->report.bytes : c->meas.bytes;
+  unsigned long long lost = c->meas.sent > recv_msgs ? c->meas.sent - recv_msgs : 0;
+  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"client\",\"kind\":\"%s\",",
+         cfg->udp ? "udp_stream" : "tcp_stream");
+  printf("\"status\":\"%s\",", c->error[0] ? "error" : "ok");
+  if (c->error[0]) {
+    printf("\"error\":");
+    lg_json_string(stdout, c->error);
+    printf(",");
+  }
+  printf("\"metric\":\"send_time\",\"parameters\":{\"proto\":\"%s\",\"connect\":", cfg->udp ? "udp" : "tcp");
+  lg_json_string(stdout, cfg->addr);
+  printf(",\"port\":%d,\"udp_port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
+         "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"nodelay\":%s,"
+         "\"drain_s\":%.6f,\"server_timeout_s\":%.6f},",
+         cfg->port, c->udp_port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9,
+         (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
+         (cfg->nodelay && !cfg->udp) ? "true" : "false", (double)cfg->drain_ns / 1e9,
+         (double)cfg->server_timeout_ns / 1e9);
+  printf("\"counters\":{\"measured\":{\"sent\":%llu,\"sent_bytes\":%llu,\"received\":%llu,\"received_bytes\":%llu,"
+         "\"lost\":%llu,\"out_of_order\":%llu,\"send_errors\":%llu},\"warmup\":{\"sent\":%llu,\"sent_bytes\":%llu},"
+         "\"client_total_bytes\":%llu,\"server_total_bytes\":%llu,\"server_total_datagrams\":%llu}",
+         c->meas.sent, c->meas.bytes, recv_msgs, recv_bytes, lost, c->report.out_of_order, c->meas.send_errors,
+         c->warm.sent, c->warm.bytes, c->total_bytes, c->report.total_bytes, c->report.total_datagrams);
+  if (secs > 0 && have_report) {
+    printf(",\"throughput_bps\":%.1f,\"send_throughput_bps\":%.1f", (double)recv_bytes * 8 / secs,
+           (double)c->meas.bytes * 8 / secs);
+    if (cfg->udp && c->meas.sent > 0) printf(",\"loss_fraction\":%.9f", (double)lost / (double)c->meas.sent);
+  }
+  lg_write_measured(stdout, c->hist, &c->series, cfg->warmup_ns, duration, timer_cost);
+  printf("}\n");
+  fflush(stdout);
+}
+
+int st_run_client(const st_config* cfg) {
+  client* c = &g_client;
+  struct sockaddr_in addr;
+  const char* cpu_src = "none";
+  int cpu_start, cpu_end;
+  double timer_cost;
+  memset(c, 0, sizeof(*c));
+  c->cfg = cfg;
+  c->ctrl = c->data = -1;
+  lg_install_stop_handlers(&c->stop);
+  /* Every wait has its own deadline; this is the backstop should one be missed. */
+  lg_arm_deadline("stream client", (unsigned)((cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns +
+                                               cfg->drain_ns + 3 * cfg->server_timeout_ns) / 1000000000ull + 5));
+  if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
+    lg_usage_error("stream", "--connect: '%s' is not an IPv4 address", cfg->addr);
+  c->buf = (unsigned char*)calloc(1, cfg->size);
+  c->hist = (lg_hist*)malloc(sizeof(lg_hist));
+  if (c->buf == NULL || c->hist == NULL || lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) {
+    fprintf(stderr, "stream client: cannot allocate the run's buffers (interval too short for the duration?)\n");
+    return LG_EXIT_RUN;
+  }
+  lg_hist_reset(c->hist);
+  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
+  cpu_start = lg_current_cpu(&cpu_src);
+  timer_cost = lg_timer_cost_ns();
+  if (!c->error[0] && handshake(c, &addr) == 0 && open_data(c, &addr) == 0) {
+    run(c);
+    if (!c->stop) collect(c);
+  }
+  if (c->stop && !c->error[0]) fail(c, "stopped by a signal before the end of the run");
+  if (c->data >= 0 && c->data != c->ctrl) close(c->data);
+  if (c->ctrl >= 0) close(c->ctrl);
+  cpu_end = lg_current_cpu(&cpu_src);
+  print_result(c, cpu_start, cpu_end, cpu_src, timer_cost);
+  if (c->error[0]) fprintf(stderr, "stream client: %s\n", c->error);
+  return c->error[0] ? LG_EXIT_RUN : LG_EXIT_OK;
+}
