@@ -10,24 +10,39 @@
 #define LG_SERIES_SLACK 2
 #define LG_SERIES_MAX_INTERVALS 10000000u
 
-int lg_series_init(lg_series* s, uint64_t interval_ns, uint64_t planned_ns) {
+size_t lg_series_capacity(uint64_t interval_ns, uint64_t planned_ns) {
   uint64_t cap;
-  memset(s, 0, sizeof(*s));
-  if (interval_ns == 0) return -1;
+  if (interval_ns == 0) return 0;
   cap = planned_ns / interval_ns + LG_SERIES_SLACK;
-  if (cap > LG_SERIES_MAX_INTERVALS) return -1;
-  s->cur = (lg_hist*)malloc(sizeof(lg_hist));
-  s->items = (lg_interval*)calloc((size_t)cap, sizeof(lg_interval));
-  if (s->cur == NULL || s->items == NULL) {
-    lg_series_free(s);
-    return -1;
-  }
+  return cap > LG_SERIES_MAX_INTERVALS ? 0 : (size_t)cap;
+}
+
+void lg_series_init_at(lg_series* s, uint64_t interval_ns, lg_hist* cur, lg_interval* items, size_t cap) {
+  memset(s, 0, sizeof(*s));
+  s->cur = cur;
+  s->items = items;
   /* Touch every page now so that no page fault lands inside a measurement. */
   lg_hist_reset(s->cur);
-  memset(s->items, 0, (size_t)cap * sizeof(lg_interval));
-  s->cap = (size_t)cap;
+  memset(s->items, 0, cap * sizeof(lg_interval));
+  s->cap = cap;
   s->interval_ns = interval_ns;
   s->next_ns = UINT64_MAX;
+}
+
+int lg_series_init(lg_series* s, uint64_t interval_ns, uint64_t planned_ns) {
+  size_t cap = lg_series_capacity(interval_ns, planned_ns);
+  lg_hist* cur;
+  lg_interval* items;
+  memset(s, 0, sizeof(*s));
+  if (cap == 0) return -1;
+  cur = (lg_hist*)malloc(sizeof(lg_hist));
+  items = (lg_interval*)calloc(cap, sizeof(lg_interval));
+  if (cur == NULL || items == NULL) {
+    free(cur);
+    free(items);
+    return -1;
+  }
+  lg_series_init_at(s, interval_ns, cur, items, cap);
   return 0;
 }
 

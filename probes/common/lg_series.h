@@ -30,6 +30,15 @@ typedef struct lg_series {
  * or -1 if the allocation fails or the plan needs more than 10 million intervals. */
 int lg_series_init(lg_series* s, uint64_t interval_ns, uint64_t planned_ns);
 
+/** Like lg_series_init, on memory the caller provides (e.g. a shared mapping
+ * that a parent reads after a child measured): `cur` and `cap` items. Not to be
+ * passed to lg_series_free. */
+void lg_series_init_at(lg_series* s, uint64_t interval_ns, lg_hist* cur, lg_interval* items, size_t cap);
+
+/** Intervals needed for a run of `planned_ns` (what lg_series_init allocates), or
+ * 0 if the plan needs more than 10 million intervals. */
+size_t lg_series_capacity(uint64_t interval_ns, uint64_t planned_ns);
+
 /** Starts interval 0 at `origin_ns`; anything recorded before is discarded. */
 void lg_series_start(lg_series* s, uint64_t origin_ns);
 

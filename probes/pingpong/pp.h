@@ -59,6 +59,7 @@ typedef struct pp_client {
   pp_counters warm, meas;
   uint64_t first_measured; /**< lowest sequence number of the measured phase */
   uint64_t t_measure_start, t_measure_end;
+  uint64_t series_end; /**< end of the measured window: later completions go in its last interval */
   uint64_t last_reply_ns;
   volatile int stop;
   char error[512]; /**< first fatal error; empty while all is well */
@@ -102,7 +103,7 @@ static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint
   c->last_reply_ns = t1;
   if (k == &c->meas) {
     lg_hist_record(c->hist, rtt_ns);
-    lg_series_record(&c->series, t1, rtt_ns);
+    lg_series_record(&c->series, t1 < c->series_end ? t1 : c->series_end - 1, rtt_ns);
   }
 }
 

@@ -152,6 +152,7 @@ int pp_run_client(const pp_config* cfg) {
   c->cfg = cfg;
   c->fd = -1;
   c->first_measured = UINT64_MAX;
+  c->series_end = UINT64_MAX;
   lg_install_stop_handlers(&c->stop);
   /* Every wait has its own deadline; this is the backstop should one be missed. */
   margin_s = (cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns + 2 * cfg->server_timeout_ns) /

@@ -95,6 +95,7 @@ void pp_run_closed(pp_client* c) {
       c->first_measured = c->win.next;
       c->t_measure_start = now;
       end = now + cfg->duration_ns;
+      c->series_end = end;
       lg_series_start(&c->series, now);
     }
     if (now >= end) break;
@@ -110,5 +111,5 @@ void pp_run_closed(pp_client* c) {
     now = t1;
   }
   c->t_measure_end = measuring ? now : 0;
-  if (measuring) lg_series_finish(&c->series, now);
+  if (measuring) lg_series_finish(&c->series, now < end ? now : end);
 }

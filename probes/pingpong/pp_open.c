@@ -142,6 +142,7 @@ void pp_run_open(pp_client* c) {
   o.total = (uint64_t)ceil((double)(cfg->warmup_ns + cfg->duration_ns) / o.period_ns);
   c->t_measure_start = o.base + cfg->warmup_ns;
   sched_end = c->t_measure_start + cfg->duration_ns;
+  c->series_end = sched_end;
   c->last_reply_ns = o.base;
   lg_series_start(&c->series, c->t_measure_start);
   lg_set_nonblocking(c->fd, 1);
@@ -164,5 +165,5 @@ void pp_run_open(pp_client* c) {
   now = lg_now_ns();
   /* The measured window is the schedule's, unless the run was cut short. */
   c->t_measure_end = (c->stop && now < sched_end) ? now : sched_end;
-  lg_series_finish(&c->series, now > sched_end ? now : sched_end);
+  lg_series_finish(&c->series, c->t_measure_end);
 }

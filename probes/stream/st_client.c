@@ -31,6 +31,7 @@ typedef struct client {
   unsigned long long total_bytes; /**< every byte sent, both phases */
   st_report report;
   uint64_t t_start, t_end;
+  uint64_t series_end; /**< end of the measured window: a send finishing later goes in its last interval */
   volatile int stop;
   char error[512];
 } client;
@@ -122,7 +123,7 @@ static int send_one(client* c, int measuring, uint64_t seq, uint64_t* now) {
   c->total_bytes += (unsigned long long)n;
   if (measuring) {
     lg_hist_record(c->hist, t1 - t0);
-    lg_series_record(&c->series, t1, t1 - t0);
+    lg_series_record(&c->series, t1 < c->series_end ? t1 : c->series_end - 1, t1 - t0);
   }
   return 0;
 }
@@ -136,12 +137,13 @@ static void run(client* c) {
       measuring = 1;
       c->t_start = now;
       end = now + c->cfg->duration_ns;
+      c->series_end = end;
       lg_series_start(&c->series, now);
     }
     if (now >= end || send_one(c, measuring, seq++, &now) < 0) break;
   }
   c->t_end = measuring ? now : 0;
-  if (measuring) lg_series_finish(&c->series, now);
+  if (measuring) lg_series_finish(&c->series, now < end ? now : end);
 }
 
 /* Ends the transfer and reads the server's REPORT line. */

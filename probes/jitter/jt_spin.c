@@ -1,0 +1,87 @@
+/* The jitter probe's measuring loop, run by one forked child per CPU: read the
+ * clock back to back and record every gap between two reads. */
+#include <errno.h>
+#include <string.h>
+
+#include "jt.h"
+#include "lg_measure_util.h"
+
+#define JT_ALIGN(n) (((n) + 63) & ~(size_t)63)
+
+static size_t items_cap(const jt_config* cfg) {
+  return lg_series_capacity(cfg->interval_ns, cfg->duration_ns);
+}
+
+size_t jt_slot_size(const jt_config* cfg) {
+  return JT_ALIGN(sizeof(jt_slot)) + 2 * JT_ALIGN(sizeof(lg_hist)) + JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)) +
+         JT_ALIGN(cfg->max_events * sizeof(jt_event));
+}
+
+lg_hist* jt_hist(jt_slot* s) { return (lg_hist*)((char*)s + JT_ALIGN(sizeof(jt_slot))); }
+
+lg_hist* jt_interval_hist(jt_slot* s) { return (lg_hist*)((char*)jt_hist(s) + JT_ALIGN(sizeof(lg_hist))); }
+
+lg_interval* jt_items(jt_slot* s) { return (lg_interval*)((char*)jt_interval_hist(s) + JT_ALIGN(sizeof(lg_hist))); }
+
+jt_event* jt_events(jt_slot* s, const jt_config* cfg) {
+  return (jt_event*)((char*)jt_items(s) + JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)));
+}
+
+/* Spins until `end`, recording nothing: the warm-up brings caches, TLB and the
+ * CPU's frequency to their running state. */
+static uint64_t spin_until(uint64_t end) {
+  uint64_t t;
+  do t = lg_now_ns();
+  while (t < end);
+  return t;
+}
+
+void jt_spin(const jt_config* cfg, jt_slot* slot) {
+  lg_hist* h = jt_hist(slot);
+  jt_event* events = jt_events(slot, cfg);
+  lg_series* s = &slot->series;
+  const char* src = "none";
+  uint64_t prev, start, end, t, gap;
+  if (lg_pin_cpu(slot->cpu_asked) != 0) {
+    slot->pin_errno = errno ? errno : EINVAL;
+    slot->done = 1;
+    return;
+  }
+  slot->cpu_actual = lg_current_cpu(&src);
+  strncpy(slot->cpu_source, src, sizeof(slot->cpu_source) - 1);
+  lg_hist_reset(h);
+  lg_series_init_at(s, cfg->interval_ns, jt_interval_hist(slot), jt_items(slot), items_cap(cfg));
+  memset(events, 0, cfg->max_events * sizeof(jt_event)); /* fault the pages in before measuring */
+  start = spin_until(lg_now_ns() + cfg->warmup_ns);
+  end = start + cfg->duration_ns;
+  lg_series_start(s, start);
+  prev = start;
+  for (;;) {
+    t = lg_now_ns();
+    if (t >= end) break; /* the window is [start, end): a gap ending later is not ours */
+    gap = t - prev;
+    lg_hist_record(h, gap);
+    if (gap > cfg->threshold_ns) {
+      if (slot->events_len < cfg->max_events) {
+        events[slot->events_len].at_ns = prev - start;
+        events[slot->events_len].gap_ns = gap;
+        slot->events_len++;
+      }
+      slot->over_threshold++;
+    }
+    if (lg_series_due(s, t)) {
+      lg_series_record(s, t, gap);
+      /* Closing an interval takes microseconds; that time is ours, not the
+       * system's, so the next gap starts after it. */
+      t = lg_now_ns();
+    } else {
+      lg_hist_record(s->cur, gap);
+    }
+    prev = t;
+  }
+  lg_series_finish(s, end);
+  slot->measured_ns = end - start;
+  slot->cpu_actual_end = lg_current_cpu(&src);
+  __sync_synchronize();
+  slot->done = 1;
+}
