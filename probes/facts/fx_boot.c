@@ -125,7 +125,8 @@ static int grub2_defaults(fx_json* j) {
   fx_text_free(&t);
   fx_collapse_ws(args);
   if (lines[0] && lines[1])
-    snprintf(src, sizeof src, "%s:%d,%d", path, lines[0], lines[1]);
+    snprintf(src, sizeof src, "%s:%d,%d", path, lines[0] < lines[1] ? lines[0] : lines[1],
+             lines[0] < lines[1] ? lines[1] : lines[0]);
   else if (lines[0] || lines[1])
     snprintf(src, sizeof src, "%s:%d", path, lines[0] + lines[1]);
   else

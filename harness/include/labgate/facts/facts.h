@@ -1,0 +1,134 @@
+// The facts model: one host's configuration as the facts probe reported it,
+// typed, every value with the path (or ioctl) it was read from.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace labgate::facts {
+
+/// The snapshot format this harness reads (probes/facts/facts.c FX_SCHEMA).
+inline constexpr const char* kSchema = "labgate.facts/1";
+
+/// One value read on a host. `value` is empty when it could not be read; then
+/// `error` says why and `missing` tells "does not exist" from "could not read".
+template <class T>
+struct Fact {
+  std::optional<T> value;
+  std::string source;  ///< "/proc/sys/net/ipv4/tcp_sack", "ioctl SIOCGIFMTU eth1", "/etc/modprobe.conf:9"
+  std::string error;   ///< empty when the value was read
+  bool missing = false;
+  std::string note;  ///< how a derived value was obtained, or why there is none
+
+  /// The value, or `fallback` when there is none.
+  T value_or(T fallback) const { return value ? *value : fallback; }
+};
+
+using Text = Fact<std::string>;
+using Int = Fact<long long>;
+using Bool = Fact<bool>;
+
+struct OsFacts {
+  Text redhat_release;  ///< first line of /etc/redhat-release (RHEL)
+  Text pretty_name;     ///< PRETTY_NAME of /etc/os-release
+  Text id, version_id;
+  /// What `os_release` is compared with: redhat-release where it exists
+  /// (RHEL 5 has no os-release), else os-release's PRETTY_NAME.
+  const Text& release() const { return redhat_release.value ? redhat_release : pretty_name; }
+};
+
+struct KernelFacts {
+  Text release;  ///< /proc/sys/kernel/osrelease
+  Text version;  ///< /proc/sys/kernel/version
+  Text cmdline;  ///< /proc/cmdline, whitespace collapsed: what the running kernel got
+};
+
+/// What the next boot uses: GRUB legacy's default entry, or GRUB 2's defaults.
+struct BootFacts {
+  Text loader;         ///< "grub-legacy", "grub2", or no value
+  Int default_entry;   ///< `default=N` (grub-legacy)
+  Text default_title;  ///< the Nth `title`
+  Text kernel_image;   ///< "/vmlinuz-2.6.18-308.el5"
+  Text kernel_args;    ///< arguments on that kernel line (or GRUB_CMDLINE_LINUX*)
+};
+
+struct ModuleFacts {
+  Bool loaded;                             ///< in /proc/modules (or built in)
+  Text version;                            ///< /sys/module/<m>/version
+  std::map<std::string, Text> parameters;  ///< /sys/module/<m>/parameters/<p>
+  std::map<std::string, Text> configured;  ///< `options <m> p=v` for the next load
+};
+
+struct InterfaceFacts {
+  Bool exists;                                         ///< listed in /proc/net/dev
+  Text driver, driver_version, firmware_version, bus;  ///< ETHTOOL_GDRVINFO
+  Int speed_mbps;                                      ///< ETHTOOL_GSET
+  Int mtu;
+  Text admin;  ///< "up"/"down": IFF_UP
+  Text link;   ///< "up" when IFF_UP and IFF_RUNNING (carrier)
+  Text ipv4_address;
+};
+
+/// A service as the init system sees it.
+struct ServiceFacts {
+  std::string kind;  ///< "sysv", "xinetd", "systemd", or "absent" (nothing names it)
+  /// sysv: "on"/"off"/no link for runlevels 0..6, and the link paths.
+  Fact<std::vector<std::optional<std::string>>> runlevels;
+  std::vector<std::optional<std::string>> links;
+  Bool installed;  ///< sysv: the init script exists
+  /// xinetd: "on"/"off"; systemd: "enabled"/"disabled"/"masked"; absent: "not-found".
+  Text enabled;
+  std::string unit;  ///< systemd unit name
+  Text unit_file;
+  Bool running;  ///< the source says what it rests on (lock file, cgroup, process)
+};
+
+struct ServicesFacts {
+  Text init;             ///< "sysv", "systemd" or "other" (from PID 1's name)
+  Int default_runlevel;  ///< /etc/inittab initdefault (SysV)
+  std::map<std::string, ServiceFacts> units;
+};
+
+struct ProcessFacts {
+  long long pid = 0;
+  std::string comm, argv0, source;
+};
+
+struct CpuFacts {
+  Text model;
+  Int logical_cpus, sockets, cores, threads_per_core;
+  Bool hyperthreading;
+  Text intel_idle_max_cstate;             ///< /sys/module/intel_idle/parameters/max_cstate
+  Text processor_max_cstate;              ///< /sys/module/processor/parameters/max_cstate
+  Text cpuidle_driver;                    ///< /sys/devices/system/cpu/cpuidle/current_driver (2.6.24+)
+  Bool cpufreq;                           ///< any CPU has a cpufreq directory
+  std::map<std::string, Text> governors;  ///< "cpu0" -> scaling_governor
+  Text clocksource;
+};
+
+/// One host's snapshot.
+struct Facts {
+  std::string schema, probe, root;
+  std::set<std::string> sections;  ///< top-level members present ("sysctl", "cpu", ...)
+  Text hostname;
+  OsFacts os;
+  KernelFacts kernel;
+  BootFacts boot;
+  std::map<std::string, Text> sysctl;       ///< live, from /proc/sys
+  std::map<std::string, Text> sysctl_conf;  ///< set for boot in sysctl.conf / sysctl.d
+  Fact<std::vector<std::string>> loaded_modules;
+  std::map<std::string, ModuleFacts> modules;
+  std::map<std::string, InterfaceFacts> interfaces;
+  ServicesFacts services;
+  std::vector<ProcessFacts> processes;
+  bool processes_truncated = false;
+  CpuFacts cpu;
+
+  /// True when the probe reported this top-level section.
+  bool has(const std::string& section) const { return sections.count(section) > 0; }
+};
+
+}  // namespace labgate::facts
