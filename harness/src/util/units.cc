@@ -22,11 +22,11 @@ struct Unit {
 
 // One family of values: its units and the words used in messages.
 struct Family {
-  std::string_view what;        // "a duration"
-  std::string_view example;     // "85us"
-  std::string_view unit_list;   // "ns, us, ms, s, m, h"
+  std::string_view what;       // "a duration"
+  std::string_view example;    // "85us"
+  std::string_view unit_list;  // "ns, us, ms, s, m, h"
   std::span<const Unit> units;
-  bool unit_optional;           // sizes: a plain number is bytes
+  bool unit_optional;  // sizes: a plain number is bytes
 };
 
 constexpr std::array<Unit, 6> kDurationUnits{{{"ns", 1},
@@ -71,8 +71,8 @@ struct Decimal {
 };
 
 std::string expected(const Family& f) {
-  return "expected " + std::string(f.what) + " like \"" + std::string(f.example) + "\" (units: " +
-         std::string(f.unit_list) + ")";
+  return "expected " + std::string(f.what) + " like \"" + std::string(f.example) +
+         "\" (units: " + std::string(f.unit_list) + ")";
 }
 
 std::string fail(std::string_view text, std::string_view problem, const Family& f) {
@@ -95,17 +95,20 @@ bool same_ignoring_case(std::string_view a, std::string_view b) {
 std::string unknown_unit(std::string_view text, std::string_view number, std::string_view unit,
                          const Family& f) {
   if (unit == "\xC2\xB5s" || unit == "\xCE\xBCs")  // micro sign, Greek mu
-    return fail(text, "uses \"\xC2\xB5s\"; write \"us\" for microseconds (\"" + std::string(number) +
-                          "us\"), the only spelling accepted",
+    return fail(text,
+                "uses \"\xC2\xB5s\"; write \"us\" for microseconds (\"" + std::string(number) +
+                    "us\"), the only spelling accepted",
                 f);
   if (f.units.data() == kBitRateUnits.data() && unit.size() >= 3 && unit.substr(unit.size() - 3) == "bps")
-    return fail(text, "has unit \"" + std::string(unit) + "\"; write \"" + std::string(number) +
-                          std::string(unit.substr(0, unit.size() - 3)) + "bit/s\"",
+    return fail(text,
+                "has unit \"" + std::string(unit) + "\"; write \"" + std::string(number) +
+                    std::string(unit.substr(0, unit.size() - 3)) + "bit/s\"",
                 f);
   for (const Unit& u : f.units)
     if (same_ignoring_case(u.name, unit))
-      return fail(text, "has unknown unit \"" + std::string(unit) + "\"; did you mean \"" +
-                            std::string(number) + std::string(u.name) + "\"?",
+      return fail(text,
+                  "has unknown unit \"" + std::string(unit) + "\" (did you mean \"" + std::string(number) +
+                      std::string(u.name) + "\"?)",
                   f);
   return fail(text, "has unknown unit \"" + std::string(unit) + "\"", f);
 }
@@ -147,15 +150,17 @@ Parsed<Decimal> split(std::string_view text, const Family& f) {
   if (!unit.empty() && is_space(unit.front())) {
     size_t u = 0;
     while (u < unit.size() && is_space(unit[u])) ++u;
-    r.error = fail(text, "has a space between number and unit; write \"" + std::string(d.number) +
-                             std::string(unit.substr(u)) + "\"",
+    r.error = fail(text,
+                   "has a space between number and unit; write \"" + std::string(d.number) +
+                       std::string(unit.substr(u)) + "\"",
                    f);
     return r;
   }
   // Exact decimal: digits into the mantissa; leading zeros are free, and trailing
   // fraction zeros are dropped so "1.000000000000000000000s" still fits.
   std::string_view digits_int = d.number.substr(0, dot == std::string_view::npos ? d.number.size() : dot);
-  std::string_view digits_frac = dot == std::string_view::npos ? std::string_view{} : d.number.substr(dot + 1);
+  std::string_view digits_frac =
+      dot == std::string_view::npos ? std::string_view{} : d.number.substr(dot + 1);
   while (!digits_frac.empty() && digits_frac.back() == '0') digits_frac.remove_suffix(1);
   bool significant = false;
   for (bool fraction : {false, true}) {
@@ -230,8 +235,7 @@ Parsed<std::uint64_t> whole(std::string_view text, const Decimal& d, std::uint64
 
 // mantissa / 10^scale * multiplier as a double (rates and percentages).
 double to_double(const Decimal& d) {
-  return static_cast<double>(d.mantissa) * static_cast<double>(d.unit->multiplier) /
-         std::pow(10.0, d.scale);
+  return static_cast<double>(d.mantissa) * static_cast<double>(d.unit->multiplier) / std::pow(10.0, d.scale);
 }
 
 // Formats value / divisor with at most 3 decimals, trailing zeros dropped.
@@ -279,7 +283,8 @@ Parsed<double> parse_bit_rate(std::string_view text) {
 Parsed<double> parse_event_rate(std::string_view text) {
   Parsed<Decimal> d = split(text, kEventRate);
   if (!d) return {std::nullopt, std::move(d.error)};
-  if (d.value->mantissa == 0) return {std::nullopt, fail(text, "is zero; a rate must be above 0", kEventRate)};
+  if (d.value->mantissa == 0)
+    return {std::nullopt, fail(text, "is zero; a rate must be above 0", kEventRate)};
   return {to_double(*d.value), {}};
 }
 
@@ -310,10 +315,11 @@ std::string format_bit_rate(double bps) {
 }
 
 std::string format_size(std::uint64_t bytes) {
-  static constexpr std::array<Unit, 4> kBinary{{{"TiB", 1ull << 40}, {"GiB", 1ull << 30},
-                                                {"MiB", 1ull << 20}, {"KiB", 1ull << 10}}};
+  static constexpr std::array<Unit, 4> kBinary{
+      {{"TiB", 1ull << 40}, {"GiB", 1ull << 30}, {"MiB", 1ull << 20}, {"KiB", 1ull << 10}}};
   for (const Unit& u : kBinary)
-    if (bytes != 0 && bytes % u.multiplier == 0) return std::to_string(bytes / u.multiplier) + std::string(u.name);
+    if (bytes != 0 && bytes % u.multiplier == 0)
+      return std::to_string(bytes / u.multiplier) + std::string(u.name);
   return std::to_string(bytes);
 }
 

@@ -146,7 +146,8 @@ TEST(ParseEventRate, PerSecond) {
   EXPECT_DOUBLE_EQ(*parse_event_rate("20000/s").value, 20000.0);
   EXPECT_DOUBLE_EQ(*parse_event_rate("0.5/s").value, 0.5);
   EXPECT_THAT(parse_event_rate("0/s").error, HasSubstr("above 0"));
-  EXPECT_THAT(parse_event_rate("20000").error, HasSubstr("has no unit; expected an event rate like \"20000/s\""));
+  EXPECT_THAT(parse_event_rate("20000").error,
+              HasSubstr("has no unit; expected an event rate like \"20000/s\""));
   EXPECT_THAT(parse_event_rate("20000/ms").error, HasSubstr("unknown unit \"/ms\""));
   EXPECT_THAT(parse_event_rate("20000 /s").error, HasSubstr("write \"20000/s\""));
 }
@@ -163,7 +164,8 @@ TEST(ParsePercentage, Fraction) {
 }
 
 TEST(Format, DurationsRoundTrip) {
-  for (const char* s : {"250ns", "85us", "1.2ms", "2s", "140us", "1.3ms", "0ns", "999ns", "1.001us", "300s"}) {
+  for (const char* s :
+       {"250ns", "85us", "1.2ms", "2s", "140us", "1.3ms", "0ns", "999ns", "1.001us", "300s"}) {
     const nanoseconds d = dur(s);
     EXPECT_EQ(dur(format_duration(d)), d) << s << " -> " << format_duration(d);
   }
@@ -195,7 +197,8 @@ TEST(ParseAll, ArbitraryBytesNeverCrash) {
     for (char& c : s) {
       seed = seed * 1103515245 + 12345;
       const char alphabet[] = "0123456789.-+ usmhnKiBMGbit/%\xC2\xB5";
-      c = (seed >> 16) % 3 == 0 ? static_cast<char>(seed >> 8) : alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+      c = (seed >> 16) % 3 == 0 ? static_cast<char>(seed >> 8)
+                                : alphabet[(seed >> 16) % (sizeof alphabet - 1)];
     }
     auto d = parse_duration(s);
     EXPECT_NE(d.value.has_value(), !d.error.empty()) << s;

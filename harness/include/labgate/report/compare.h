@@ -1,0 +1,56 @@
+// `labgate compare RUN_A RUN_B`: per-test percentile deltas between two runs,
+// and the regression rule behind --fail-on-regression (B slower than A by more
+// than a threshold on a gated statistic).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "labgate/results/run_result.h"
+
+namespace labgate::report {
+
+struct CompareOptions {
+  /// Statistics shown per test ("throughput" is bit/s, higher is better; the
+  /// rest are latencies in ns, lower is better). Rows both runs lack are left out.
+  std::vector<std::string> stats = {"p50", "p99", "p99_9", "max", "throughput"};
+  /// Statistics a regression is judged on.
+  std::vector<std::string> gated = {"p99"};
+  /// Allowed slow-down as a fraction (0.10 for "10%"); nullopt = report only.
+  std::optional<double> fail_on_regression;
+};
+
+struct StatDelta {
+  std::string stat;
+  std::optional<double> a, b;           ///< ns, or bit/s for throughput
+  std::optional<double> slowdown;       ///< fraction, positive = B is worse; nullopt if A is 0 or missing
+  bool gated = false;
+  bool regression = false;
+};
+
+struct TestDelta {
+  std::string key;     ///< "Latency.tcp_rr_64/a->b"
+  std::string metric;
+  std::vector<StatDelta> stats;
+  bool only_in_a = false, only_in_b = false;
+  bool regression() const;
+};
+
+struct Comparison {
+  std::string run_a, run_b;
+  std::vector<TestDelta> tests;  ///< A's order, then tests only B has
+  bool regression() const;
+};
+
+/// Compares every test of A with the test of B of the same suite, name and pair.
+Comparison compare_runs(const results::RunResult& a, const results::RunResult& b, const CompareOptions& o);
+
+/// The comparison as a plain-text table for the console.
+std::string comparison_table(const Comparison& c, const CompareOptions& o);
+
+/// "10%", "10" (both ten percent) or "2.5%" -> a fraction; throws
+/// std::invalid_argument for anything else or a negative value.
+double parse_percent(const std::string& text);
+
+}  // namespace labgate::report

@@ -1,0 +1,154 @@
+// Run-to-run comparison: match tests, compute deltas, apply the regression rule.
+#include "labgate/report/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "labgate/report/format.h"
+#include "labgate/report/measurement_view.h"
+
+namespace labgate::report {
+
+using results::RunResult;
+using results::TestRecord;
+
+bool TestDelta::regression() const {
+  return std::any_of(stats.begin(), stats.end(), [](const StatDelta& d) { return d.regression; });
+}
+
+bool Comparison::regression() const {
+  return std::any_of(tests.begin(), tests.end(), [](const TestDelta& t) { return t.regression(); });
+}
+
+namespace {
+
+std::string key_of(const TestRecord& t) { return t.suite_name() + "." + t.test_name(); }
+
+std::optional<double> value_of(const TestRecord& t, const MeasurementView& v, const std::string& stat) {
+  if (stat == "throughput") {
+    if (v.throughput_bps) return v.throughput_bps;
+    if (const auto it = t.figures.find("throughput_mbps"); it != t.figures.end()) return it->second * 1e6;
+    return std::nullopt;
+  }
+  return latency_stat_ns(t, v, stat);
+}
+
+StatDelta delta_of(const std::string& stat, std::optional<double> a, std::optional<double> b,
+                   const CompareOptions& o) {
+  StatDelta d{stat, a, b, std::nullopt, false, false};
+  d.gated = std::find(o.gated.begin(), o.gated.end(), stat) != o.gated.end();
+  if (a && b && *a > 0) {
+    // Slower means a larger latency, or a smaller throughput.
+    d.slowdown = stat == "throughput" ? (*a - *b) / *a : (*b - *a) / *a;
+  }
+  if (d.gated && o.fail_on_regression && a && b) {
+    const bool worse_from_zero = *a == 0 && (stat == "throughput" ? *b < *a : *b > *a);
+    d.regression = worse_from_zero || (d.slowdown && *d.slowdown > *o.fail_on_regression);
+  }
+  return d;
+}
+
+TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOptions& o) {
+  TestDelta t;
+  const TestRecord& any = a ? *a : *b;
+  t.key = key_of(any);
+  t.metric = any.metric;
+  t.only_in_a = !b;
+  t.only_in_b = !a;
+  const MeasurementView va = a ? view_measurement(a->measurement) : MeasurementView{};
+  const MeasurementView vb = b ? view_measurement(b->measurement) : MeasurementView{};
+  for (const auto& stat : o.stats) {
+    const auto x = a ? value_of(*a, va, stat) : std::nullopt;
+    const auto y = b ? value_of(*b, vb, stat) : std::nullopt;
+    if (x || y) t.stats.push_back(delta_of(stat, x, y, o));
+  }
+  return t;
+}
+
+std::string value_text(const std::string& stat, const std::optional<double>& v) {
+  if (!v) return "-";
+  return stat == "throughput" ? format_bps(*v) : format_ns(*v, Units::kAscii);
+}
+
+std::string delta_text(const StatDelta& d) {
+  if (!d.a || !d.b) return "-";
+  const double diff = *d.b - *d.a;
+  const std::string sign = diff > 0 ? "+" : diff < 0 ? "-" : "";
+  return sign + value_text(d.stat, std::fabs(diff));
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+Comparison compare_runs(const RunResult& a, const RunResult& b, const CompareOptions& o) {
+  Comparison c{a.run_id, b.run_id, {}};
+  std::map<std::string, const TestRecord*> in_b;
+  for (const auto& t : b.tests) in_b.emplace(key_of(t), &t);
+  std::map<std::string, bool> seen;
+  for (const auto& t : a.tests) {
+    const auto it = in_b.find(key_of(t));
+    c.tests.push_back(compare_test(&t, it == in_b.end() ? nullptr : it->second, o));
+    seen[key_of(t)] = true;
+  }
+  for (const auto& t : b.tests)
+    if (!seen.count(key_of(t))) c.tests.push_back(compare_test(nullptr, &t, o));
+  return c;
+}
+
+std::string comparison_table(const Comparison& c, const CompareOptions& o) {
+  std::size_t width = 4;
+  for (const auto& t : c.tests) width = std::max(width, t.key.size());
+  width += 2;
+  std::string s = "A = " + c.run_a + "\nB = " + c.run_b + "\n";
+  if (o.fail_on_regression) {
+    std::string gated;
+    for (const auto& g : o.gated) gated += (gated.empty() ? "" : ", ") + g;
+    s += "regression: B slower than A by more than " + format_plain(*o.fail_on_regression * 100) + "% on " + gated +
+         "\n";
+  }
+  s += "\n" + pad("test", width) + pad("stat", 12) + pad("A", 14) + pad("B", 14) + pad("B-A", 14) + "change\n";
+  for (const auto& t : c.tests) {
+    std::string label = t.key;
+    if (t.only_in_a) label += " (only in A)";
+    if (t.only_in_b) label += " (only in B)";
+    bool first = true;
+    for (const auto& d : t.stats) {
+      std::string change = "-";
+      if (d.slowdown) {
+        // Shown as the change of the value itself; for throughput that is -slowdown.
+        change = format_signed_percent(d.stat == "throughput" ? -*d.slowdown : *d.slowdown);
+      }
+      if (d.regression) change += "  REGRESSION";
+      s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d.stat, d.a), 14) +
+           pad(value_text(d.stat, d.b), 14) + pad(delta_text(d), 14) + change + "\n";
+      first = false;
+    }
+    if (t.stats.empty()) s += pad(label, width) + "(no comparable statistics)\n";
+  }
+  if (c.tests.empty()) s += "(neither run has measurement tests)\n";
+  if (o.fail_on_regression) s += c.regression() ? "\nverdict: REGRESSION\n" : "\nverdict: no regression\n";
+  return s;
+}
+
+double parse_percent(const std::string& text) {
+  std::string t = text;
+  if (!t.empty() && t.back() == '%') t.pop_back();
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (t.empty() || used != t.size() || !std::isfinite(v) || v < 0)
+    throw std::invalid_argument("'" + text + "' is not a percentage like 10%");
+  return v / 100.0;
+}
+
+}  // namespace labgate::report

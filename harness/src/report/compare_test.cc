@@ -1,0 +1,154 @@
+// Tests of run-to-run comparison arithmetic and the regression rule.
+#include "labgate/report/compare.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "labgate/stats/histogram.h"
+
+namespace labgate::report {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A test whose histogram holds exactly the given values (ns).
+results::TestRecord rr(const std::string& name, std::initializer_list<std::uint64_t> values) {
+  stats::Histogram h;
+  for (const auto v : values) h.record(v);
+  results::TestRecord t;
+  t.name = name;
+  t.kind = "tcp_rr";
+  t.pair = "a->b";
+  t.metric = "round-trip time";
+  t.verdict = results::TestVerdict::kPass;
+  t.measurement = {{"histogram", h.to_json()}};
+  return t;
+}
+
+results::RunResult run_of(const std::string& id, std::vector<results::TestRecord> tests) {
+  results::RunResult r;
+  r.run_id = id;
+  r.tests = std::move(tests);
+  return r;
+}
+
+const StatDelta& stat(const TestDelta& t, const std::string& name) {
+  for (const auto& d : t.stats)
+    if (d.stat == name) return d;
+  throw std::runtime_error("no stat " + name);
+}
+
+TEST(Compare, ComputesAbsoluteAndRelativeDeltas) {
+  // 100 samples: p50 is the 50th value, p99 the 99th; values below 2048 ns are exact.
+  std::vector<std::uint64_t> a, b;
+  for (std::uint64_t i = 1; i <= 100; ++i) a.push_back(1000 + i), b.push_back(1000 + 2 * i);
+  results::TestRecord ta = rr("t", {}), tb = rr("t", {});
+  stats::Histogram ha, hb;
+  for (auto v : a) ha.record(v);
+  for (auto v : b) hb.record(v);
+  ta.measurement = {{"histogram", ha.to_json()}};
+  tb.measurement = {{"histogram", hb.to_json()}};
+  CompareOptions o;
+  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  ASSERT_EQ(c.tests.size(), 1u);
+  EXPECT_EQ(c.tests[0].key, "Latency.t/a->b");
+  const StatDelta& p50 = stat(c.tests[0], "p50");
+  EXPECT_DOUBLE_EQ(*p50.a, 1050);
+  EXPECT_DOUBLE_EQ(*p50.b, 1100);
+  EXPECT_NEAR(*p50.slowdown, 50.0 / 1050.0, 1e-12);
+  const StatDelta& p99 = stat(c.tests[0], "p99");
+  EXPECT_DOUBLE_EQ(*p99.a, 1099);
+  EXPECT_DOUBLE_EQ(*p99.b, 1198);
+  EXPECT_FALSE(c.regression()) << "no threshold: report only";
+  EXPECT_EQ(c.tests[0].stats.size(), 4u) << "throughput is left out when neither run has it";
+}
+
+TEST(Compare, RegressionOnlyBeyondTheThresholdAndOnlyOnGatedStats) {
+  const auto a = run_of("A", {rr("t", {100'000, 100'000, 100'000})});
+  const auto b10 = run_of("B", {rr("t", {110'000, 110'000, 110'000})});
+  const auto b12 = run_of("B", {rr("t", {112'000, 112'000, 112'000})});
+  CompareOptions o;
+  o.fail_on_regression = 0.10;
+  EXPECT_FALSE(compare_runs(a, b10, o).regression()) << "exactly 10% slower is not more than 10%";
+  const Comparison c = compare_runs(a, b12, o);
+  EXPECT_TRUE(c.regression());
+  EXPECT_TRUE(stat(c.tests[0], "p99").regression);
+  EXPECT_FALSE(stat(c.tests[0], "p50").regression) << "p50 is not gated by default";
+  o.gated = {"max"};
+  EXPECT_TRUE(compare_runs(a, b12, o).regression());
+  o.gated = {"p99_99"};
+  EXPECT_FALSE(compare_runs(a, b12, o).regression()) << "a stat not shown is never judged";
+  // Faster is never a regression.
+  o.gated = {"p99"};
+  EXPECT_FALSE(compare_runs(b12, a, o).regression());
+}
+
+TEST(Compare, ThroughputRegressesWhenItDrops) {
+  results::TestRecord ta = rr("s", {1000}), tb = rr("s", {1000});
+  ta.kind = tb.kind = "tcp_stream";
+  ta.measurement["throughput_bps"] = 940e6;
+  tb.measurement["throughput_bps"] = 800e6;
+  CompareOptions o;
+  o.fail_on_regression = 0.10;
+  o.gated = {"throughput"};
+  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  const StatDelta& d = stat(c.tests[0], "throughput");
+  EXPECT_NEAR(*d.slowdown, 140.0 / 940.0, 1e-12);
+  EXPECT_TRUE(c.regression());
+  EXPECT_THAT(comparison_table(c, o), HasSubstr("-14.9%  REGRESSION"));
+}
+
+TEST(Compare, TestsInOnlyOneRunAreListedNotJudged) {
+  CompareOptions o;
+  o.fail_on_regression = 0.0;
+  const Comparison c =
+      compare_runs(run_of("A", {rr("gone", {1000})}), run_of("B", {rr("new", {5000})}), o);
+  ASSERT_EQ(c.tests.size(), 2u);
+  EXPECT_TRUE(c.tests[0].only_in_a);
+  EXPECT_TRUE(c.tests[1].only_in_b);
+  EXPECT_FALSE(c.regression());
+  const std::string table = comparison_table(c, o);
+  EXPECT_THAT(table, HasSubstr("Latency.gone/a->b (only in A)"));
+  EXPECT_THAT(table, HasSubstr("Latency.new/a->b (only in B)"));
+}
+
+TEST(Compare, TableShowsValuesDeltasAndVerdict) {
+  CompareOptions o;
+  o.fail_on_regression = 0.10;
+  const Comparison c = compare_runs(run_of("A", {rr("t", {100'000})}), run_of("B", {rr("t", {150'000})}), o);
+  const std::string table = comparison_table(c, o);
+  EXPECT_THAT(table, HasSubstr("A = A\nB = B\n"));
+  EXPECT_THAT(table, HasSubstr("100 us"));
+  EXPECT_THAT(table, HasSubstr("150 us"));
+  EXPECT_THAT(table, HasSubstr("+50.0 us"));
+  EXPECT_THAT(table, HasSubstr("+50.0%  REGRESSION"));
+  EXPECT_THAT(table, HasSubstr("verdict: REGRESSION"));
+}
+
+TEST(Compare, FallsBackToRecordedFiguresWithoutAHistogram) {
+  results::TestRecord ta = rr("t", {}), tb = rr("t", {});
+  ta.measurement = nullptr;
+  tb.measurement = {{"reported", {{"p99", 150'000.0}}}};
+  ta.figures["p99_us"] = 120;
+  CompareOptions o;
+  o.fail_on_regression = 0.2;
+  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  EXPECT_DOUBLE_EQ(*stat(c.tests[0], "p99").a, 120'000);
+  EXPECT_DOUBLE_EQ(*stat(c.tests[0], "p99").b, 150'000);
+  EXPECT_TRUE(c.regression());
+}
+
+TEST(ParsePercent, AcceptsPercentagesOnly) {
+  EXPECT_DOUBLE_EQ(parse_percent("10%"), 0.10);
+  EXPECT_DOUBLE_EQ(parse_percent("2.5%"), 0.025);
+  EXPECT_DOUBLE_EQ(parse_percent("10"), 0.10);
+  EXPECT_THROW(parse_percent("ten"), std::invalid_argument);
+  EXPECT_THROW(parse_percent("10 %"), std::invalid_argument);
+  EXPECT_THROW(parse_percent("-5%"), std::invalid_argument);
+  EXPECT_THROW(parse_percent("%"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace labgate::report

@@ -1,0 +1,181 @@
+// report.html: page skeleton, styles, run summary, test overview and the
+// small inline self-check script the browser test reads.
+#include "labgate/report/html_report.h"
+
+#include <chrono>
+
+#include "html_sections.h"
+#include "labgate/report/format.h"
+#include "labgate/report/markup.h"
+
+namespace labgate::report {
+
+using results::RunResult;
+
+namespace {
+
+constexpr const char* kStyle = R"css(
+:root{--pass:#15803d;--fail:#dc2626;--line:#e5e7eb;--muted:#6b7280}
+*{box-sizing:border-box}
+body{margin:0;background:#f3f4f6;color:#111827;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:1380px;margin:0 auto;padding:20px 24px 40px}
+h1,h2,h3{margin:0 0 8px}
+h2{font-size:18px}h3{font-size:15px;display:flex;align-items:center;gap:10px}
+.banner{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;padding:14px 20px;border-radius:8px;color:#fff}
+.banner h1{font-size:24px;letter-spacing:.04em}
+.banner.passed{background:var(--pass)}.banner.failed{background:var(--fail)}
+.banner.error{background:#7f1d1d}.banner.incomplete{background:#b45309}
+.banner .sub{opacity:.92}
+.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px;margin:14px 0}
+.meta{color:#374151;margin:4px 0 10px}
+.warn{background:#fef3c7;border-left:4px solid #d97706;padding:6px 10px;margin:6px 0}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:4px 24px}
+.grid div{padding:3px 0;border-bottom:1px solid #f3f4f6}
+.grid b{display:inline-block;min-width:120px;color:var(--muted);font-weight:500}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{background:#f9fafb;font-weight:600;color:#374151;white-space:nowrap}
+.num{text-align:right;font-family:ui-monospace,"SF Mono",Menlo,Consolas,monospace;white-space:nowrap}
+td.neg{color:var(--fail);font-weight:600}td.pos{color:var(--pass)}
+tr.failed td:first-child{box-shadow:inset 3px 0 0 var(--fail)}
+td.found{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
+td.found.ok{background:#f0fdf4}td.found.bad{background:#fef2f2;color:#991b1b;font-weight:600}
+td.found.na{background:#f9fafb;color:var(--muted)}td.found.none{color:#d1d5db}
+td.rule,td.expected{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
+.pill{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12px;font-weight:600;white-space:nowrap}
+.pill.pass{background:#dcfce7;color:#166534}.pill.fail{background:#fee2e2;color:#991b1b}
+.pill.error{background:#fde68a;color:#78350f}.pill.skip{background:#e5e7eb;color:#374151}
+pre{white-space:pre-wrap;margin:6px 0;padding:8px 10px;border-radius:6px;font-size:12.5px}
+pre.failure{background:#fef2f2;border:1px solid #fecaca;color:#7f1d1d}
+pre.fix{background:#f8fafc;border:1px solid var(--line)}
+ul.failures li{margin:6px 0}
+.charts{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:12px;margin-top:12px}
+.charts figure{margin:0}
+.charts svg{display:block;width:100%;height:auto;background:#fff;border:1px solid var(--line);border-radius:6px}
+details{margin-top:8px}summary{cursor:pointer;color:#374151}
+a{color:#1d4ed8;text-decoration:none}a:hover{text-decoration:underline}
+footer{color:var(--muted);font-size:12px;margin-top:18px}
+@media (max-width:1000px){.charts{grid-template-columns:1fr}}
+)css";
+
+// Marks the page so a headless browser can tell "rendered" from "broke":
+// data-lg-status is "ok" only when the script ran without errors and every
+// chart the C++ drew is in the DOM with a non-empty box.
+constexpr const char* kScript = R"js(
+(function () {
+  var errors = [];
+  window.addEventListener('error', function (e) {
+    errors.push(String(e.message));
+    document.body.setAttribute('data-lg-status', 'js-error: ' + errors.join('; '));
+  });
+  function check() {
+    var want = Number(document.body.getAttribute('data-lg-charts'));
+    var svgs = document.querySelectorAll('svg.lg-chart');
+    var empty = [];
+    for (var i = 0; i < svgs.length; i++) {
+      var b = svgs[i].getBBox();
+      if (!(b.width > 0 && b.height > 0)) empty.push(svgs[i].getAttribute('aria-label'));
+    }
+    if (errors.length) return;
+    document.body.setAttribute('data-lg-status', svgs.length === want && empty.length === 0
+        ? 'ok' : 'charts ' + svgs.length + '/' + want + (empty.length ? ', empty: ' + empty.join(', ') : ''));
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', check); else check();
+})();
+)js";
+
+std::string banner_class(const RunResult& run) {
+  if (!run.exit_code) return "incomplete";
+  if (*run.exit_code == 0) return "passed";
+  if (*run.exit_code == 1) return "failed";
+  return "error";
+}
+
+std::string field(const std::string& name, const std::string& value_html) {
+  return "<div><b>" + html_escape(name) + "</b>" + value_html + "</div>";
+}
+
+std::string summary(const RunResult& run) {
+  std::string when = html_escape(results::format_time(run.start_time));
+  if (run.end_time) {
+    const double secs = std::chrono::duration<double>(*run.end_time - run.start_time).count();
+    when += " &#8594; " + html_escape(results::format_time(*run.end_time)) + " (" +
+            html_escape(format_duration(secs)) + ")";
+  } else {
+    when += " &#8594; not finished";
+  }
+  std::string hosts;
+  for (const auto& h : run.hosts)
+    hosts += (hosts.empty() ? "" : "<br>") + std::string("<b style=\"min-width:0\">") + html_escape(h.name) +
+             "</b> " + html_escape(h.address) + " (test " + html_escape(h.test_address) + ")";
+  int tp = 0, tf = 0, te = 0;
+  for (const auto& t : run.tests)
+    (t.verdict == results::TestVerdict::kPass ? tp : t.verdict == results::TestVerdict::kFail ? tf : te)++;
+  std::string s = "<section class=\"card\" id=\"summary\"><h2>Run</h2><div class=\"grid\">";
+  s += field("Profile", "<code>" + html_escape(run.profile_path) + "</code>");
+  s += field("Lab", html_escape(run.lab_name));
+  s += field("Run", "<code>" + html_escape(run.run_id) + "</code>");
+  s += field("Time (UTC)", when);
+  s += field("labgate", html_escape(run.labgate_version));
+  s += field("Exit code", run.exit_code ? std::to_string(*run.exit_code) + " (" + html_escape(run.verdict()) + ")"
+                                        : std::string("none yet"));
+  s += field("Conforming", run.conforming() ? std::string("yes: every precondition held")
+                                            : std::string("<span style=\"color:#dc2626;font-weight:600\">no: "
+                                                          "measured on a non-conforming system</span>"));
+  s += field("Tests", std::to_string(tp) + " passed, " + std::to_string(tf) + " failed, " + std::to_string(te) +
+                          " could not run");
+  s += field("Hosts", "<span style=\"display:inline-block\">" + hosts + "</span>");
+  s += "</div>";
+  if (!run.error.empty()) s += "<pre class=\"failure\">" + html_escape(run.error) + "</pre>";
+  for (const auto& w : run.warnings) s += "<p class=\"warn\">" + html_escape(w) + "</p>";
+  return s + "</section>";
+}
+
+std::string overview(const RunResult& run) {
+  if (run.tests.empty()) return "";
+  std::string s =
+      "<section class=\"card\" id=\"tests\"><h2>Measurements</h2><table><thead><tr><th>Suite</th><th>Test</th>"
+      "<th>Pair</th><th>Metric</th><th class=\"num\">p50</th><th class=\"num\">p99</th><th class=\"num\">p99.9</th>"
+      "<th class=\"num\">max</th><th class=\"num\">Throughput</th><th>Verdict</th></tr></thead><tbody>";
+  for (std::size_t i = 0; i < run.tests.size(); ++i) {
+    const auto& t = run.tests[i];
+    const MeasurementView v = view_measurement(t.measurement);
+    s += std::string("<tr") + (t.verdict == results::TestVerdict::kPass ? "" : " class=\"failed\"") + "><td>" +
+         html_escape(t.suite_name()) + "</td><td><a href=\"#test-" + std::to_string(i) + "\">" +
+         html_escape(t.name) + "</a></td><td>" + html_escape(t.pair) + "</td><td>" + html_escape(t.metric) + "</td>";
+    for (const char* stat : {"p50", "p99", "p99_9", "max"}) {
+      const auto ns = latency_stat_ns(t, v, stat);
+      s += "<td class=\"num\">" + (ns ? html_escape(format_ns(*ns)) : std::string("&#8212;")) + "</td>";
+    }
+    s += "<td class=\"num\">" + (v.throughput_bps ? html_escape(format_bps(*v.throughput_bps)) : "&#8212;") +
+         "</td><td>" + html::pill(to_string(t.verdict)) + "</td></tr>";
+  }
+  return s + "</tbody></table></section>";
+}
+
+}  // namespace
+
+std::string html_report(const RunResult& run) {
+  int charts = 0;
+  std::string tests;
+  for (std::size_t i = 0; i < run.tests.size(); ++i)
+    tests += html::test_section(run.tests[i], "test-" + std::to_string(i), charts);
+  const std::string verdict = run.verdict();
+  std::string upper = verdict;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string title = "labgate " + verdict + ": " + run.lab_name + " " + run.run_id;
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+         "<title>" + html_escape(title) + "</title><style>" + kStyle + "</style></head>\n"
+         "<body data-lg-status=\"pending\" data-lg-charts=\"" + std::to_string(charts) + "\"><main>"
+         "<header class=\"banner " + banner_class(run) + "\"><h1>" + html_escape(upper) + "</h1><span class=\"sub\">" +
+         html_escape("lab " + run.lab_name + " \u00b7 " + run.run_id) + "</span><span class=\"sub\">" +
+         (run.conforming() ? std::string("conforming system") : std::string("NON-CONFORMING system")) +
+         "</span></header>" + summary(run) + html::preconditions(run) + overview(run) + tests +
+         "<footer>Generated by labgate " + html_escape(run.labgate_version) +
+         " from run.json; regenerate with <code>labgate report " + html_escape(run.run_id) +
+         "</code>. Latencies are " + "round trips for rr tests, per-send times for stream tests, clock gaps for "
+         "jitter.</footer></main><script>" + kScript + "</script></body></html>\n";
+}
+
+}  // namespace labgate::report

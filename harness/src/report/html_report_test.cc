@@ -1,0 +1,92 @@
+// Tests of report.html's content: self-contained, the summary facts, hosts side
+// by side, every test with its plots, and hostile text escaped.
+#include "labgate/report/html_report.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "testing/synthetic_run.h"
+
+namespace labgate::report {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+int count(const std::string& s, const std::string& needle) {
+  int n = 0;
+  for (auto at = s.find(needle); at != std::string::npos; at = s.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlReport, IsSelfContained) {
+  std::string html = html_report(testing::synthetic_run());
+  // The only URI allowed is SVG's namespace, which is a name, not a fetch.
+  const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";
+  EXPECT_EQ(count(html, ns), count(html, "<svg"));
+  for (auto at = html.find(ns); at != std::string::npos; at = html.find(ns)) html.erase(at, ns.size());
+  EXPECT_THAT(html, Not(HasSubstr("http://")));
+  EXPECT_THAT(html, Not(HasSubstr("https://")));
+  EXPECT_THAT(html, Not(HasSubstr("<link")));
+  EXPECT_THAT(html, Not(HasSubstr("src=")));
+}
+
+TEST(HtmlReport, SummaryCarriesTheRunsContext) {
+  const std::string html = html_report(testing::synthetic_run());
+  EXPECT_THAT(html, HasSubstr("<header class=\"banner failed\"><h1>FAILED</h1>"));
+  EXPECT_THAT(html, HasSubstr("profiles/lab.toml"));
+  EXPECT_THAT(html, HasSubstr("2024-05-01T12:00:00.000Z"));
+  EXPECT_THAT(html, HasSubstr("6 min 42 s"));
+  EXPECT_THAT(html, HasSubstr("measured on a non-conforming system"));
+  EXPECT_THAT(html, HasSubstr("198.19.0.3"));
+  EXPECT_THAT(html, HasSubstr("clocksource is tsc"));
+}
+
+TEST(HtmlReport, PreconditionTableShowsHostsSideBySide) {
+  const std::string html = html_report(testing::synthetic_run());
+  EXPECT_THAT(html, HasSubstr("<th>Rule</th><th>host a: found</th><th>host b: found</th><th>Expected</th>"));
+  // One row for tcp_sack with a's 0 (ok) next to b's 1 (bad).
+  EXPECT_TRUE(std::regex_search(html, std::regex("net\\.ipv4\\.tcp_sack</td><td class=\"found ok\"[^>]*>0</td>"
+                                                 "<td class=\"found bad\"[^>]*>1</td><td class=\"expected\">0</td>")));
+  EXPECT_THAT(html, HasSubstr("colspan=\"2\""));  // the pair rule spans both hosts
+  EXPECT_THAT(html, HasSubstr("echo &#39;net.ipv4.tcp_sack = 0&#39; &gt;&gt; /etc/sysctl.conf"));
+}
+
+TEST(HtmlReport, EveryMeasuredTestHasItsPlotsAndContext) {
+  const std::string html = html_report(testing::synthetic_run());
+  // 4 tests with histograms and series, 3 plots each; the broken test has none.
+  EXPECT_EQ(count(html, "<svg class=\"lg-chart\""), 12);
+  EXPECT_THAT(html, HasSubstr("data-lg-charts=\"12\""));
+  EXPECT_THAT(html, HasSubstr("warm-up excluded: first 2 s"));
+  EXPECT_THAT(html, HasSubstr("CPU placement: client cpu 2, server cpu 2"));
+  EXPECT_THAT(html, HasSubstr("<b>round-trip time</b>"));
+  EXPECT_THAT(html, HasSubstr("<b>clock gap</b>"));
+  EXPECT_THAT(html, HasSubstr("iperf3 client on host b exited with signal 11"));
+  EXPECT_THAT(html, HasSubstr("941 Mbit/s"));
+}
+
+TEST(HtmlReport, EscapesHostileText) {
+  results::RunResult run = testing::synthetic_run();
+  run.tests[0].name = "<script>alert(1)</script>";
+  run.checks[0].found = "\"><img onerror=x>";
+  run.lab_name = "lab & co";
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, Not(HasSubstr("<script>alert")));
+  EXPECT_THAT(html, Not(HasSubstr("<img")));
+  EXPECT_THAT(html, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  EXPECT_THAT(html, HasSubstr("lab &amp; co"));
+}
+
+TEST(HtmlReport, AnIncompleteRunSaysSo) {
+  results::RunResult run = testing::synthetic_run();
+  run.exit_code.reset();
+  run.end_time.reset();
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, HasSubstr("<header class=\"banner incomplete\"><h1>INCOMPLETE</h1>"));
+  EXPECT_THAT(html, HasSubstr("not finished"));
+}
+
+}  // namespace
+}  // namespace labgate::report

@@ -1,0 +1,26 @@
+// Internal pieces of report.html, one function per part of the page.
+#pragma once
+
+#include <string>
+
+#include "labgate/report/measurement_view.h"
+#include "labgate/results/run_result.h"
+
+namespace labgate::report::html {
+
+/// A coloured verdict label: "pass", "fail", "error", "not checkable".
+std::string pill(const std::string& verdict);
+
+/// The precondition table (rule | one column per host | expected | verdict)
+/// followed by every failure with its fix.
+std::string preconditions(const results::RunResult& run);
+
+/// One test: heading, context line, budget table, plots, details. `anchor` is
+/// the element id the overview links to; `charts` is increased by the number
+/// of plots drawn (the page's self-check compares it with what rendered).
+std::string test_section(const results::TestRecord& t, const std::string& anchor, int& charts);
+
+/// The CPU placement recorded in a measurement, e.g. "client CPU 2, server CPU 2".
+std::string cpu_placement(const MeasurementView& v);
+
+}  // namespace labgate::report::html

@@ -1,0 +1,115 @@
+// report.html's section for one test: context, budget table, plots, details.
+#include <algorithm>
+
+#include "html_sections.h"
+#include "labgate/report/format.h"
+#include "labgate/report/latency_charts.h"
+#include "labgate/report/markup.h"
+
+namespace labgate::report::html {
+
+using results::TestRecord;
+
+std::string cpu_placement(const MeasurementView& v) {
+  std::string out;
+  for (const auto& [k, value] : v.parameters) {
+    if (k.find("cpu") == std::string::npos) continue;
+    std::string key = k;
+    std::replace(key.begin(), key.end(), '_', ' ');
+    out += (out.empty() ? "" : ", ") + key + " " + value;
+  }
+  if (out.empty() && v.cpu) out = "CPU " + std::to_string(*v.cpu);
+  return out.empty() ? "not recorded" : out;
+}
+
+namespace {
+
+std::string budget_table(const TestRecord& t) {
+  if (t.budget.empty()) return "<p class=\"meta\">No budget for this test: figures are recorded, not judged.</p>";
+  std::string s =
+      "<table class=\"budget\"><thead><tr><th>Statistic</th><th class=\"num\">Observed</th><th class=\"num\">"
+      "Limit</th><th class=\"num\">Margin</th><th>Verdict</th><th>Note</th></tr></thead><tbody>";
+  for (const auto& b : t.budget) {
+    const bool floor = b.stat == "min_throughput";
+    s += std::string("<tr") + (b.pass ? "" : " class=\"failed\"") + "><td>" + html_escape(b.stat) +
+         "</td><td class=\"num\">" +
+         (b.observed ? html_escape(format_in_unit(*b.observed, b.unit)) : std::string("not measured")) +
+         "</td><td class=\"num\">" + (floor ? "&#8805; " : "&#8804; ") + html_escape(format_in_unit(b.limit, b.unit)) +
+         "</td><td class=\"num " + (b.margin && *b.margin < 0 ? "neg" : "pos") + "\">" +
+         (b.margin ? html_escape(format_signed_percent(*b.margin)) : std::string("&#8212;")) + "</td><td>" +
+         pill(b.pass ? "pass" : "fail") + "</td><td>" + html_escape(b.reason) + "</td></tr>";
+  }
+  return s + "</tbody></table>";
+}
+
+std::string context_line(const TestRecord& t, const MeasurementView& v) {
+  std::vector<std::string> parts;
+  parts.push_back("<b>" + html_escape(t.metric.empty() ? "latency" : t.metric) + "</b>");
+  parts.push_back(html_escape(t.kind + " via " + (t.tool.empty() ? "unknown tool" : t.tool)));
+  if (v.histogram)
+    parts.push_back(html_escape(format_count(static_cast<double>(v.histogram->count()))) + " samples" +
+                    (v.duration_s ? " over " + html_escape(format_duration(*v.duration_s)) : ""));
+  parts.push_back("warm-up excluded: " +
+                  (v.warmup_s ? html_escape("first " + format_duration(*v.warmup_s)) : std::string("not recorded")));
+  parts.push_back("CPU placement: " + html_escape(cpu_placement(v)));
+  if (v.throughput_bps) parts.push_back("throughput " + html_escape(format_bps(*v.throughput_bps)));
+  if (v.dropped) parts.push_back(html_escape(format_count(*v.dropped)) + " dropped");
+  if (v.loss_fraction) parts.push_back("loss " + html_escape(format_in_unit(*v.loss_fraction, "fraction")));
+  std::string s;
+  for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? " &#183; " : "") + parts[i];
+  return "<p class=\"meta\">" + s + "</p>";
+}
+
+std::string details(const TestRecord& t, const MeasurementView& v) {
+  std::string s;
+  if (!v.parameters.empty()) {
+    s += "<details><summary>Parameters as measured</summary><table class=\"params\">";
+    for (const auto& [k, value] : v.parameters)
+      s += "<tr><th>" + html_escape(k) + "</th><td>" + html_escape(value) + "</td></tr>";
+    s += "</table></details>";
+  }
+  if (!t.raw_files.empty()) {
+    s += "<details><summary>Raw output kept in the results folder</summary><ul>";
+    for (const auto& f : t.raw_files) s += "<li><code>" + html_escape(f) + "</code></li>";
+    s += "</ul></details>";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string test_section(const TestRecord& t, const std::string& anchor, int& charts) {
+  const MeasurementView v = view_measurement(t.measurement);
+  std::string s = "<section class=\"card test\" id=\"" + html_escape(anchor) + "\"><h3>" +
+                  html_escape(t.suite_name()) + " &#183; " + html_escape(t.name) + " &#183; " + html_escape(t.pair) +
+                  " " + pill(to_string(t.verdict)) + "</h3>";
+  s += context_line(t, v);
+  if (!t.conforming)
+    s += "<p class=\"warn\">Measured on a non-conforming system: preconditions failed, so these numbers do not "
+         "describe the servers as the profile wants them.</p>";
+  if (!t.failure.empty()) s += "<pre class=\"failure\">" + html_escape(t.failure) + "</pre>";
+  s += budget_table(t);
+  std::string plots;
+  for (const std::string& svg : {histogram_chart(t, v), percentile_chart(t, v), series_chart(t, v)}) {
+    if (svg.empty()) continue;
+    plots += "<figure>" + svg + "</figure>";
+    ++charts;
+  }
+  if (!plots.empty()) {
+    s += "<div class=\"charts\">" + plots + "</div>";
+  } else if (!v.reported.empty()) {
+    s += "<p class=\"meta\">No histogram: the tool reported only summary statistics:";
+    for (const auto& [k, value] : v.reported) s += " " + html_escape(k) + " " + html_escape(format_plain(value)) + ";";
+    s += "</p>";
+  }
+  std::vector<std::string> notes = v.warnings;
+  for (const auto& p : v.problems) notes.push_back("measurement JSON: " + p);
+  if (!notes.empty()) {
+    s += "<ul class=\"notes\">";
+    for (const auto& n : notes) s += "<li>" + html_escape(n) + "</li>";
+    s += "</ul>";
+  }
+  return s + details(t, v) + "</section>";
+}
+
+}  // namespace labgate::report::html
