@@ -1,0 +1,213 @@
+// Reading [preconditions]: the expected environment of every host (or of the
+// hosts it names), checked for types and for names the facts probe can compare.
+#include <algorithm>
+#include <set>
+
+#include "sections.h"
+#include "suggest.h"
+
+namespace labgate::profile::detail {
+namespace {
+
+bool is_word(std::string_view s) {
+  return !s.empty() &&
+         std::none_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
+}
+
+// A string list whose every element is a non-empty word; errors name the index.
+std::vector<std::string> read_words(TableReader& r, std::string_view key, const char* example) {
+  auto v = r.get_strings(key);
+  if (!v) return {};
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    if (is_word((*v)[i]))
+      out.push_back((*v)[i]);
+    else
+      r.diag().error(r.get(key)->children[i].pos, r.key_path(key) + "[" + std::to_string(i) + "]",
+                     std::string("expected a single word like \"") + example + "\"");
+  }
+  return out;
+}
+
+CmdlineRule read_cmdline(const Node& n, Diagnostics& d) {
+  TableReader r(&n, "preconditions.kernel_cmdline", d);
+  CmdlineRule rule;
+  rule.present = read_words(r, "present", "nosoftlockup");
+  rule.absent = read_words(r, "absent", "quiet");
+  for (const std::string& w : rule.present)
+    if (std::find(rule.absent.begin(), rule.absent.end(), w) != rule.absent.end())
+      d.error(n.pos, r.path(), "\"" + w + "\" is both present and absent");
+  r.finish();
+  return rule;
+}
+
+void read_same_on_all_hosts(TableReader& r, Preconditions& pre) {
+  const std::vector<std::string> words = read_words(r, "same_on_all_hosts", "kernel_release");
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (is_known_fact_path(w)) {
+      pre.same_on_all_hosts.push_back(w);
+      continue;
+    }
+    // Offer the patterns with this entry's own module/interface name filled in.
+    const std::size_t dot1 = w.find('.'), dot2 = w.rfind('.');
+    const std::string middle = dot1 != dot2 ? w.substr(dot1 + 1, dot2 - dot1 - 1) : "NAME";
+    std::vector<std::string> candidates;
+    for (std::string c : same_on_all_hosts_paths()) {
+      if (auto open = c.find('<'); open != std::string::npos) c.replace(open, c.find('>') - open + 1, middle);
+      candidates.push_back(c);
+    }
+    std::string msg = "\"" + w + "\" is not a fact that can be compared";
+    if (auto s = closest(w, candidates)) msg += "; did you mean \"" + *s + "\"?";
+    msg += " Known: " + join(same_on_all_hosts_paths());
+    r.diag().error(r.get("same_on_all_hosts")->children[i].pos, r.key_path("same_on_all_hosts"), msg);
+  }
+}
+
+// Adds "a.b.c" = value for every leaf, so both "net.ipv4.tcp_sack" = 0 and a
+// bare dotted key net.ipv4.tcp_sack = 0 (which TOML nests) mean the same sysctl.
+void flatten_sysctl(const Node& n, const std::string& prefix, Preconditions& pre, Diagnostics& d) {
+  for (const Node& c : n.children) {
+    const std::string name = prefix.empty() ? c.key : prefix + "." + c.key;
+    const std::string key = join_key("preconditions.sysctl", name);
+    if (c.is_table()) {
+      flatten_sysctl(c, name, pre, d);
+      continue;
+    }
+    SysctlExpectation e{name, {}, c.pos};
+    if (c.type == Node::Type::kInteger) {
+      e.fields.push_back(std::to_string(c.integer));
+    } else if (c.type == Node::Type::kString) {
+      std::string field;
+      for (char ch : c.text + " ") {
+        if (ch == ' ' || ch == '\t') {
+          if (!field.empty()) e.fields.push_back(field);
+          field.clear();
+        } else {
+          field += ch;
+        }
+      }
+      if (e.fields.empty()) {
+        d.error(c.pos, key, "empty value; expected a number or fields like \"4096 87380 16777216\"");
+        continue;
+      }
+    } else {
+      wrong_type(c, key, "an integer or a string like \"4096 87380 16777216\"", d);
+      continue;
+    }
+    pre.sysctl.push_back(std::move(e));
+  }
+}
+
+// parameters = { tg3_disable_eee = "1" }: values are strings (or integers, as text).
+std::map<std::string, std::string> read_string_map(const Node* n, const std::string& key, Diagnostics& d) {
+  std::map<std::string, std::string> out;
+  if (!n) return out;
+  for (const Node& c : n->children) {
+    if (c.type == Node::Type::kString)
+      out[c.key] = c.text;
+    else if (c.type == Node::Type::kInteger)
+      out[c.key] = std::to_string(c.integer);
+    else
+      wrong_type(c, join_key(key, c.key), "a string like \"1\"", d);
+  }
+  return out;
+}
+
+ModuleRule read_module(const Node& n, Diagnostics& d) {
+  ModuleRule m;
+  m.name = n.key;
+  m.pos = n.header ? n.pos : n.key_pos;
+  TableReader r(&n, join_key("preconditions.modules", n.key), d);
+  m.loaded = r.get_bool("loaded");
+  m.version = r.get_string("version");
+  m.parameters = read_string_map(r.get_table("parameters"), r.key_path("parameters"), d);
+  m.configured = read_string_map(r.get_table("configured"), r.key_path("configured"), d);
+  r.finish();
+  if (n.children.empty())
+    d.error(m.pos, r.path(), "checks nothing; set loaded, version, parameters or configured");
+  return m;
+}
+
+InterfaceRule read_interface(const Node& n, Diagnostics& d) {
+  InterfaceRule i;
+  i.name = n.key;
+  i.pos = n.header ? n.pos : n.key_pos;
+  TableReader r(&n, join_key("preconditions.interfaces", n.key), d);
+  i.driver = r.get_string("driver");
+  i.driver_version = r.get_string("driver_version");
+  i.firmware_version = r.get_string("firmware_version");
+  if (auto mtu = r.get_int("mtu", 68, 65535)) i.mtu = static_cast<int>(*mtu);
+  if (auto link = r.get_string("link")) {
+    if (*link == "up" || *link == "down")
+      i.link = *link;
+    else
+      d.error(r.get("link")->pos, r.key_path("link"), "expected \"up\" or \"down\", found \"" + *link + "\"");
+  }
+  r.finish();
+  if (n.children.empty())
+    d.error(i.pos, r.path(), "checks nothing; set driver, driver_version, firmware_version, mtu or link");
+  return i;
+}
+
+// [preconditions.modules] / [preconditions.interfaces]: one sub-table per name.
+template <typename Rule, typename ReadOne>
+std::vector<Rule> read_named_tables(const Node* n, const std::string& key, Diagnostics& d, ReadOne read_one) {
+  std::vector<Rule> out;
+  if (!n) return out;
+  for (const Node& c : n->children) {
+    if (!c.is_table()) {
+      wrong_type(c, join_key(key, c.key), "a table like [" + join_key(key, "NAME") + "]", d);
+      continue;
+    }
+    out.push_back(read_one(c, d));
+  }
+  return out;
+}
+
+CpuRule read_cpu(const Node& n, Diagnostics& d) {
+  TableReader r(&n, "preconditions.cpu", d);
+  CpuRule cpu;
+  cpu.hyperthreading = r.get_bool("hyperthreading");
+  if (auto v = r.get_int("max_cstate", 0, 100)) cpu.max_cstate = static_cast<int>(*v);
+  cpu.governor = r.get_string("governor");
+  r.finish();
+  return cpu;
+}
+
+}  // namespace
+
+void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
+  if (pre_node && !pre_node->is_table()) {
+    wrong_type(*pre_node, "preconditions", "a table", d);
+    return;
+  }
+  TableReader r(pre_node, "preconditions", d);
+  Preconditions& pre = p.preconditions;
+  std::set<std::string> seen;
+  for (const std::string& h : read_words(r, "hosts", "a")) {
+    const SourcePos pos = r.get("hosts")->pos;
+    if (!seen.insert(h).second)
+      d.error(pos, "preconditions.hosts", "\"" + h + "\" is listed twice");
+    else if (check_host_ref(p, h, pos, "preconditions.hosts", d))
+      pre.hosts.push_back(h);
+  }
+  pre.os_release = r.get_string("os_release");
+  pre.kernel_release = r.get_string("kernel_release");
+  if (const Node* n = r.get_table("kernel_cmdline")) pre.kernel_cmdline = read_cmdline(*n, d);
+  read_same_on_all_hosts(r, pre);
+  if (const Node* n = r.get_table("sysctl")) flatten_sysctl(*n, "", pre, d);
+  pre.modules =
+      read_named_tables<ModuleRule>(r.get_table("modules"), "preconditions.modules", d, read_module);
+  pre.interfaces = read_named_tables<InterfaceRule>(r.get_table("interfaces"), "preconditions.interfaces", d,
+                                                    read_interface);
+  if (const Node* n = r.get_table("services")) {
+    TableReader s(n, "preconditions.services", d);
+    pre.services_disabled = read_words(s, "disabled", "cups");
+    s.finish();
+  }
+  if (const Node* n = r.get_table("cpu")) pre.cpu = read_cpu(*n, d);
+  r.finish();
+}
+
+}  // namespace labgate::profile::detail

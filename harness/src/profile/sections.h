@@ -1,0 +1,35 @@
+// The loader's section readers, one per part of the profile, each checking its
+// own keys and recording errors rather than stopping.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "labgate/profile/profile.h"
+#include "reader.h"
+
+namespace labgate::profile::detail {
+
+/// [lab]: name, description, lease_wait.
+void read_lab(const Node& root, Profile& p, Diagnostics& d);
+
+/// [defaults.ssh] and [hosts.*]; `base_dir` resolves relative identity/known_hosts.
+void read_hosts(const Node& root, const Node* defaults_ssh, const std::string& base_dir, Profile& p,
+                Diagnostics& d);
+
+/// [preconditions] and its sub-tables; needs p.hosts.
+void read_preconditions(const Node* pre, Profile& p, Diagnostics& d);
+
+/// [defaults.test] and [[test]], checked against p.hosts.
+void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagnostics& d);
+
+/// A name usable in test names, file names and leases: [A-Za-z0-9_.-]+.
+bool is_plain_name(std::string_view s);
+
+/// Records an error unless `name` is a host of `p`; the message lists the
+/// defined hosts and the closest one.
+bool check_host_ref(const Profile& p, const std::string& name, const SourcePos& pos, const std::string& key,
+                    Diagnostics& d);
+
+}  // namespace labgate::profile::detail

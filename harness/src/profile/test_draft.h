@@ -1,0 +1,40 @@
+// A [[test]] while it is being read: the spec with defaults applied, plus where
+// each value came from, so checks can point at the right line.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "labgate/profile/test_spec.h"
+#include "reader.h"
+
+namespace labgate::profile::detail {
+
+struct TestDraft {
+  TestSpec spec;
+  std::string key;                          ///< "test[tcp_rr_64]" in messages
+  bool has_kind = false;                    ///< kind written here or in [defaults.test]
+  bool kind_bad = false, tool_bad = false;  ///< written but not a known kind / tool
+  bool has_budget = false;                  ///< a budget table was written (even if invalid)
+  std::map<std::string, SourcePos> where;   ///< key -> position of the value in force
+  std::set<std::string> written;            ///< keys written in this [[test]] itself
+
+  /// Where `k` was set (the test's own line or [defaults.test]), else the test header.
+  SourcePos pos_of(const std::string& k) const;
+  /// "test[x].k", noting when the value was inherited from [defaults.test].
+  std::string key_of(const std::string& k) const;
+};
+
+/// Reads the keys a test and [defaults.test] share into `t`, overriding what is
+/// there; records positions, and `written` unless `from_defaults`.
+void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults);
+
+/// Reads `budget = { p99 = "140us", ... }` (each value in its statistic's unit).
+void read_budget(const Node& n, TestDraft& t, Diagnostics& d);
+
+/// Checks one complete test: kind and tool fit, hosts exist, keys apply to the
+/// kind, durations are consistent, the budget bounds statistics the test produces.
+void check_test(const TestDraft& t, const Profile& p, Diagnostics& d);
+
+}  // namespace labgate::profile::detail

@@ -1,0 +1,56 @@
+// Tests of the test enums' spellings and the tool/kind/statistic tables.
+#include "labgate/profile/test_spec.h"
+
+#include <gtest/gtest.h>
+
+namespace labgate::profile {
+namespace {
+
+TEST(TestSpecEnums, SpellingsRoundTrip) {
+  for (TestKind k : all_test_kinds()) EXPECT_EQ(parse_test_kind(to_string(k)), k);
+  for (Tool t : all_tools()) EXPECT_EQ(parse_tool(to_string(t)), t);
+  for (Stat s : all_stats()) EXPECT_EQ(parse_stat(to_string(s)), s);
+  EXPECT_EQ(all_stats().size(), 11u);
+  EXPECT_EQ(parse_test_kind("TCP_RR"), std::nullopt);
+  EXPECT_EQ(parse_tool(""), std::nullopt);
+  EXPECT_EQ(parse_stat("p99.9"), std::nullopt);
+}
+
+TEST(TestSpecTables, WhichToolRunsWhichKind) {
+  for (TestKind k : all_test_kinds()) EXPECT_TRUE(tool_runs(Tool::kBuiltin, k));
+  EXPECT_TRUE(tool_runs(Tool::kSockperf, TestKind::kUdpRr));
+  EXPECT_FALSE(tool_runs(Tool::kSockperf, TestKind::kTcpStream));
+  EXPECT_TRUE(tool_runs(Tool::kIperf3, TestKind::kUdpStream));
+  EXPECT_FALSE(tool_runs(Tool::kIperf3, TestKind::kTcpRr));
+  EXPECT_TRUE(tool_runs(Tool::kNetperf, TestKind::kTcpStream));
+  EXPECT_FALSE(tool_runs(Tool::kNetperf, TestKind::kJitter));
+}
+
+TEST(TestSpecTables, WhichStatisticsEachProduces) {
+  EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kUdpRr, Stat::kDropped));
+  EXPECT_FALSE(produces(Tool::kBuiltin, TestKind::kTcpRr, Stat::kDropped));
+  EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kUdpStream, Stat::kMaxLoss));
+  EXPECT_FALSE(produces(Tool::kBuiltin, TestKind::kTcpStream, Stat::kMaxLoss));
+  EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kTcpStream, Stat::kMinThroughput));
+  EXPECT_FALSE(produces(Tool::kBuiltin, TestKind::kUdpRr, Stat::kMinThroughput));
+  EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kJitter, Stat::kP99_99));
+  EXPECT_FALSE(produces(Tool::kBuiltin, TestKind::kJitter, Stat::kDropped));
+  EXPECT_FALSE(produces(Tool::kIperf3, TestKind::kTcpStream, Stat::kP99));
+  EXPECT_TRUE(produces(Tool::kIperf3, TestKind::kUdpStream, Stat::kMaxLoss));
+  EXPECT_TRUE(produces(Tool::kNetperf, TestKind::kTcpRr, Stat::kP99));
+  EXPECT_FALSE(produces(Tool::kNetperf, TestKind::kTcpRr, Stat::kP99_9));
+  EXPECT_TRUE(produces(Tool::kSockperf, TestKind::kUdpRr, Stat::kDropped));
+  EXPECT_FALSE(produces(Tool::kSockperf, TestKind::kTcpStream, Stat::kMinThroughput));
+}
+
+TEST(TestSpecTables, UnitsAndDirections) {
+  EXPECT_EQ(unit_of(Stat::kP99), StatUnit::kNanos);
+  EXPECT_EQ(unit_of(Stat::kDropped), StatUnit::kCount);
+  EXPECT_EQ(unit_of(Stat::kMinThroughput), StatUnit::kBitsPerSec);
+  EXPECT_EQ(unit_of(Stat::kMaxLoss), StatUnit::kFraction);
+  EXPECT_TRUE(is_floor(Stat::kMinThroughput));
+  EXPECT_FALSE(is_floor(Stat::kMax));
+}
+
+}  // namespace
+}  // namespace labgate::profile
