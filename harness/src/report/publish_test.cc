@@ -11,6 +11,7 @@
 #include "labgate/report/html_report.h"
 #include "labgate/report/junit.h"
 #include "labgate/results/atomic_file.h"
+#include "labgate/results/testing/temp_dir.h"
 #include "labgate/util/exit_code.h"
 #include "testing/synthetic_run.h"
 
@@ -18,23 +19,7 @@ namespace labgate::report {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "labgate-publish-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using results::testing::TempDir;
 
 TEST(Publish, WritesEveryDerivedFileAndRegeneratesThemFromRunJson) {
   TempDir tmp;

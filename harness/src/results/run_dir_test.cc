@@ -17,31 +17,16 @@
 #include <fstream>
 
 #include "labgate/results/atomic_file.h"
+#include "labgate/results/testing/temp_dir.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::results {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "labgate-rundir-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::string slurp(const fs::path& p) { return read_file(p); }
 

@@ -6,11 +6,11 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "labgate/stats/histogram.h"
 
@@ -18,11 +18,13 @@ namespace labgate::measure {
 
 /// What the histogram's values mean; printed next to every number.
 enum class Metric { kRoundTrip, kSendTime, kClockGap };
+/// "round_trip", "send_time", "clock_gap" (the probes' spelling).
 const char* to_string(Metric m);
+std::optional<Metric> parse_metric(std::string_view s);
 
 /// One interval of the series (1 s by default), so a spike is placed in time.
 struct Interval {
-  double start_s = 0;   ///< seconds since the end of warm-up
+  double start_s = 0;  ///< seconds since the end of warm-up
   double length_s = 0;
   std::uint64_t count = 0;
   std::uint64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
@@ -36,23 +38,25 @@ struct Event {
 };
 
 struct Measurement {
-  std::string source;        ///< "builtin", "netperf", "sockperf", "iperf3"
-  std::string kind;          ///< "tcp_rr", "udp_rr", "tcp_stream", "udp_stream", "jitter"
+  std::string source;  ///< "builtin", "netperf", "sockperf", "iperf3"
+  std::string kind;    ///< "tcp_rr", "udp_rr", "tcp_stream", "udp_stream", "jitter"
   Metric metric = Metric::kRoundTrip;
-  std::string host;          ///< where it was measured (client / jitter host)
-  std::string peer;          ///< the far host, empty for jitter
-  int cpu = -1;              ///< jitter: the CPU this measurement is for; -1 otherwise
+  std::string host;  ///< where it was measured (client / jitter host)
+  std::string peer;  ///< the far host, empty for jitter
+  int cpu = -1;      ///< jitter: the CPU this measurement is for; -1 otherwise
 
-  stats::Histogram histogram;   ///< may be empty when a tool printed only summary stats
-  /// Summary statistics as printed by a tool that gives no full histogram (ns / counts).
-  /// Budgets use the histogram when it has samples, these otherwise.
+  stats::Histogram histogram;  ///< may be empty when a tool printed only summary stats
+  /// Summary statistics as printed by a tool that gives no full histogram, keyed
+  /// by the budget names ("p50", "p99", "mean", "stddev", "max", "min"; ns) plus
+  /// tool extras ("transaction_rate", "late", ...). Budgets use the histogram when
+  /// it has samples, these otherwise.
   std::map<std::string, double> reported;
 
   std::vector<Interval> series;
   std::vector<Event> events;
 
-  double duration_s = 0;     ///< measured time, warm-up excluded
-  double warmup_s = 0;       ///< how long was excluded before measuring
+  double duration_s = 0;  ///< measured time, warm-up excluded
+  double warmup_s = 0;    ///< how long was excluded before measuring
   std::uint64_t sent = 0, received = 0;
   std::uint64_t dropped = 0, duplicated = 0, out_of_order = 0;
   std::optional<double> throughput_bps;  ///< bits per second of payload
@@ -63,11 +67,19 @@ struct Measurement {
   std::map<std::string, std::string> parameters;
   std::vector<std::string> warnings;
 
-  /// The statistic by budget name ("p99", "max", "dropped", ...): nullopt when this
-  /// measurement cannot say (a missing statistic fails a budget, never passes it).
+  /// The statistic by budget name: "p50" "p90" "p99" "p99_9" "p99_99" "max" "mean"
+  /// "stddev" "min" (ns), "dropped" (count), "min_throughput" (bit/s, from
+  /// throughput_bps), "max_loss" (fraction, from loss_fraction), "samples". nullopt
+  /// when this measurement cannot say (a missing statistic fails a budget, never
+  /// passes it): latency from the histogram when it has samples, else `reported`;
+  /// dropped from the counters when anything was counted, else `reported`.
   std::optional<double> stat(const std::string& name) const;
+
+  /// The interval whose max is the run's worst, to place a spike in time.
+  std::optional<Interval> interval_of_max() const;
 };
 
+/// The serialised form, {"format":"labgate-measurement-1", ...}; round-trips exactly.
 nlohmann::json to_json(const Measurement& m);
 /// Throws std::invalid_argument naming the bad field.
 Measurement measurement_from_json(const nlohmann::json& j);

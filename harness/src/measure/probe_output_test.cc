@@ -1,0 +1,191 @@
+// parse_probe_output on real outputs of the built-in probes (recorded on
+// loopback into testdata/) and on every kind of broken output.
+#include "labgate/measure/probe_output.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace labgate::measure {
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/harness/src/measure/testdata/" + name);
+  EXPECT_TRUE(in) << name;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Measurement one(const std::string& name, const ParseContext& ctx = {}) {
+  auto all = parse_probe_output(fixture(name), ctx);
+  EXPECT_EQ(all.size(), 1u);
+  return all.at(0);
+}
+
+std::string error_of(std::string_view text, const ParseContext& ctx = {}) {
+  try {
+    parse_probe_output(text, ctx);
+  } catch (const ProbeOutputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text.substr(0, 200);
+  return "";
+}
+
+TEST(ProbeOutput, PingpongTcpClosedLoop) {
+  const Measurement m = one("pingpong-tcp.json", {"a", "b"});
+  EXPECT_EQ(m.source, "builtin");
+  EXPECT_EQ(m.kind, "tcp_rr");
+  EXPECT_EQ(m.metric, Metric::kRoundTrip);
+  EXPECT_EQ(m.host, "a");
+  EXPECT_EQ(m.peer, "b");
+  EXPECT_GT(m.histogram.count(), 0u);
+  EXPECT_EQ(m.histogram.count(), m.received);
+  EXPECT_EQ(m.sent, m.received);
+  EXPECT_EQ(m.stat("dropped"), 0);
+  EXPECT_GT(*m.stat("p50"), 0);
+  EXPECT_DOUBLE_EQ(m.warmup_s, 0.1);
+  EXPECT_NEAR(m.duration_s, 0.3, 0.05);
+  EXPECT_FALSE(m.loss_fraction) << "TCP cannot lose a reply";
+  EXPECT_EQ(m.parameters.at("size"), "64");
+  EXPECT_EQ(m.parameters.at("mode"), "closed_loop");
+  EXPECT_EQ(m.parameters.at("nodelay"), "true");
+  EXPECT_FALSE(m.parameters.at("clock_source").empty());
+  EXPECT_FALSE(m.parameters.at("timer_cost_ns").empty());
+  EXPECT_FALSE(m.parameters.at("max_rss_kb").empty());
+  ASSERT_EQ(m.series.size(), 3u) << "300 ms in 100 ms intervals";
+  std::uint64_t in_series = 0;
+  for (const Interval& i : m.series) in_series += i.count;
+  EXPECT_EQ(in_series, m.histogram.count());
+}
+
+TEST(ProbeOutput, PingpongUdpPinned) {
+  const Measurement m = one("pingpong-udp.json");
+  EXPECT_EQ(m.kind, "udp_rr");
+  EXPECT_EQ(m.parameters.at("cpu_asked"), "1");
+  ASSERT_TRUE(m.loss_fraction);
+  EXPECT_EQ(*m.loss_fraction, static_cast<double>(m.dropped) / static_cast<double>(m.sent));
+  EXPECT_EQ(m.sent, m.received + m.dropped);
+  EXPECT_EQ(m.reported.at("late"), 0);
+}
+
+TEST(ProbeOutput, PingpongOpenLoop) {
+  const Measurement m = one("pingpong-tcp-open.json");
+  EXPECT_EQ(m.parameters.at("mode"), "open_loop");
+  EXPECT_EQ(m.parameters.at("rate_per_s"), "2000");
+  EXPECT_EQ(m.sent, 600u) << "2000/s for 300 ms, on schedule";
+}
+
+TEST(ProbeOutput, ProbeThatCouldNotMeasureIsAProbeFailure) {
+  try {
+    parse_probe_output(fixture("pingpong-udp-refused.json"));
+    FAIL();
+  } catch (const ProbeOutputError& e) {
+    EXPECT_TRUE(e.probe_failed());
+    EXPECT_NE(std::string(e.what()).find("pingpong client could not measure: the server at 127.0.0.1:"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ProbeOutput, StreamTcp) {
+  const Measurement m = one("stream-tcp.json");
+  EXPECT_EQ(m.kind, "tcp_stream");
+  EXPECT_EQ(m.metric, Metric::kSendTime);
+  EXPECT_EQ(m.histogram.count(), m.sent);
+  EXPECT_EQ(m.received, m.sent);
+  ASSERT_TRUE(m.throughput_bps);
+  EXPECT_GT(*m.throughput_bps, 0);
+  EXPECT_FALSE(m.loss_fraction);
+}
+
+TEST(ProbeOutput, StreamUdpLossIsTheReceiversCount) {
+  const Measurement m = one("stream-udp.json");
+  EXPECT_EQ(m.kind, "udp_stream");
+  ASSERT_TRUE(m.loss_fraction);
+  EXPECT_EQ(m.dropped, m.sent - m.received);
+  EXPECT_NEAR(*m.loss_fraction, static_cast<double>(m.dropped) / static_cast<double>(m.sent), 1e-9);
+  EXPECT_LE(*m.throughput_bps, m.reported.at("send_throughput_bps"));
+}
+
+TEST(ProbeOutput, JitterGivesOneMeasurementPerCpu) {
+  const auto all = parse_probe_output(fixture("jitter.json"), {"a", ""});
+  ASSERT_EQ(all.size(), 2u);
+  for (int cpu = 0; cpu < 2; ++cpu) {
+    const Measurement& m = all[static_cast<std::size_t>(cpu)];
+    EXPECT_EQ(m.kind, "jitter");
+    EXPECT_EQ(m.metric, Metric::kClockGap);
+    EXPECT_EQ(m.cpu, cpu);
+    EXPECT_EQ(m.host, "a");
+    EXPECT_GT(m.histogram.count(), 1000u);
+    EXPECT_LE(m.events.size(), 3u);
+    EXPECT_EQ(m.reported.at("over_threshold"),
+              static_cast<double>(m.events.size()) + m.reported.at("events_not_listed"));
+    for (const Event& e : m.events) {
+      EXPECT_EQ(e.cpu, cpu);
+      EXPECT_GT(e.value_ns, 10000u);
+    }
+  }
+}
+
+TEST(ProbeOutput, ServerLines) {
+  std::istringstream lines(fixture("pingpong-server-tcp.txt"));
+  std::string listening, summary;
+  std::getline(lines, listening);
+  std::getline(lines, summary);
+  const ListeningLine l = parse_listening_line(listening);
+  EXPECT_EQ(l.probe, "pingpong");
+  EXPECT_EQ(l.proto, "tcp");
+  EXPECT_EQ(l.address, "127.0.0.1");
+  EXPECT_GT(l.port, 0);
+  EXPECT_NE(error_of(listening).find("server's 'listening' line"), std::string::npos);
+  EXPECT_NE(error_of(summary).find("server's summary"), std::string::npos);
+  EXPECT_THROW(parse_listening_line(summary), ProbeOutputError);
+  EXPECT_THROW(parse_listening_line("listening 5000"), ProbeOutputError);
+  std::istringstream udp(fixture("stream-server-udp.txt"));
+  std::getline(udp, listening);
+  EXPECT_EQ(parse_listening_line(listening).udp_port, parse_listening_line(listening).port);
+}
+
+TEST(ProbeOutput, MalformedOutputIsAClearError) {
+  const std::string good = fixture("pingpong-tcp.json");
+  EXPECT_NE(error_of("").find("not one JSON document"), std::string::npos);
+  EXPECT_NE(error_of("pingpong: unknown option").find("it begins: \"pingpong: unknown option\""),
+            std::string::npos);
+  EXPECT_NE(error_of(good + good).find("not one JSON document"), std::string::npos);
+  EXPECT_NE(error_of("[1,2]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(error_of(good, ParseContext{"", "", 100}).find("over the limit of 100"), std::string::npos);
+  auto j = nlohmann::json::parse(good);
+  j["format"] = "labgate-probe-0";
+  EXPECT_NE(error_of(j.dump()).find("'format'"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j.erase("counters");
+  EXPECT_NE(error_of(j.dump()).find("pingpong output: 'counters' is missing"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j["counters"]["measured"]["received"] = 1;
+  EXPECT_NE(error_of(j.dump()).find("'histogram' holds"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j["series"]["intervals"][0]["p99_ns"] = -5;
+  EXPECT_NE(error_of(j.dump()).find("series.intervals[0].p99_ns"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j["kind"] = "udp_stream";
+  EXPECT_NE(error_of(j.dump()).find("expected tcp_rr or udp_rr"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j["histogram"]["sub_bucket_bits"] = 7;
+  EXPECT_NE(error_of(j.dump()).find("'histogram': histogram JSON"), std::string::npos);
+}
+
+TEST(ProbeOutput, TruncatedAnywhereIsAnErrorNeverACrash) {
+  for (const char* name : {"pingpong-udp.json", "stream-udp.json", "jitter.json"}) {
+    const std::string good = fixture(name);
+    for (std::size_t cut = 0; cut < good.size() - 2; cut += 7)
+      EXPECT_THROW(parse_probe_output(std::string_view(good).substr(0, cut)), ProbeOutputError)
+          << name << " @" << cut;
+  }
+}
+
+}  // namespace
+}  // namespace labgate::measure
