@@ -18,6 +18,7 @@ int run(int argc, char** argv) {
 
   Action action;
   // Subcommands register here, one file each.
+  add_validate_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -13,6 +13,9 @@ namespace labgate::cli {
 /// What a parsed subcommand will do; run after parsing, returns the exit code.
 using Action = std::function<ExitCode()>;
 
+/// `labgate validate PROFILE...` (validate_command.cc).
+void add_validate_command(CLI::App& app, Action& action);
+
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);
 
