@@ -1,0 +1,74 @@
+// A scripted Transport for unit tests of everything above the transport: answers
+// commands from rules, records every call, keeps "remote" files in memory, and
+// throws on a command nobody scripted (so a test sees what it did not expect).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "labgate/transport/transport.h"
+
+namespace labgate::transport {
+
+class FakeTransport : public Transport {
+ public:
+  /// One recorded run() or start().
+  struct Call {
+    std::vector<std::string> argv;
+    std::string input;
+    std::optional<Nanos> timeout;
+    bool started = false;  ///< start() rather than run()
+  };
+  struct Upload {
+    std::string path;
+    std::string data;
+    int mode = 0;
+  };
+
+  explicit FakeTransport(std::string host_name = "fake");
+  ~FakeTransport() override;
+
+  /// Answers every command whose argv begins with `prefix` with `result`.
+  FakeTransport& on(std::vector<std::string> prefix, RunResult result);
+  /// Answers the next such command only; one-shot rules are tried first, in order.
+  FakeTransport& once(std::vector<std::string> prefix, RunResult result);
+  /// Such a command throws Failure(kCouldNotRun, message), as a dropped connection would.
+  FakeTransport& fail_on(std::vector<std::string> prefix, std::string message);
+  /// Shorthands: exit 0 with this stdout; exit `status` with this stderr.
+  static RunResult ok(std::string out = "");
+  static RunResult exit_with(int status, std::string err = "");
+
+  const std::vector<Call>& calls() const { return calls_; }
+  const std::vector<Upload>& uploads() const { return uploads_; }
+  /// How many started processes have been stopped (by stop() or destruction).
+  int stopped() const { return *stopped_; }
+  /// Remote files: read_file and lstat see them, uploads add to them.
+  std::map<std::string, std::string> files;
+
+  const std::string& host_name() const override { return name_; }
+  std::string describe() const override { return "fake " + name_; }
+  RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) override;
+  std::unique_ptr<Process> start(const std::vector<std::string>& argv, const StartOptions& options = {}) override;
+  void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
+  std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
+  std::optional<FileInfo> lstat(const std::string& remote_path) override;
+
+ private:
+  struct Rule {
+    std::vector<std::string> prefix;
+    RunResult result;
+    std::optional<std::string> failure;
+    bool once = false;
+  };
+  RunResult answer(const std::vector<std::string>& argv);
+
+  std::string name_;
+  std::vector<Rule> rules_;
+  std::vector<Call> calls_;
+  std::vector<Upload> uploads_;
+  std::shared_ptr<int> stopped_ = std::make_shared<int>(0);
+};
+
+}  // namespace labgate::transport

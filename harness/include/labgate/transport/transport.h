@@ -1,0 +1,132 @@
+// The one interface suites, checks and deployment use to reach a host: run a
+// command, start a long-running one, copy a file up. SSH, local and fake
+// implementations live beside it; nothing above this layer knows which it has.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "labgate/profile/profile.h"
+
+namespace labgate::transport {
+
+using Nanos = std::chrono::nanoseconds;
+
+/// Per-stream cap on captured output unless a caller asks otherwise: a hostile or
+/// broken remote tool printing forever must end in a clear error, not OOM.
+inline constexpr std::size_t kDefaultOutputLimit = 16u << 20;
+
+/// What a finished (or killed) command left behind.
+struct RunResult {
+  int exit_status = -1;       ///< 0..255; -1 when killed by a signal or unknown
+  std::string signal;         ///< "KILL", "TERM"...; empty when it exited normally
+  std::string out;            ///< everything it wrote to stdout
+  std::string err;            ///< everything it wrote to stderr
+  Nanos duration{0};          ///< wall time from start to end of output
+  bool timed_out = false;     ///< the timeout fired and the process group was killed
+
+  /// Exited normally with status 0.
+  bool ok() const { return !timed_out && signal.empty() && exit_status == 0; }
+  /// "exit 3", "killed by SIGKILL", "timed out after 5s", for messages.
+  std::string describe() const;
+};
+
+struct RunOptions {
+  std::optional<Nanos> timeout;               ///< unset: the host's command_timeout
+  std::size_t output_limit = kDefaultOutputLimit;  ///< per stream; exceeding it throws
+  std::string input;                          ///< written to stdin, then EOF
+  /// Still run after SIGINT/SIGTERM of the harness (cleanup commands); everything
+  /// else stops early once an interrupt is pending.
+  bool during_interrupt = false;
+};
+
+struct StartOptions {
+  std::size_t output_limit = kDefaultOutputLimit;  ///< per stream, as for run()
+  /// Remote file the wrapper appends the process-group id to before the program
+  /// starts, so a later run can kill the group even if this harness is gone.
+  std::optional<std::string> pgid_file;
+};
+
+/// A long-running command (a probe server) started on a host. It runs as its own
+/// process group; stopping it kills the whole group on the host. Destroying a
+/// handle that is still running stops it.
+class Process {
+ public:
+  virtual ~Process() = default;
+  Process() = default;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  /// Waits up to `timeout` for the process to end; the result once it has.
+  virtual std::optional<RunResult> wait(Nanos timeout) = 0;
+  /// Waits until stdout contains `needle` (e.g. a server's "ready" line) or the
+  /// process ends or `timeout` passes; true if the needle was seen.
+  virtual bool wait_for_output(std::string_view needle, Nanos timeout) = 0;
+  /// SIGTERM to the process group, SIGKILL after `grace`; returns what it printed.
+  /// Idempotent: a second call returns the first result.
+  virtual RunResult stop(Nanos grace = std::chrono::seconds(2)) = 0;
+  /// Output captured so far (stdout).
+  virtual std::string stdout_so_far() = 0;
+  /// Process-group id on the host (0 if not known yet).
+  virtual long pgid() const = 0;
+  /// The command line, for messages.
+  virtual const std::string& command() const = 0;
+};
+
+/// A host reached by SSH, locally, or (in tests) a fake.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  Transport() = default;
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  /// The host's name in the profile ("a"), for messages.
+  virtual const std::string& host_name() const = 0;
+  /// "ssh root@198.18.0.2:22", "local", "local (netns lg-a)", for messages.
+  virtual std::string describe() const = 0;
+
+  /// Runs argv (quoted, never pasted into a shell) and waits for it to end. A
+  /// non-zero exit is a result, not an error; throws labgate::Failure
+  /// (kCouldNotRun) when the host cannot be reached, the connection drops, the
+  /// output passes the limit or the harness is interrupted. On timeout the
+  /// process group is killed on the host and the result says timed_out.
+  virtual RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) = 0;
+  /// Starts argv in its own process group and returns at once.
+  virtual std::unique_ptr<Process> start(const std::vector<std::string>& argv,
+                                         const StartOptions& options = {}) = 0;
+  /// Copies a local file to `remote_path` with permission bits `mode` (reads it,
+  /// then upload_data()).
+  void upload(const std::string& local_path, const std::string& remote_path, int mode);
+  /// Writes `data` to `remote_path` with permission bits `mode`. Fails if
+  /// `remote_path` exists (never writes through a planted file or symlink).
+  virtual void upload_data(std::string_view data, const std::string& remote_path, int mode) = 0;
+  /// Reads a remote file whole; throws Failure if it is larger than `limit`.
+  virtual std::string read_file(const std::string& remote_path,
+                                std::size_t limit = kDefaultOutputLimit) = 0;
+  /// lstat of a remote path (never follows a final symlink); nullopt if absent.
+  struct FileInfo {
+    bool is_dir = false;
+    bool is_symlink = false;
+    unsigned mode = 0;        ///< permission bits (07777)
+    long uid = -1;
+    std::uint64_t size = 0;
+  };
+  virtual std::optional<FileInfo> lstat(const std::string& remote_path) = 0;
+};
+
+/// SSH for a host with an address, local (Boost.Process, optionally inside the
+/// host's lab network namespace) for address = "local".
+std::unique_ptr<Transport> make_transport(const profile::Host& host);
+
+/// Throws Failure(kCouldNotRun) unless `r` is ok(), naming host, command and what
+/// went wrong with the first lines of stderr.
+void require_ok(const RunResult& r, const std::string& host, const std::vector<std::string>& argv);
+
+}  // namespace labgate::transport

@@ -1,0 +1,129 @@
+// The scripted Transport for unit tests (see fake_transport.h).
+#include "labgate/transport/fake_transport.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::transport {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
+
+bool starts_with(const std::vector<std::string>& argv, const std::vector<std::string>& prefix) {
+  return prefix.size() <= argv.size() && std::equal(prefix.begin(), prefix.end(), argv.begin());
+}
+
+class FakeProcess : public Process {
+ public:
+  FakeProcess(std::string command, RunResult result, std::shared_ptr<int> stopped)
+      : command_(std::move(command)), result_(std::move(result)), stopped_(std::move(stopped)) {}
+  ~FakeProcess() override { stop(Nanos(0)); }
+  std::optional<RunResult> wait(Nanos) override { return result_; }
+  bool wait_for_output(std::string_view needle, Nanos) override {
+    return result_.out.find(needle) != std::string::npos;
+  }
+  RunResult stop(Nanos) override {
+    if (!done_) {
+      done_ = true;
+      ++*stopped_;
+    }
+    return result_;
+  }
+  std::string stdout_so_far() override { return result_.out; }
+  long pgid() const override { return 4242; }
+  const std::string& command() const override { return command_; }
+
+ private:
+  std::string command_;
+  RunResult result_;
+  std::shared_ptr<int> stopped_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+FakeTransport::FakeTransport(std::string host_name) : name_(std::move(host_name)) {}
+FakeTransport::~FakeTransport() = default;
+
+FakeTransport& FakeTransport::on(std::vector<std::string> prefix, RunResult result) {
+  rules_.push_back({std::move(prefix), std::move(result), std::nullopt, false});
+  return *this;
+}
+
+FakeTransport& FakeTransport::once(std::vector<std::string> prefix, RunResult result) {
+  rules_.push_back({std::move(prefix), std::move(result), std::nullopt, true});
+  return *this;
+}
+
+FakeTransport& FakeTransport::fail_on(std::vector<std::string> prefix, std::string message) {
+  rules_.push_back({std::move(prefix), {}, std::move(message), false});
+  return *this;
+}
+
+RunResult FakeTransport::ok(std::string out) {
+  RunResult r;
+  r.exit_status = 0;
+  r.out = std::move(out);
+  return r;
+}
+
+RunResult FakeTransport::exit_with(int status, std::string err) {
+  RunResult r;
+  r.exit_status = status;
+  r.err = std::move(err);
+  return r;
+}
+
+RunResult FakeTransport::answer(const std::vector<std::string>& argv) {
+  // One-shot rules first (in order), then the standing ones.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto it = rules_.begin(); it != rules_.end(); ++it) {
+      if (it->once != (pass == 0) || !starts_with(argv, it->prefix)) continue;
+      if (it->failure) fail("host " + name_ + ": " + *it->failure);
+      RunResult r = it->result;
+      if (it->once) rules_.erase(it);
+      return r;
+    }
+  }
+  fail("FakeTransport " + name_ + ": no scripted answer for `" + shell_join(argv) + "`");
+}
+
+RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
+  calls_.push_back({argv, options.input, options.timeout, false});
+  return answer(argv);
+}
+
+std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& argv, const StartOptions&) {
+  calls_.push_back({argv, "", std::nullopt, true});
+  return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_);
+}
+
+void FakeTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
+  if (files.count(remote_path)) fail("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
+  files[remote_path] = std::string(data);
+  uploads_.push_back({remote_path, std::string(data), mode});
+}
+
+std::string FakeTransport::read_file(const std::string& remote_path, std::size_t limit) {
+  auto it = files.find(remote_path);
+  if (it == files.end()) fail("host " + name_ + ": cannot open " + remote_path + ": no such file");
+  if (it->second.size() > limit) fail("host " + name_ + ": " + remote_path + " is larger than the limit");
+  return it->second;
+}
+
+std::optional<Transport::FileInfo> FakeTransport::lstat(const std::string& remote_path) {
+  auto it = files.find(remote_path);
+  if (it == files.end()) return std::nullopt;
+  FileInfo info;
+  info.mode = 0644;
+  info.uid = 0;
+  info.size = it->second.size();
+  return info;
+}
+
+}  // namespace labgate::transport

@@ -1,0 +1,113 @@
+// The remote wrapper: pgid announcement, its removal from stderr, group kill.
+#include "remote_command.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "labgate/profile/profile.h"
+#include "labgate/transport/shell_quote.h"
+#include "local_transport.h"
+#include "proc_watch_test_util.h"
+
+namespace labgate::transport {
+namespace {
+
+LocalTransport local() {
+  profile::Host h;
+  h.name = "local";
+  h.address = "local";
+  return LocalTransport(h);
+}
+
+TEST(PgidMarkerFilter, StripsTheMarkerAndKeepsTheId) {
+  PgidMarkerFilter f;
+  EXPECT_EQ(f.feed("\037labgate-pgid 4321\nreal error\n"), "real error\n");
+  EXPECT_EQ(f.pgid(), 4321);
+  EXPECT_EQ(f.feed("more\n"), "more\n");
+}
+
+TEST(PgidMarkerFilter, MarkerSplitAcrossChunksAndNoiseBeforeIt) {
+  const std::string all = "bashrc says hi\n\037labgate-pgid 77\npartial";
+  for (std::size_t cut = 0; cut <= all.size(); ++cut) {
+    PgidMarkerFilter f;
+    std::string out = f.feed(all.substr(0, cut));
+    out += f.feed(all.substr(cut));
+    out += f.finish();
+    EXPECT_EQ(out, "bashrc says hi\npartial") << "cut at " << cut;
+    EXPECT_EQ(f.pgid(), 77) << "cut at " << cut;
+  }
+}
+
+TEST(PgidMarkerFilter, WithoutMarkerEverythingPassesThrough) {
+  PgidMarkerFilter f;
+  std::string out = f.feed("no marker\nat all");
+  out += f.finish();
+  EXPECT_EQ(out, "no marker\nat all");
+  EXPECT_FALSE(f.pgid());
+}
+
+TEST(PgidMarkerFilter, ABogusIdIsIgnored) {
+  PgidMarkerFilter f;
+  EXPECT_EQ(f.feed("\037labgate-pgid 1\n"), "");  // pid 1 would be every process
+  EXPECT_FALSE(f.pgid());
+}
+
+// The wrapper run as sshd runs it: by a login shell that leads its own session.
+TEST(WrapRemoteCommand, AnnouncesTheProgramsProcessGroup) {
+  auto t = local();
+  const std::string line = wrap_remote_command({"sh", "-c", "cut -d' ' -f5 /proc/self/stat"});
+  RunResult r = t.run({"setsid", "-w", "bash", "-c", line}, {});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  PgidMarkerFilter f;
+  EXPECT_EQ(f.feed(r.err), "");
+  ASSERT_TRUE(f.pgid());
+  EXPECT_EQ(std::to_string(*f.pgid()) + "\n", r.out);
+}
+
+TEST(WrapRemoteCommand, RecordsTheGroupInAFileAndQuotesIt) {
+  auto t = local();
+  char tmpl[] = "/tmp/labgate-wrap-XXXXXX";
+  ASSERT_TRUE(mkdtemp(tmpl));
+  const std::string file = std::string(tmpl) + "/pg ids $(x)";
+  RunResult r = t.run({"setsid", "-w", "bash", "-c", wrap_remote_command({"true"}, file)}, {});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  PgidMarkerFilter f;
+  f.feed(r.err);
+  ASSERT_TRUE(f.pgid());
+  EXPECT_EQ(t.read_file(file), std::to_string(*f.pgid()) + "\n");
+  t.run({"rm", "-rf", tmpl}, {});
+}
+
+TEST(WrapRemoteCommand, RefusesToStartWhenTheGroupCannotBeRecorded) {
+  auto t = local();
+  RunResult r =
+      t.run({"setsid", "-w", "bash", "-c", wrap_remote_command({"echo", "ran"}, "/nonexistent/dir/pgids")}, {});
+  EXPECT_EQ(r.exit_status, 125);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(KillGroupArgv, KillsEveryMemberIncludingOnesThatIgnoreTerm) {
+  auto t = local();
+  // A group leader with two children, one of which ignores SIGTERM.
+  // setsid forks when already a group leader, so the session leader reports its own id.
+  auto p = t.start({"setsid", "sh", "-c", "sleep 317 & (trap '' TERM; sleep 317) & echo \"sid $$\"; wait"}, {});
+  ASSERT_TRUE(p->wait_for_output("\n", std::chrono::seconds(5)));
+  const std::string out = p->stdout_so_far();
+  ASSERT_EQ(out.rfind("sid ", 0), 0u) << out;
+  const long sid = std::stol(out.substr(4));
+  ASSERT_TRUE(testing::group_running(sid));
+  RunResult k = t.run(kill_group_argv(sid, std::chrono::milliseconds(300)), {});
+  EXPECT_EQ(k.exit_status, 0) << k.err;
+  EXPECT_TRUE(testing::gone_within([&] { return testing::group_running(sid); }))
+      << "group " << sid << " still has members";
+}
+
+TEST(KillGroupArgv, AMissingGroupIsNotAnError) {
+  auto t = local();
+  EXPECT_EQ(t.run(kill_group_argv(999999, std::chrono::milliseconds(100)), {}).exit_status, 0);
+}
+
+}  // namespace
+}  // namespace labgate::transport

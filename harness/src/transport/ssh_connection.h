@@ -1,0 +1,76 @@
+// One SSH session to one host, reused for every command of a run: connects on
+// first use, verifies the host key against the profile's known_hosts, logs in by
+// key file or agent, and reconnects after a drop. Not thread-safe by itself:
+// callers hold mutex() around every use of session().
+#pragma once
+
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+
+#include "labgate/profile/profile.h"
+
+namespace labgate::transport {
+
+class SshConnection {
+ public:
+  explicit SshConnection(profile::Host host);
+  ~SshConnection();
+  SshConnection(const SshConnection&) = delete;
+  SshConnection& operator=(const SshConnection&) = delete;
+
+  /// A connected, verified, authenticated session; connects or reconnects as
+  /// needed. Throws Failure(kCouldNotRun) with a message naming host and cause.
+  ssh_session session();
+  /// The session's SFTP subsystem, opened on first use and kept with the session.
+  sftp_session sftp();
+  /// Drops the session after an I/O error; the next session() reconnects.
+  void mark_broken(const std::string& why);
+  /// True while a session is up and not known to be broken.
+  bool connected() const { return session_ != nullptr; }
+  /// Bumped on every new session, so a channel knows its session is gone.
+  int generation() const { return generation_; }
+  /// Why the last session ended ("" if it has not).
+  const std::string& broken_reason() const { return broken_reason_; }
+
+  /// Sends an SSH_MSG_IGNORE if nothing was sent for a while: on a dead link the
+  /// unacknowledged bytes make TCP_USER_TIMEOUT fail the socket, so a wait for a
+  /// quiet command still notices the drop. Returns false if sending failed.
+  bool keepalive_if_idle();
+
+  const profile::Host& host() const { return host_; }
+  /// "host a (root@198.18.0.2:22)", the prefix of every message about this host.
+  std::string who() const;
+  std::recursive_mutex& mutex() { return mutex_; }
+
+  /// How often keepalives go out while waiting, and how long unacknowledged data
+  /// may sit before the kernel gives up on the connection.
+  static constexpr std::chrono::seconds kKeepaliveInterval{5};
+  static constexpr std::chrono::seconds kDeadAfter{20};
+
+ private:
+  void connect();
+  void set_options(ssh_session s);
+  void verify_host_key(ssh_session s);
+  void authenticate(ssh_session s);
+  void tune_socket(ssh_session s);
+  void disconnect();
+
+  profile::Host host_;
+  ssh_session session_ = nullptr;
+  sftp_session sftp_ = nullptr;
+  int generation_ = 0;
+  std::string broken_reason_;
+  std::chrono::steady_clock::time_point last_sent_{};
+  std::recursive_mutex mutex_;
+};
+
+/// Turns libssh's connect error into what a user needs: for an algorithm
+/// mismatch, which class did not match and that `legacy_algorithms = true` fixes
+/// it (OpenSSH 4.3 on RHEL 5 offers only SHA-1 era algorithms). Exposed for tests.
+std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms);
+
+}  // namespace labgate::transport

@@ -1,0 +1,41 @@
+// What a user reads when libssh cannot agree on algorithms with a server.
+#include "ssh_connection.h"
+
+#include <gtest/gtest.h>
+
+namespace labgate::transport {
+namespace {
+
+TEST(ExplainConnectError, KexMismatchNamesTheClassAndTheFix) {
+  const std::string libssh =
+      "kex error : no match for method kex algos: server [diffie-hellman-group-exchange-sha1,"
+      "diffie-hellman-group14-sha1,diffie-hellman-group1-sha1], client [curve25519-sha256]";
+  const std::string msg = explain_connect_error(libssh, false);
+  EXPECT_NE(msg.find("key exchange (KexAlgorithms)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("diffie-hellman-group1-sha1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("legacy_algorithms = true"), std::string::npos) << msg;
+}
+
+TEST(ExplainConnectError, EachAlgorithmClass) {
+  auto explain = [](const std::string& what) {
+    return explain_connect_error("kex error : no match for method " + what + ": server [x], client [y]", false);
+  };
+  EXPECT_NE(explain("server host key algo").find("host key (HostKeyAlgorithms)"), std::string::npos);
+  EXPECT_NE(explain("encryption client->server").find("cipher (Ciphers)"), std::string::npos);
+  EXPECT_NE(explain("mac algo server->client").find("MAC (MACs)"), std::string::npos);
+}
+
+TEST(ExplainConnectError, WithLegacyOnItDoesNotSuggestIt) {
+  const std::string msg =
+      explain_connect_error("kex error : no match for method mac algo client->server: server [umac-32], "
+                            "client [hmac-sha1]", true);
+  EXPECT_EQ(msg.find("set `legacy_algorithms"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not even"), std::string::npos) << msg;
+}
+
+TEST(ExplainConnectError, OtherErrorsPassThrough) {
+  EXPECT_EQ(explain_connect_error("Connection refused", false), "Connection refused");
+}
+
+}  // namespace
+}  // namespace labgate::transport

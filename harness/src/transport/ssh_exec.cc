@@ -1,0 +1,128 @@
+// One remote command on one SSH channel (see ssh_exec.h).
+#include "ssh_exec.h"
+
+#include <poll.h>
+
+#include <cstring>
+
+#include "labgate/util/exit_code.h"
+
+namespace labgate::transport {
+
+SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::string command,
+                 std::size_t output_limit)
+    : conn_(conn), command_(std::move(command)), out_(output_limit), err_(output_limit),
+      generation_(conn.generation()) {
+  ssh_session s = conn_.session();
+  generation_ = conn_.generation();
+  channel_ = ssh_channel_new(s);
+  if (!channel_) throw ConnectionLost{std::string("cannot create a channel: ") + ssh_get_error(s)};
+  std::memset(&callbacks_, 0, sizeof callbacks_);
+  callbacks_.userdata = this;
+  callbacks_.channel_exit_status_function = &SshExec::on_exit_status;
+  callbacks_.channel_exit_signal_function = &SshExec::on_exit_signal;
+  ssh_callbacks_init(&callbacks_);
+  ssh_set_channel_callbacks(channel_, &callbacks_);
+  if (ssh_channel_open_session(channel_) != SSH_OK) {
+    const std::string why = ssh_get_error(s);
+    ssh_channel_free(channel_);
+    channel_ = nullptr;
+    throw ConnectionLost{"cannot open a session channel: " + why};
+  }
+  if (ssh_channel_request_exec(channel_, remote_line.c_str()) != SSH_OK) {
+    const std::string why = ssh_get_error(s);
+    close();
+    throw ConnectionLost{"the server refused to run the command: " + why};
+  }
+}
+
+SshExec::~SshExec() { close(); }
+
+void SshExec::on_exit_status(ssh_session, ssh_channel, int status, void* self) {
+  static_cast<SshExec*>(self)->exit_status_ = status;
+}
+
+void SshExec::on_exit_signal(ssh_session, ssh_channel, const char* sig, int, const char*, const char*,
+                             void* self) {
+  static_cast<SshExec*>(self)->signal_ = sig ? sig : "?";
+}
+
+void SshExec::send_input(const std::string& input) {
+  if (!input.empty() && ssh_channel_write(channel_, input.data(), static_cast<uint32_t>(input.size())) < 0) {
+    throw ConnectionLost{std::string("writing stdin failed: ") + ssh_get_error(conn_.session())};
+  }
+  ssh_channel_send_eof(channel_);
+}
+
+bool SshExec::read_available() {
+  char buf[32768];
+  bool got = false;
+  for (int stream = 0; stream < 2; ++stream) {
+    for (;;) {
+      const int n = ssh_channel_read_nonblocking(channel_, buf, sizeof buf, stream);
+      if (n == SSH_ERROR) throw ConnectionLost{ssh_get_error(conn_.session())};
+      if (n <= 0) break;  // 0: nothing now; SSH_EOF: that stream is done
+      got = true;
+      if (stream == 0) {
+        out_.append(std::string_view(buf, static_cast<size_t>(n)));
+      } else {
+        err_.append(marker_.feed(std::string_view(buf, static_cast<size_t>(n))));
+      }
+    }
+  }
+  return got;
+}
+
+bool SshExec::pump(std::chrono::milliseconds max_wait) {
+  if (eof_) return true;
+  if (!channel_) throw ConnectionLost{"channel already closed"};
+  if (conn_.generation() != generation_ || !conn_.connected()) {
+    throw ConnectionLost{conn_.broken_reason().empty() ? "session was reset" : conn_.broken_reason()};
+  }
+  const auto deadline = std::chrono::steady_clock::now() + max_wait;
+  for (;;) {
+    const bool got = read_available();
+    if (ssh_channel_is_eof(channel_)) {
+      err_.append(marker_.finish());
+      eof_ = true;
+      return true;
+    }
+    if (!ssh_is_connected(conn_.session())) throw ConnectionLost{ssh_get_error(conn_.session())};
+    if (got) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return false;
+    if (!conn_.keepalive_if_idle()) throw ConnectionLost{ssh_get_error(conn_.session())};
+    // Sleep on the socket; short slices keep an eye on data libssh already holds.
+    pollfd p{ssh_get_fd(conn_.session()), POLLIN, 0};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    poll(&p, 1, static_cast<int>(std::min<long long>(left, 50)));
+  }
+}
+
+void SshExec::collect_status() {
+  if (!channel_) return;
+  if (exit_status_ < 0 && signal_.empty()) {
+    // Blocks (session timeout) until exit-status, exit-signal or close arrives.
+    ssh_channel_get_exit_status(channel_);
+  }
+  close();
+}
+
+void SshExec::close() {
+  if (!channel_) return;
+  // A session that was dropped took its channels with it (ssh_free frees them).
+  if (conn_.connected() && conn_.generation() == generation_) {
+    if (ssh_channel_is_open(channel_)) ssh_channel_close(channel_);
+    ssh_channel_free(channel_);
+  }
+  channel_ = nullptr;
+}
+
+void SshExec::fill(RunResult& r) {
+  r.out = std::move(out_.text());
+  r.err = std::move(err_.text());
+  r.exit_status = signal_.empty() ? exit_status_ : -1;
+  r.signal = signal_;
+}
+
+}  // namespace labgate::transport

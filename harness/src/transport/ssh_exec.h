@@ -1,0 +1,78 @@
+// One remote command on one SSH channel: open, exec the wrapped command line,
+// feed stdin, and pump stdout and stderr (bounded) until EOF on both. OpenSSH 4.3
+// sends exit-status before the last output, so completion is "both streams at
+// EOF", never "exit status seen".
+#pragma once
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "capture.h"
+#include "labgate/transport/transport.h"
+#include "remote_command.h"
+#include "ssh_connection.h"
+
+namespace labgate::transport {
+
+/// Thrown by SshExec when the session fails under it (caught inside the transport
+/// and turned into a Failure that names host and command).
+struct ConnectionLost {
+  std::string why;
+};
+
+class SshExec {
+ public:
+  /// Opens a channel on `conn` (the caller holds conn.mutex()) and starts
+  /// `remote_line`. `command` is the readable form for messages.
+  SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit);
+  ~SshExec();
+  SshExec(const SshExec&) = delete;
+  SshExec& operator=(const SshExec&) = delete;
+
+  /// Writes stdin and sends EOF (always, so a command reading stdin ends).
+  void send_input(const std::string& input);
+  /// Reads what is available, waiting up to `max_wait` for more; returns true
+  /// once both streams are at EOF. Throws ConnectionLost.
+  bool pump(std::chrono::milliseconds max_wait);
+  /// True once either stream passed the output limit.
+  bool overflowed() const { return out_.overflowed() || err_.overflowed(); }
+  /// Which stream overflowed, for messages.
+  const char* overflowed_stream() const { return out_.overflowed() ? "stdout" : "stderr"; }
+  bool at_eof() const { return eof_; }
+  std::size_t output_limit() const { return out_.limit(); }
+  /// After EOF: waits (session timeout) for exit-status or exit-signal and closes.
+  void collect_status();
+  /// Closes the channel without waiting for anything more.
+  void close();
+  /// Moves the captured output and status into `r`.
+  void fill(RunResult& r);
+
+  std::optional<long> pgid() const { return marker_.pgid(); }
+  const std::string& command() const { return command_; }
+  const std::string& stdout_text() { return out_.text(); }
+  /// The session generation this channel belongs to.
+  int generation() const { return generation_; }
+
+ private:
+  static void on_exit_status(ssh_session, ssh_channel, int status, void* self);
+  static void on_exit_signal(ssh_session, ssh_channel, const char* sig, int core, const char* msg,
+                             const char* lang, void* self);
+  bool read_available();
+
+  SshConnection& conn_;
+  ssh_channel channel_ = nullptr;
+  std::string command_;
+  Capture out_, err_;
+  PgidMarkerFilter marker_;
+  bool eof_ = false;
+  int exit_status_ = -1;
+  std::string signal_;
+  int generation_;
+  struct ssh_channel_callbacks_struct callbacks_;
+};
+
+}  // namespace labgate::transport

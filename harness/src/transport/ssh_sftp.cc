@@ -1,0 +1,152 @@
+// SshTransport's file operations over SFTP, written for OpenSSH 4.3's sftp-server:
+// protocol version 3, no extensions, rename never overwrites, and one write over
+// 256 KiB kills the server, so every write is at most 32 KiB.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "labgate/transport/interrupt.h"
+#include "labgate/util/exit_code.h"
+#include "capture.h"
+#include "ssh_transport.h"
+
+namespace labgate::transport {
+
+namespace {
+
+constexpr std::size_t kChunk = 32 * 1024;
+
+std::string sftp_error_name(int code) {
+  switch (code) {
+    case SSH_FX_OK: return "ok";
+    case SSH_FX_EOF: return "end of file";
+    case SSH_FX_NO_SUCH_FILE: return "no such file";
+    case SSH_FX_PERMISSION_DENIED: return "permission denied";
+    case SSH_FX_FAILURE: return "failure (exists, or disk full)";
+    case SSH_FX_BAD_MESSAGE: return "bad message";
+    case SSH_FX_NO_CONNECTION: return "no connection";
+    case SSH_FX_CONNECTION_LOST: return "connection lost";
+    case SSH_FX_OP_UNSUPPORTED: return "operation unsupported";
+    case SSH_FX_FILE_ALREADY_EXISTS: return "file already exists";
+    default: return "SFTP error " + std::to_string(code);
+  }
+}
+
+// Names the SFTP status and, when the session itself broke, drops it so the next
+// call reconnects instead of reusing a dead channel.
+[[noreturn]] void fail_sftp(SshConnection& conn, sftp_session sf, const std::string& what) {
+  const int code = sftp_get_error(sf);
+  std::string why = sftp_error_name(code);
+  ssh_session s = conn.session();
+  if (!ssh_is_connected(s)) {
+    why = std::string("connection lost: ") + ssh_get_error(s);
+    conn.mark_broken(why);
+  }
+  throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP " + what + ": " + why);
+}
+
+std::string random_suffix() {
+  std::random_device rd;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+  return buf;
+}
+
+struct FileCloser {
+  sftp_file f;
+  ~FileCloser() {
+    if (f) sftp_close(f);
+  }
+};
+
+}  // namespace
+
+void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
+  throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
+  std::lock_guard lock(conn_->mutex());
+  SshConnection& conn = *conn_;
+  sftp_session sf = conn.sftp();
+  // Write beside the target and rename into place: a reader never sees half a
+  // file, and O_EXCL refuses a name someone planted (file or symlink).
+  const std::string part = remote_path + ".part-" + random_suffix();
+  {
+    FileCloser file{sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
+    if (!file.f) fail_sftp(conn, sf, "cannot create " + part);
+    for (std::size_t off = 0; off < data.size(); off += kChunk) {
+      const std::size_t n = std::min(kChunk, data.size() - off);
+      const ssize_t w = sftp_write(file.f, data.data() + off, n);
+      if (w != static_cast<ssize_t>(n)) {
+        sftp_close(file.f);
+        file.f = nullptr;
+        if (conn.connected()) sftp_unlink(sf, part.c_str());
+        fail_sftp(conn, sf, "write to " + part + " failed at byte " + std::to_string(off));
+      }
+    }
+    const int rc = sftp_close(file.f);
+    file.f = nullptr;
+    if (rc != SSH_OK) fail_sftp(conn, sf, "closing " + part);
+  }
+  // The create mode went through the server's umask; set the bits exactly.
+  if (sftp_chmod(sf, part.c_str(), static_cast<mode_t>(mode & 07777)) != SSH_OK) {
+    sftp_unlink(sf, part.c_str());
+    fail_sftp(conn, sf, "chmod " + part);
+  }
+  if (sftp_rename(sf, part.c_str(), remote_path.c_str()) != SSH_OK) {
+    sftp_attributes existing = sftp_lstat(sf, remote_path.c_str());
+    const bool exists = existing != nullptr;
+    if (existing) sftp_attributes_free(existing);
+    sftp_unlink(sf, part.c_str());
+    if (exists) {
+      throw Failure(ExitCode::kCouldNotRun,
+                    conn.who() + ": SFTP upload refused: " + remote_path + " already exists (never overwritten)");
+    }
+    fail_sftp(conn, sf, "rename " + part + " to " + remote_path);
+  }
+}
+
+std::string SshTransport::read_file(const std::string& remote_path, std::size_t limit) {
+  throw_if_interrupted("reading " + remote_path + " on " + conn_->who());
+  std::lock_guard lock(conn_->mutex());
+  SshConnection& conn = *conn_;
+  sftp_session sf = conn.sftp();
+  FileCloser file{sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
+  if (!file.f) fail_sftp(conn, sf, "cannot open " + remote_path);
+  std::string data;
+  char buf[kChunk];
+  for (;;) {
+    const ssize_t n = sftp_read(file.f, buf, sizeof buf);
+    if (n < 0) fail_sftp(conn, sf, "reading " + remote_path);
+    if (n == 0) break;
+    data.append(buf, static_cast<std::size_t>(n));
+    if (data.size() > limit) {
+      throw Failure(ExitCode::kCouldNotRun,
+                    conn.who() + ": " + remote_path + " is larger than " + format_size(limit) + "; not read");
+    }
+  }
+  return data;
+}
+
+std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote_path) {
+  std::lock_guard lock(conn_->mutex());
+  SshConnection& conn = *conn_;
+  sftp_session sf = conn.sftp();
+  sftp_attributes a = sftp_lstat(sf, remote_path.c_str());
+  if (!a) {
+    if (sftp_get_error(sf) == SSH_FX_NO_SUCH_FILE) return std::nullopt;
+    fail_sftp(conn, sf, "lstat " + remote_path);
+  }
+  FileInfo info;
+  // Protocol 3 has no file type field; the type is in the mode's S_IFMT bits.
+  info.is_dir = S_ISDIR(a->permissions);
+  info.is_symlink = S_ISLNK(a->permissions);
+  info.mode = a->permissions & 07777;
+  info.uid = static_cast<long>(a->uid);
+  info.size = a->size;
+  sftp_attributes_free(a);
+  return info;
+}
+
+}  // namespace labgate::transport

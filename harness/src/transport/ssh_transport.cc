@@ -1,0 +1,112 @@
+// Transport over SSH: run and start (see ssh_transport.h; files in ssh_sftp.cc).
+#include "ssh_transport.h"
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/transport/interrupt.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+#include "remote_command.h"
+#include "ssh_control.h"
+#include "ssh_exec.h"
+#include "ssh_process.h"
+
+namespace labgate::transport {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+// After a kill, how long to wait for the rest of the output before giving up.
+constexpr milliseconds kDrainAfterKill{3000};
+
+void drain(SshExec& ex, milliseconds limit) {
+  const auto until = Clock::now() + limit;
+  while (!ex.pump(milliseconds(100)) && Clock::now() < until) {
+  }
+}
+}  // namespace
+
+SshTransport::SshTransport(const profile::Host& host)
+    : name_(host.name), conn_(std::make_shared<SshConnection>(host)) {}
+
+SshTransport::~SshTransport() = default;
+
+std::string SshTransport::describe() const {
+  const auto& h = conn_->host();
+  return "ssh " + h.ssh.user + "@" + h.address + ":" + std::to_string(h.ssh.port);
+}
+
+RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
+  std::string cmd;
+  try {
+    cmd = shell_join(argv);
+  } catch (const std::invalid_argument& e) {
+    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": " + e.what());
+  }
+  if (!options.during_interrupt) throw_if_interrupted("about to run `" + cmd + "` on " + conn_->who());
+  std::lock_guard lock(conn_->mutex());
+  const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
+  const auto t0 = Clock::now();
+  std::unique_ptr<SshExec> ex;
+  try {
+    ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv), cmd, options.output_limit);
+    ex->send_input(options.input);
+    RunResult r;
+    while (!ex->pump(milliseconds(100))) {
+      if (ex->overflowed()) break;
+      if (!options.during_interrupt && pending_interrupt()) {
+        if (ex->pgid()) kill_remote_group(*conn_, *ex->pgid(), milliseconds(1000));
+        throw_if_interrupted("running `" + cmd + "` on " + conn_->who());
+      }
+      if (Clock::now() - t0 >= timeout) {
+        r.timed_out = true;
+        if (ex->pgid()) {
+          kill_remote_group(*conn_, *ex->pgid(), milliseconds(2000));
+        } else {
+          spdlog::warn("{}: `{}` timed out before announcing its process group; only its channel is closed",
+                       conn_->who(), cmd);
+        }
+        drain(*ex, kDrainAfterKill);
+        break;
+      }
+    }
+    if (ex->overflowed()) {
+      if (ex->pgid()) kill_remote_group(*conn_, *ex->pgid(), milliseconds(1000));
+      throw Failure(ExitCode::kCouldNotRun,
+                    conn_->who() + ": `" + cmd + "` wrote more than " + format_size(options.output_limit) +
+                        " to " + ex->overflowed_stream() + "; stopped it (output limit per stream)");
+    }
+    if (ex->at_eof()) {
+      ex->collect_status();
+    } else {
+      ex->close();
+    }
+    ex->fill(r);
+    r.duration = Clock::now() - t0;
+    return r;
+  } catch (const ConnectionLost& lost) {
+    fail_after_drop(*conn_, ex ? ex->pgid() : std::nullopt, cmd, lost.why, Clock::now() - t0);
+  }
+}
+
+std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& argv, const StartOptions& options) {
+  std::string cmd;
+  try {
+    cmd = shell_join(argv);
+  } catch (const std::invalid_argument& e) {
+    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": " + e.what());
+  }
+  throw_if_interrupted("about to start `" + cmd + "` on " + conn_->who());
+  std::lock_guard lock(conn_->mutex());
+  const auto t0 = Clock::now();
+  try {
+    auto ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv, options.pgid_file), cmd,
+                                        options.output_limit);
+    ex->send_input("");
+    return std::make_unique<SshProcess>(conn_, std::move(ex));
+  } catch (const ConnectionLost& lost) {
+    fail_after_drop(*conn_, std::nullopt, cmd, lost.why, Clock::now() - t0);
+  }
+}
+
+}  // namespace labgate::transport

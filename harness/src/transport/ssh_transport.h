@@ -1,0 +1,32 @@
+// Transport over SSH (libssh 0.10): one session per host reused for the whole
+// run, commands on channels, files by SFTP in OpenSSH 4.3-safe chunks.
+#pragma once
+
+#include <memory>
+
+#include "labgate/transport/transport.h"
+#include "ssh_connection.h"
+
+namespace labgate::transport {
+
+class SshTransport : public Transport {
+ public:
+  explicit SshTransport(const profile::Host& host);
+  ~SshTransport() override;
+
+  const std::string& host_name() const override { return name_; }
+  std::string describe() const override;
+  RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) override;
+  std::unique_ptr<Process> start(const std::vector<std::string>& argv,
+                                 const StartOptions& options = {}) override;
+  void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
+  std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
+  std::optional<FileInfo> lstat(const std::string& remote_path) override;
+
+ private:
+  std::string name_;
+  // Shared with started processes, which may outlive a call but not the session.
+  std::shared_ptr<SshConnection> conn_;
+};
+
+}  // namespace labgate::transport
