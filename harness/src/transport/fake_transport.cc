@@ -80,15 +80,19 @@ RunResult FakeTransport::exit_with(int status, std::string err) {
 }
 
 RunResult FakeTransport::answer(const std::vector<std::string>& argv) {
-  // One-shot rules first (in order), then the standing ones.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (auto it = rules_.begin(); it != rules_.end(); ++it) {
-      if (it->once != (pass == 0) || !starts_with(argv, it->prefix)) continue;
-      if (it->failure) fail("host " + name_ + ": " + *it->failure);
-      RunResult r = it->result;
-      if (it->once) rules_.erase(it);
-      return r;
-    }
+  // One-shot rules first, oldest first; then standing rules, newest first.
+  for (auto it = rules_.begin(); it != rules_.end(); ++it) {
+    if (!it->once || !starts_with(argv, it->prefix)) continue;
+    RunResult r = it->result;
+    const auto failure = it->failure;
+    rules_.erase(it);
+    if (failure) fail("host " + name_ + ": " + *failure);
+    return r;
+  }
+  for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
+    if (it->once || !starts_with(argv, it->prefix)) continue;
+    if (it->failure) fail("host " + name_ + ": " + *it->failure);
+    return it->result;
   }
   fail("FakeTransport " + name_ + ": no scripted answer for `" + shell_join(argv) + "`");
 }
@@ -117,6 +121,7 @@ std::string FakeTransport::read_file(const std::string& remote_path, std::size_t
 }
 
 std::optional<Transport::FileInfo> FakeTransport::lstat(const std::string& remote_path) {
+  if (auto st = stats.find(remote_path); st != stats.end()) return st->second;
   auto it = files.find(remote_path);
   if (it == files.end()) return std::nullopt;
   FileInfo info;

@@ -92,6 +92,19 @@ std::string random_suffix() {
   return buf;
 }
 
+// Appends the child's group to `file`; a child that cannot be recorded is not
+// left running (a later cleanup could not find it).
+void record_pgid(LocalChild& child, const std::string& file) {
+  if (child.pgid() <= 0) return;
+  std::ofstream f(file, std::ios::app);
+  f << child.pgid() << '\n';
+  f.flush();
+  if (!f) {
+    child.kill_group(milliseconds(500));
+    fail("cannot record process group " + std::to_string(child.pgid()) + " in " + file);
+  }
+}
+
 }  // namespace
 
 LocalTransport::LocalTransport(const profile::Host& host) : host_(host) {}
@@ -114,6 +127,7 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
   const auto timeout = options.timeout.value_or(host_.ssh.command_timeout);
   const auto t0 = Clock::now();
   LocalChild child(full_argv(argv), options.input, options.output_limit);
+  if (options.pgid_file) record_pgid(child, *options.pgid_file);
   RunResult r;
   while (!child.pump(milliseconds(100))) {
     if (child.overflowed()) {
@@ -144,14 +158,7 @@ std::unique_ptr<Process> LocalTransport::start(const std::vector<std::string>& a
   const std::string cmd = shell_join(full_argv(argv));
   throw_if_interrupted("about to start `" + cmd + "` on host " + host_.name);
   auto child = std::make_unique<LocalChild>(full_argv(argv), "", options.output_limit);
-  if (options.pgid_file && child->pgid() > 0) {
-    std::ofstream f(*options.pgid_file, std::ios::app);
-    f << child->pgid() << '\n';
-    if (!f) {
-      child->kill_group(milliseconds(500));
-      fail("host " + host_.name + ": cannot record the process group in " + *options.pgid_file);
-    }
-  }
+  if (options.pgid_file) record_pgid(*child, *options.pgid_file);
   return std::make_unique<LocalProcess>(host_.name, cmd, std::move(child));
 }
 

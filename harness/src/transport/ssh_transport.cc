@@ -49,7 +49,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   const auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
   try {
-    ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv), cmd, options.output_limit);
+    ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv, options.pgid_file), cmd,
+                                   options.output_limit);
     ex->send_input(options.input);
     RunResult r;
     while (!ex->pump(milliseconds(100))) {

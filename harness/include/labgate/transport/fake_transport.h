@@ -30,11 +30,13 @@ class FakeTransport : public Transport {
   explicit FakeTransport(std::string host_name = "fake");
   ~FakeTransport() override;
 
-  /// Answers every command whose argv begins with `prefix` with `result`.
+  /// Answers every command whose argv begins with `prefix` with `result`; of
+  /// several standing rules that match, the one added last wins.
   FakeTransport& on(std::vector<std::string> prefix, RunResult result);
   /// Answers the next such command only; one-shot rules are tried first, in order.
   FakeTransport& once(std::vector<std::string> prefix, RunResult result);
-  /// Such a command throws Failure(kCouldNotRun, message), as a dropped connection would.
+  /// Such a command throws Failure(kCouldNotRun, message), as a dropped connection
+  /// would (a standing rule, like on()).
   FakeTransport& fail_on(std::vector<std::string> prefix, std::string message);
   /// Shorthands: exit 0 with this stdout; exit `status` with this stderr.
   static RunResult ok(std::string out = "");
@@ -46,6 +48,9 @@ class FakeTransport : public Transport {
   int stopped() const { return *stopped_; }
   /// Remote files: read_file and lstat see them, uploads add to them.
   std::map<std::string, std::string> files;
+  /// What lstat reports for a path, before `files` is consulted (directories,
+  /// symlinks, odd modes and owners).
+  std::map<std::string, FileInfo> stats;
 
   const std::string& host_name() const override { return name_; }
   std::string describe() const override { return "fake " + name_; }

@@ -44,6 +44,8 @@ struct RunOptions {
   /// Still run after SIGINT/SIGTERM of the harness (cleanup commands); everything
   /// else stops early once an interrupt is pending.
   bool during_interrupt = false;
+  /// As StartOptions::pgid_file: lets a later cleanup kill it if this harness dies.
+  std::optional<std::string> pgid_file;
 };
 
 struct StartOptions {

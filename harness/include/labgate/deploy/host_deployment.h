@@ -1,0 +1,72 @@
+// A run's footprint on one host: a private directory (0700, unpredictable name,
+// verified owner and mode, never through a symlink) below the host's probe_dir,
+// the probes uploaded and verified there, and every process the run starts,
+// recorded so that cleanup can stop it even after this harness is gone. The
+// handle removes it all when destroyed: at the end of a run, on a failure, after
+// a dropped connection (one reconnect), and on SIGINT/SIGTERM (the transport
+// unwinds; cleanup commands run with during_interrupt).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "labgate/profile/profile.h"
+#include "labgate/transport/transport.h"
+
+namespace labgate::deploy {
+
+class HostDeployment {
+ public:
+  /// Creates `<probe_dir>/labgate-<lab>.<16 hex from RAND_bytes>` on the host and
+  /// writes `owner_note` (who runs it) into it. With `sweep_leftovers`, first
+  /// removes the directories (and stops the processes) that dead runs of the same
+  /// lab left behind; pass it only while holding the lab lease. Throws
+  /// Failure(kCouldNotRun) naming host, directory and what is wrong.
+  HostDeployment(transport::Transport& transport, const profile::Host& host, const std::string& lab_name,
+                 const std::string& owner_note, bool sweep_leftovers = false);
+  ~HostDeployment();
+  HostDeployment(const HostDeployment&) = delete;
+  HostDeployment& operator=(const HostDeployment&) = delete;
+
+  /// The run's directory on the host.
+  const std::string& dir() const { return dir_; }
+  /// Leftover directories removed by the sweep.
+  const std::vector<std::string>& swept() const { return swept_; }
+
+  /// Uploads a local probe (mode 0700) and proves the host runs the same bytes:
+  /// `<probe> --self-digest` must print the local file's SHA-256. Detects a
+  /// probe_dir mounted noexec and says so. Returns the remote path; installing
+  /// the same name twice returns the first upload.
+  std::string install(const std::string& local_probe);
+
+  /// Runs / starts argv as part of this run: its process group is recorded in the
+  /// directory and it carries the run marker, so cleanup can always stop it.
+  transport::RunResult run(const std::vector<std::string>& argv, transport::RunOptions options = {});
+  std::unique_ptr<transport::Process> start(const std::vector<std::string>& argv,
+                                            transport::StartOptions options = {});
+
+  /// Stops every process the run started on the host and removes the directory.
+  /// Idempotent; throws Failure if the host cannot be reached even after one
+  /// reconnect. The destructor calls it and logs instead of throwing.
+  void cleanup();
+
+ private:
+  std::vector<std::string> marked(const std::vector<std::string>& argv) const;
+  std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);
+
+  transport::Transport& transport_;
+  std::string host_name_;
+  std::string probe_dir_;
+  std::string dir_;
+  bool cleaned_ = false;
+  std::vector<std::string> swept_;
+  std::map<std::string, std::string> installed_;  // probe name -> remote path
+};
+
+/// "labgate-<lab>." — the prefix of every run directory of a lab; throws
+/// Failure(kUsageError) if the lab name has characters unsafe in a file name.
+std::string run_dir_prefix(const std::string& lab_name);
+
+}  // namespace labgate::deploy

@@ -1,0 +1,210 @@
+// A run's footprint on one host (see host_deployment.h).
+#include "labgate/deploy/host_deployment.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "labgate/deploy/digest.h"
+#include "labgate/deploy/mounts.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+#include "remote_scripts.h"
+
+namespace labgate::deploy {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string octal(unsigned mode) {
+  std::ostringstream o;
+  o << '0' << std::oct << mode;
+  return o.str();
+}
+
+}  // namespace
+
+std::string run_dir_prefix(const std::string& lab_name) {
+  if (lab_name.empty() ||
+      lab_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+          std::string::npos ||
+      lab_name[0] == '.' || lab_name[0] == '-') {
+    throw Failure(ExitCode::kUsageError, "lab name '" + lab_name +
+                                             "' cannot name a directory or lease on the hosts: use letters, "
+                                             "digits, '-', '_' and '.', not starting with '.' or '-'");
+  }
+  return "labgate-" + lab_name + ".";
+}
+
+HostDeployment::HostDeployment(transport::Transport& transport, const profile::Host& host,
+                               const std::string& lab_name, const std::string& owner_note, bool sweep_leftovers)
+    : transport_(transport), host_name_(host.name), probe_dir_(host.ssh.probe_dir) {
+  const std::string prefix = run_dir_prefix(lab_name);
+  const std::string who = "host " + host_name_;
+  if (probe_dir_.empty() || probe_dir_[0] != '/' || probe_dir_.find("/../") != std::string::npos ||
+      probe_dir_.ends_with("/..")) {
+    throw Failure(ExitCode::kUsageError, who + ": probe_dir '" + probe_dir_ + "' must be an absolute path");
+  }
+  while (probe_dir_.size() > 1 && probe_dir_.back() == '/') probe_dir_.pop_back();
+  // The base directory decides who else could tamper with ours: it must be a real
+  // directory, and if everyone may write there, sticky (as /tmp is), or another
+  // user could rename our directory away and put their own in its place.
+  const auto base = transport_.lstat(probe_dir_);
+  if (!base) fail(who + ": probe_dir " + probe_dir_ + " does not exist");
+  if (base->is_symlink) {
+    fail(who + ": probe_dir " + probe_dir_ + " is a symlink; name the real directory in the profile");
+  }
+  if (!base->is_dir) fail(who + ": probe_dir " + probe_dir_ + " is not a directory");
+  if ((base->mode & 0002) && !(base->mode & 01000)) {
+    fail(who + ": probe_dir " + probe_dir_ + " is world-writable without the sticky bit (mode " +
+         octal(base->mode) + "); any user could replace the run's directory there");
+  }
+  const std::string base_prefix = (probe_dir_ == "/" ? "" : probe_dir_) + "/";
+  if (sweep_leftovers) {
+    transport::RunOptions o;
+    o.timeout = 60s;
+    const auto r = transport_.run(sweep_leftovers_argv(probe_dir_, prefix, ""), o);
+    transport::require_ok(r, host_name_, {"(sweep of leftover run directories in " + probe_dir_ + ")"});
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty()) swept_.push_back(line);
+    }
+    for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
+  }
+  dir_ = base_prefix + prefix + random_token(8);
+  transport::RunOptions o;
+  o.timeout = 30s;
+  const auto made = transport_.run(make_private_dir_argv(dir_), o);
+  if (!made.ok()) {
+    fail(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
+         (made.err.find("File exists") != std::string::npos ? " (someone created that unpredictable name first; "
+                                                               "refusing to use it)"
+                                                             : ""));
+  }
+  // Verify what is there now, without following a symlink: ours, 0700, a directory.
+  const auto info = transport_.lstat(dir_);
+  const std::string uid = trim(made.out);
+  std::string wrong;
+  if (!info) {
+    wrong = "it vanished after mkdir";
+  } else if (info->is_symlink || !info->is_dir) {
+    wrong = "it is not a directory";
+  } else if (info->mode != 0700) {
+    wrong = "its mode is " + octal(info->mode) + ", not 0700";
+  } else if (std::to_string(info->uid) != uid) {
+    wrong = "it is owned by uid " + std::to_string(info->uid) + ", not by us (uid " + uid + ")";
+  }
+  if (!wrong.empty()) {
+    const std::string bad = dir_;
+    cleaned_ = true;  // not ours to remove
+    fail(who + ": the run's directory " + bad + " is not what we created: " + wrong + "; refusing to use it");
+  }
+  transport_.upload_data(owner_note + "\n", dir_ + "/owner", 0600);
+}
+
+HostDeployment::~HostDeployment() {
+  try {
+    cleanup();
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+  }
+}
+
+std::vector<std::string> HostDeployment::marked(const std::vector<std::string>& argv) const {
+  std::vector<std::string> out{"env", std::string(kRunMarkerVar) + "=" + dir_};
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
+}
+
+transport::RunResult HostDeployment::run(const std::vector<std::string>& argv, transport::RunOptions options) {
+  options.pgid_file = dir_ + "/pgids";
+  return transport_.run(marked(argv), options);
+}
+
+std::unique_ptr<transport::Process> HostDeployment::start(const std::vector<std::string>& argv,
+                                                          transport::StartOptions options) {
+  options.pgid_file = dir_ + "/pgids";
+  return transport_.start(marked(argv), options);
+}
+
+std::string HostDeployment::install(const std::string& local_probe) {
+  const std::string name = std::filesystem::path(local_probe).filename().string();
+  if (auto it = installed_.find(name); it != installed_.end()) return it->second;
+  const std::string expected = sha256_file_hex(local_probe);
+  const std::string remote = dir_ + "/" + name;
+  transport_.upload(local_probe, remote, 0700);
+  transport::RunOptions o;
+  o.timeout = 30s;
+  const auto r = run({remote, "--self-digest"}, o);
+  if (!r.ok()) {
+    if (r.exit_status == 126 || r.err.find("Permission denied") != std::string::npos) {
+      fail(exec_failure_message(remote, r));
+    }
+    fail("host " + host_name_ + ": probe " + remote + " does not run: `" + name + " --self-digest` " +
+         r.describe() + ": " + trim(r.err) +
+         (r.exit_status == 127 ? "" : " (is it a static x86-64 probe built for this project?)"));
+  }
+  const std::string reported = trim(r.out);
+  if (reported != expected) {
+    fail("host " + host_name_ + ": probe " + remote + " is not the file uploaded: it reports SHA-256 " +
+         reported + ", the local " + local_probe + " has " + expected);
+  }
+  installed_[name] = remote;
+  return remote;
+}
+
+std::string HostDeployment::exec_failure_message(const std::string& probe, const transport::RunResult& r) {
+  const std::string head = "host " + host_name_ + ": cannot execute probes in " + dir_ + " (" + trim(r.err) + ")";
+  std::optional<MountEntry> m;
+  try {
+    transport::RunOptions o;
+    o.timeout = 30s;
+    const auto mounts = transport_.run({"cat", "/proc/mounts"}, o);
+    if (mounts.ok()) m = mount_for(probe, mounts.out);
+  } catch (const Failure&) {
+    // The diagnosis is a bonus; the failure itself is reported either way.
+  }
+  if (m && m->has_option("noexec")) {
+    return head + ": probe_dir " + probe_dir_ + " is on " + m->mount_point + " (" + m->fstype +
+           "), mounted with `noexec` (options " + m->options +
+           "). Set probe_dir for this host in the profile to a directory on a filesystem mounted without "
+           "noexec, e.g. /var/tmp or the login user's home";
+  }
+  return head + (m ? ", although " + m->mount_point + " is not mounted noexec (options " + m->options +
+                         "); a security module (SELinux) may forbid executing there"
+                   : "; the mount options of " + probe_dir_ + " could not be read") +
+         ". Try another probe_dir for this host in the profile";
+}
+
+void HostDeployment::cleanup() {
+  if (cleaned_ || dir_.empty()) return;
+  cleaned_ = true;
+  transport::RunOptions o;
+  o.timeout = 30s;
+  o.during_interrupt = true;
+  std::string why;
+  // A dropped connection is reopened by the transport on the next call: try twice.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      const auto r = transport_.run(cleanup_dir_argv(dir_), o);
+      if (r.ok()) return;
+      why = r.describe() + ": " + trim(r.err);
+    } catch (const Failure& f) {
+      why = f.what();
+    }
+  }
+  fail("host " + host_name_ + ": could not clean up " + dir_ + " (" + why +
+       "); the next run that takes the lab lease removes it and stops what it recorded");
+}
+
+}  // namespace labgate::deploy

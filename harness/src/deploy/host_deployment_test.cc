@@ -1,0 +1,222 @@
+// HostDeployment end to end on this machine (local transport, the real echo
+// probe) and, for states a real host rarely shows, against a scripted host.
+#include "labgate/deploy/host_deployment.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "../transport/proc_watch_test_util.h"
+#include "labgate/deploy/digest.h"
+#include "labgate/transport/fake_transport.h"
+#include "labgate/util/exit_code.h"
+#include "remote_scripts.h"
+
+namespace labgate::deploy {
+namespace {
+
+using namespace std::chrono_literals;
+namespace tt = transport::testing;
+using transport::FakeTransport;
+
+// The echo probe is built next to the tests: <build>/probes/echo.
+std::string echo_probe() {
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "probes" / "echo").string();
+}
+
+std::string what_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Failure& e) {
+    return e.what();
+  }
+  return "(no failure)";
+}
+
+class LocalDeployment : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(std::filesystem::exists(echo_probe())) << "build probe_echo first: " << echo_probe();
+    char tmpl[] = "/tmp/labgate-deploy-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    host_.name = "l";
+    host_.address = "local";
+    host_.ssh.probe_dir = tmpl;
+    t_ = transport::make_transport(host_);
+  }
+  void TearDown() override { t_->run({"rm", "-rf", host_.ssh.probe_dir}); }
+
+  profile::Host host_;
+  std::unique_ptr<transport::Transport> t_;
+};
+
+TEST_F(LocalDeployment, PrivateDirInstallRunAndCleanup) {
+  std::string dir;
+  long server_group = 0;
+  {
+    HostDeployment d(*t_, host_, "lab1", "run r1 by test");
+    dir = d.dir();
+    EXPECT_EQ(dir.rfind(host_.ssh.probe_dir + "/labgate-lab1.", 0), 0u) << dir;
+    EXPECT_EQ(dir.size(), host_.ssh.probe_dir.size() + 1 + 13 + 16);
+    auto info = t_->lstat(dir);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->mode, 0700u);
+    EXPECT_EQ(t_->read_file(dir + "/owner"), "run r1 by test\n");
+
+    const std::string probe = d.install(echo_probe());
+    EXPECT_EQ(probe, dir + "/echo");
+    EXPECT_EQ(d.install(echo_probe()), probe);  // once per run
+    EXPECT_EQ(t_->lstat(probe)->mode, 0700u);
+    auto r = d.run({probe, "a b", "$(x)"});
+    EXPECT_EQ(r.out, "a b\n$(x)\n");
+
+    auto server = d.start({"sh", "-c", "sleep 120 & echo up; wait"});
+    ASSERT_TRUE(server->wait_for_output("up", 5s));
+    server_group = server->pgid();
+    server.release();  // as if its owner forgot it: cleanup must still stop it
+  }
+  EXPECT_FALSE(t_->lstat(dir)) << "run directory left behind";
+  EXPECT_TRUE(tt::gone_within([&] { return tt::group_running(server_group); }));
+}
+
+TEST_F(LocalDeployment, TwoRunsGetDifferentDirectories) {
+  HostDeployment a(*t_, host_, "lab1", "a"), b(*t_, host_, "lab1", "b");
+  EXPECT_NE(a.dir(), b.dir());
+}
+
+TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
+  // What a harness that died mid-run leaves: its directory and a running,
+  // recorded, marked process group.
+  const std::string leftover = host_.ssh.probe_dir + "/labgate-lab1." + random_token(8);
+  ASSERT_TRUE(t_->run(make_private_dir_argv(leftover)).ok());
+  transport::StartOptions so;
+  so.pgid_file = leftover + "/pgids";
+  auto orphan = t_->start({"env", "LABGATE_RUN=" + leftover, "sh", "-c", "sleep 120 & echo up; wait"}, so);
+  ASSERT_TRUE(orphan->wait_for_output("up", 5s));
+  const long group = orphan->pgid();
+  orphan.release();
+
+  HostDeployment next(*t_, host_, "lab1", "next run", /*sweep_leftovers=*/true);
+  ASSERT_EQ(next.swept().size(), 1u);
+  EXPECT_EQ(next.swept()[0], leftover);
+  EXPECT_FALSE(t_->lstat(leftover));
+  EXPECT_TRUE(t_->lstat(next.dir()));
+  EXPECT_TRUE(tt::gone_within([&] { return tt::group_running(group); }));
+}
+
+TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
+  profile::Host h = host_;
+  h.ssh.probe_dir = host_.ssh.probe_dir + "/absent";
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("does not exist"), std::string::npos);
+  h.ssh.probe_dir = host_.ssh.probe_dir + "/open";
+  ASSERT_EQ(mkdir(h.ssh.probe_dir.c_str(), 0777), 0);
+  ASSERT_EQ(chmod(h.ssh.probe_dir.c_str(), 0777), 0);
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("without the sticky bit"), std::string::npos);
+  ASSERT_EQ(chmod(h.ssh.probe_dir.c_str(), 01777), 0);
+  EXPECT_NO_THROW(HostDeployment(*t_, h, "lab1", "x"));
+  h.ssh.probe_dir = host_.ssh.probe_dir + "/link";
+  ASSERT_EQ(symlink("/tmp", h.ssh.probe_dir.c_str()), 0);
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("is a symlink"), std::string::npos);
+  h.ssh.probe_dir = "relative/dir";
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("absolute"), std::string::npos);
+}
+
+TEST(RunDirPrefix, LabNamesMustBeSafeInAFileName) {
+  EXPECT_EQ(run_dir_prefix("lab-pair1"), "labgate-lab-pair1.");
+  for (const char* bad : {"", "a/b", "../x", ".hidden", "-x", "a b", "a$b"}) {
+    EXPECT_THROW(run_dir_prefix(bad), Failure) << bad;
+  }
+}
+
+// A scripted host: states a real host should never show, and exact messages.
+// lstat reports /tmp as a sticky directory and any run directory as `run_dir`.
+struct ScriptedHost : FakeTransport {
+  using FakeTransport::FakeTransport;
+  FileInfo run_dir = [] {
+    FileInfo f;
+    f.is_dir = true;
+    f.mode = 0700;
+    f.uid = 0;
+    return f;
+  }();
+  std::optional<FileInfo> lstat(const std::string& p) override {
+    if (p == "/tmp") {
+      FileInfo f;
+      f.is_dir = true;
+      f.mode = 01777;
+      return f;
+    }
+    if (p.rfind("/tmp/labgate-", 0) == 0 && p.find('/', 5) == std::string::npos) return run_dir;
+    return FakeTransport::lstat(p);
+  }
+};
+
+class ScriptedDeployment : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    host_.name = "a";
+    host_.address = "10.0.0.1";
+    host_.ssh.probe_dir = "/tmp";
+    fake_.on({"/bin/sh", "-c"}, FakeTransport::ok("0\n"));  // the mkdir and cleanup scripts
+  }
+  profile::Host host_;
+  ScriptedHost fake_{"a"};
+};
+
+TEST_F(ScriptedDeployment, RefusesADirectoryThatIsNotWhatItCreated) {
+  fake_.run_dir.mode = 0755;
+  std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("mode is 0755, not 0700"), std::string::npos) << msg;
+  EXPECT_EQ(fake_.calls().size(), 1u);  // not ours: it is not removed
+  fake_.run_dir.mode = 0700;
+  fake_.run_dir.uid = 1000;
+  msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("owned by uid 1000, not by us (uid 0)"), std::string::npos) << msg;
+  fake_.run_dir.uid = 0;
+  fake_.run_dir.is_symlink = true;
+  msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
+}
+
+TEST_F(ScriptedDeployment, AnExistingNameIsRefused) {
+  fake_.once({"/bin/sh", "-c"}, FakeTransport::exit_with(1, "mkdir: cannot create directory: File exists\n"));
+  const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("refusing to use it"), std::string::npos) << msg;
+}
+
+TEST_F(ScriptedDeployment, NoexecProbeDirIsNamedWithItsMountOption) {
+  HostDeployment d(fake_, host_, "lab1", "x");
+  fake_.once({"env"}, FakeTransport::exit_with(126, "bash: line 1: " + d.dir() + "/echo: Permission denied\n"));
+  fake_.on({"cat", "/proc/mounts"},
+           FakeTransport::ok("/dev/root / ext3 rw 0 0\ntmpfs /tmp tmpfs rw,nosuid,nodev,noexec 0 0\n"));
+  const std::string msg = what_of([&] { d.install(echo_probe()); });
+  EXPECT_NE(msg.find("host a: cannot execute probes in " + d.dir()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("/tmp (tmpfs), mounted with `noexec`"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Set probe_dir"), std::string::npos) << msg;
+}
+
+TEST_F(ScriptedDeployment, ADigestMismatchIsReported) {
+  HostDeployment d(fake_, host_, "lab1", "x");
+  fake_.once({"env"}, FakeTransport::ok(std::string(64, '0') + "\n"));
+  const std::string msg = what_of([&] { d.install(echo_probe()); });
+  EXPECT_NE(msg.find("is not the file uploaded"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(sha256_file_hex(echo_probe())), std::string::npos) << msg;
+}
+
+TEST_F(ScriptedDeployment, CleanupFailureSurvivesOneReconnectThenReports) {
+  auto d = std::make_unique<HostDeployment>(fake_, host_, "lab1", "x");
+  ScriptedHost& f = fake_;
+  f.once({"/bin/sh", "-c"}, FakeTransport::exit_with(1, "rm: cannot remove"));
+  f.once({"/bin/sh", "-c"}, FakeTransport::ok());
+  EXPECT_NO_THROW(d->cleanup());  // second attempt worked
+  HostDeployment e(fake_, host_, "lab1", "y");
+  f.fail_on({"/bin/sh", "-c"}, "connection lost");
+  const std::string msg = what_of([&] { e.cleanup(); });
+  EXPECT_NE(msg.find("could not clean up " + e.dir()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("next run that takes the lab lease"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace labgate::deploy

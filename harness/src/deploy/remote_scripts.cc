@@ -1,0 +1,67 @@
+// Deployment's remote shell scripts (see remote_scripts.h).
+#include "remote_scripts.h"
+
+#include "labgate/transport/shell_quote.h"
+
+namespace labgate::deploy {
+
+namespace {
+
+// stop_dir DIR GRACE: kill the recorded groups, wait, KILL the rest, remove DIR.
+constexpr const char* kStopDir = R"SH(
+stop_dir() {
+  d=$1; grace=$2
+  [ -d "$d" ] && [ ! -h "$d" ] || return 0
+  pgids=
+  if [ -f "$d/pgids" ] && [ ! -h "$d/pgids" ]; then
+    for p in $(cat "$d/pgids"); do
+      case $p in ''|*[!0-9]*) continue ;; esac
+      [ "$p" -gt 1 ] || continue
+      # A live leader must carry our marker; a gone or zombie one reads as empty.
+      env_of=$(tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null)
+      case "$env_of" in
+        '') ;;
+        *"LABGATE_RUN=$d"*) ;;
+        *) continue ;;
+      esac
+      kill -TERM -$p 2>/dev/null && pgids="$pgids $p"
+    done
+  fi
+  n=0
+  while [ -n "$pgids" ] && [ $n -lt "$grace" ]; do
+    alive=
+    for p in $pgids; do kill -0 -$p 2>/dev/null && alive="$alive $p"; done
+    pgids=$alive
+    [ -n "$pgids" ] || break
+    sleep 0.1
+    n=$((n+1))
+  done
+  for p in $pgids; do kill -KILL -$p 2>/dev/null; done
+  rm -rf "$d"
+}
+)SH";
+
+}  // namespace
+
+std::vector<std::string> make_private_dir_argv(const std::string& dir) {
+  return transport::sh_argv("mkdir -m 0700 \"$1\" && id -u", {dir});
+}
+
+std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths) {
+  return transport::sh_argv(std::string(kStopDir) + "stop_dir \"$1\" \"$2\"", {dir, std::to_string(grace_tenths)});
+}
+
+std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,
+                                              const std::string& keep, int grace_tenths) {
+  return transport::sh_argv(std::string(kStopDir) + R"SH(
+for d in "$1"/"$2"*; do
+  [ "$d" = "$3" ] && continue
+  [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
+  stop_dir "$d" "$4" && echo "$d"
+done
+exit 0
+)SH",
+                            {probe_dir, prefix, keep, std::to_string(grace_tenths)});
+}
+
+}  // namespace labgate::deploy

@@ -1,0 +1,31 @@
+// The few shell scripts deployment runs on a host, as argv for Transport::run.
+// They use only what RHEL 5 has (bash 3.2 or dash as /bin/sh, coreutils 5.97,
+// grep, tr) and take every path as a positional parameter, never pasted in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace labgate::deploy {
+
+/// Environment variable every process a run starts carries, set to the run's
+/// directory: cleanup kills a recorded group only if its leader still carries
+/// it (or is gone), so a pid reused by someone else since is never killed.
+inline constexpr const char* kRunMarkerVar = "LABGATE_RUN";
+
+/// mkdir -m 0700 `dir` (fails if anything, even a symlink, has that name), then
+/// prints the caller's uid so the owner can be checked.
+std::vector<std::string> make_private_dir_argv(const std::string& dir);
+
+/// Stops every process group recorded in `dir`/pgids (SIGTERM, SIGKILL after
+/// `grace_tenths` tenths of a second) and removes `dir`. Does nothing to a
+/// symlink or a non-directory.
+std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths = 20);
+
+/// The same for every directory `probe_dir`/`prefix`* the caller owns, except
+/// `keep`: leftovers of runs that died (harness killed, connection lost for
+/// good). Prints each directory it removed. Only safe while holding the lab lease.
+std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,
+                                              const std::string& keep, int grace_tenths = 20);
+
+}  // namespace labgate::deploy
