@@ -1,0 +1,239 @@
+// The lab lease (see lab_lease.h).
+#include "labgate/lease/lab_lease.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "labgate/transport/interrupt.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+#include "lease_scripts.h"
+
+namespace labgate::lease {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
+
+long seconds(Nanos d) { return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(d).count()); }
+
+transport::RunOptions short_run(bool cleanup = false) {
+  transport::RunOptions o;
+  o.timeout = 30s;
+  o.during_interrupt = cleanup;
+  return o;
+}
+
+RemoteLeaseState parse_or_fail(const transport::RunResult& r, const std::string& host, const std::string& dir) {
+  auto s = r.ok() ? parse_state(r.out) : std::nullopt;
+  if (!s) {
+    fail("host " + host + ": cannot read the lab lease " + dir + ": " + r.describe() + " " + r.err + r.out);
+  }
+  return *s;
+}
+
+// Why a held lease counts as stale, or "" if it does not.
+std::string stale_reason(const RemoteLeaseState& s, const LeaseOptions& o) {
+  if (!s.holder) return "it records no holder";
+  if (s.holder->dead_on_this_machine()) {
+    return "its harness (pid " + std::to_string(s.holder->pid) + " on this machine) no longer runs that run";
+  }
+  const long limit = seconds(o.heartbeat) * o.stale_after_beats;
+  if (s.heartbeat_age && *s.heartbeat_age > limit) {
+    return "its last heartbeat was " + std::to_string(*s.heartbeat_age) + "s ago (stale after " +
+           std::to_string(limit) + "s)";
+  }
+  return "";
+}
+
+std::string holder_text(const RemoteLeaseState& s) {
+  std::string t = s.holder ? s.holder->describe() : std::string("an unknown holder");
+  if (s.heartbeat_age) t += ", heartbeat " + std::to_string(*s.heartbeat_age) + "s ago";
+  return t;
+}
+
+// Removes a held lease found in state `s` (only if it is still that holder's).
+transport::RunResult remove_held(transport::Transport& t, const std::string& dir, const RemoteLeaseState& s) {
+  if (s.holder) return t.run(release_argv(dir, s.holder->run_id), short_run(true));
+  return t.run(transport::sh_argv("rm -rf \"$1\"", {dir}), short_run(true));
+}
+
+}  // namespace
+
+std::string lease_dir(const std::string& lab_name, const std::string& root) {
+  if (lab_name.empty() || lab_name[0] == '.' || lab_name[0] == '-' ||
+      lab_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
+          std::string::npos) {
+    throw Failure(ExitCode::kUsageError, "lab name '" + lab_name +
+                                             "' cannot name a lease on the hosts: use letters, digits, '-', '_' "
+                                             "and '.', not starting with '.' or '-'");
+  }
+  return root + "/labgate-lease-" + lab_name;
+}
+
+LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
+                   LeaseOptions options)
+    : lab_(lab_name), dir_(lease_dir(lab_name, options.root)), holder_(std::move(holder)),
+      options_(std::move(options)) {
+  // One global order for every run: nobody holds b while waiting for a.
+  std::sort(hosts.begin(), hosts.end(), [](const auto& x, const auto& y) { return x.name < y.name; });
+  set_run_active(holder_.run_id, true);
+  const auto deadline = Clock::now() + options_.wait;
+  try {
+    for (const auto& h : hosts) take_one(h, deadline);
+  } catch (...) {
+    release();
+    throw;
+  }
+  heartbeat_ = std::thread([this] { heartbeat_loop(); });
+}
+
+LabLease::~LabLease() { release(); }
+
+void LabLease::take_one(const profile::Host& host, Clock::time_point deadline) {
+  auto t = options_.make_transport(host);
+  bool said_waiting = false;
+  for (;;) {
+    transport::RunOptions o = short_run();
+    o.input = holder_.serialize();
+    const auto s = parse_or_fail(t->run(take_argv(dir_), o), host.name, dir_);
+    if (s.kind == RemoteLeaseState::Kind::kTaken ||
+        (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id)) {
+      std::lock_guard lock(mutex_);
+      held_.push_back({host, std::move(t)});
+      return;
+    }
+    if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
+      fail("host " + host.name + ": " + dir_ + " exists but is not a directory (a planted file or symlink?); "
+           "remove it by hand after checking who made it");
+    }
+    const std::string stale = stale_reason(s, options_);
+    if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
+      // Provably dead (same machine, pid gone or run ended): nobody else can use it.
+      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir_, holder_text(s), stale);
+      remove_held(*t, dir_, s);
+      continue;
+    }
+    if (!stale.empty()) {
+      fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) +
+           ", and looks stale: " + stale + ". If that run is really gone, break it with `labgate lease break "
+           "PROFILE --host " + host.name + "`");
+    }
+    if (Clock::now() >= deadline) {
+      fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) + "; waited " +
+           std::to_string(seconds(options_.wait)) + "s (lease_wait). Two gate runs never measure the same "
+           "servers at once; run again when it is done");
+    }
+    if (!said_waiting) {
+      spdlog::info("host {}: lab lease held by {}; waiting up to {}s", host.name, holder_text(s),
+                   seconds(deadline - Clock::now()));
+      said_waiting = true;
+    }
+    const auto pause = std::min<Clock::duration>(options_.poll, deadline - Clock::now());
+    for (auto until = Clock::now() + pause; Clock::now() < until;) {
+      transport::throw_if_interrupted("waiting for the lab lease on host " + host.name);
+      std::this_thread::sleep_for(std::min<Clock::duration>(50ms, until - Clock::now()));
+    }
+  }
+}
+
+void LabLease::heartbeat_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, options_.heartbeat, [this] { return stopping_; });
+    if (stopping_) break;
+    for (auto& h : held_) {
+      try {
+        const auto r = h.transport->run(heartbeat_argv(dir_, holder_.run_id), short_run());
+        if (r.ok() && r.out.find("lost") != std::string::npos && !lost_) {
+          lost_ = true;
+          spdlog::error("host {}: the lab lease {} is no longer ours (broken by someone?); measurements from "
+                        "now on may share the servers with another run", h.host.name, dir_);
+        }
+      } catch (const std::exception& e) {
+        spdlog::warn("host {}: lease heartbeat failed: {}", h.host.name, e.what());
+      }
+    }
+  }
+}
+
+void LabLease::release() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (heartbeat_.joinable()) heartbeat_.join();
+  std::lock_guard lock(mutex_);
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it) {
+    try {
+      const auto r = it->transport->run(release_argv(dir_, holder_.run_id), short_run(true));
+      if (!r.ok()) spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, dir_, r.describe(), r.err);
+    } catch (const std::exception& e) {
+      spdlog::warn("host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
+                   "machine breaks it)", it->host.name, dir_, e.what());
+    }
+  }
+  held_.clear();
+  set_run_active(holder_.run_id, false);
+}
+
+std::vector<LeaseStatus> inspect(const std::string& lab_name, const std::vector<profile::Host>& hosts,
+                                 const LeaseOptions& options) {
+  const std::string dir = lease_dir(lab_name, options.root);
+  std::vector<LeaseStatus> out;
+  for (const auto& h : hosts) {
+    auto t = options.make_transport(h);
+    const auto s = parse_or_fail(t->run(inspect_argv(dir), short_run()), h.name, dir);
+    LeaseStatus st;
+    st.host = h.name;
+    st.held = s.kind == RemoteLeaseState::Kind::kHeld || s.kind == RemoteLeaseState::Kind::kNotADirectory;
+    st.holder = s.holder;
+    st.heartbeat_age = s.heartbeat_age;
+    if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
+      st.note = dir + " is not a directory";
+    } else if (st.held) {
+      st.note = stale_reason(s, options);
+      st.stale = !st.note.empty();
+    }
+    out.push_back(st);
+  }
+  return out;
+}
+
+std::vector<LeaseStatus> break_lease(const std::string& lab_name, const std::vector<profile::Host>& hosts,
+                                     const LeaseOptions& options, bool force) {
+  const std::string dir = lease_dir(lab_name, options.root);
+  std::vector<LeaseStatus> out;
+  for (const auto& h : hosts) {
+    auto t = options.make_transport(h);
+    const auto s = parse_or_fail(t->run(inspect_argv(dir), short_run()), h.name, dir);
+    LeaseStatus st;
+    st.host = h.name;
+    st.holder = s.holder;
+    st.heartbeat_age = s.heartbeat_age;
+    st.held = s.kind != RemoteLeaseState::Kind::kFree;
+    if (s.kind == RemoteLeaseState::Kind::kHeld) {
+      st.note = stale_reason(s, options);
+      st.stale = !st.note.empty();
+      if (!st.stale && !force) {
+        fail("host " + h.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
+             ", which looks alive; not breaking it (add --force if you are sure that run is gone)");
+      }
+      const auto r = remove_held(*t, dir, s);
+      transport::require_ok(r, h.name, {"(remove " + dir + ")"});
+    } else if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
+      fail("host " + h.name + ": " + dir + " is not a directory (a planted file or symlink?); check and remove "
+           "it by hand");
+    }
+    out.push_back(st);
+  }
+  return out;
+}
+
+}  // namespace labgate::lease

@@ -1,0 +1,164 @@
+// The lab lease on this machine (local transport, a private lease root): waits,
+// fails naming the holder, stale leases, heartbeats, releasing only our own.
+#include "labgate/lease/lab_lease.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "labgate/util/exit_code.h"
+#include "lease_scripts.h"
+
+namespace labgate::lease {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+class LabLeaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/labgate-lease-test-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    options_.root = tmpl;
+    options_.wait = 1s;
+    options_.poll = 100ms;
+    options_.heartbeat = 1s;
+    host_.name = "a";
+    host_.address = "local";
+    t_ = transport::make_transport(host_);
+    dir_ = lease_dir("lab1", options_.root);
+  }
+  void TearDown() override { t_->run({"rm", "-rf", options_.root}); }
+
+  // A lease directory as another run would have left it.
+  void plant(const Holder& h, const std::string& heartbeat_age) {
+    transport::RunOptions o;
+    o.input = h.serialize();
+    ASSERT_TRUE(t_->run(take_argv(dir_), o).ok());
+    ASSERT_TRUE(t_->run({"touch", "-d", heartbeat_age, dir_ + "/heartbeat"}).ok());
+  }
+  std::string failure_of(const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Failure& e) {
+      EXPECT_EQ(e.code(), ExitCode::kCouldNotRun);
+      return e.what();
+    }
+    return "(no failure)";
+  }
+
+  LeaseOptions options_;
+  profile::Host host_;
+  std::unique_ptr<transport::Transport> t_;
+  std::string dir_;
+};
+
+TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
+  LabLease first("lab1", {host_}, Holder::current("first-run"), options_);
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "first-run");
+  const auto t0 = Clock::now();
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("second-run"), options_); });
+  EXPECT_GE(Clock::now() - t0, 1s);
+  EXPECT_NE(msg.find("held by"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("run first-run"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("waited 1s"), std::string::npos) << msg;
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "first-run");  // untouched
+}
+
+TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
+  auto first = std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
+  options_.wait = 10s;
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(500ms);
+    first.reset();
+  });
+  const auto t0 = Clock::now();
+  LabLease second("lab1", {host_}, Holder::current("r2"), options_);
+  releaser.join();
+  EXPECT_GE(Clock::now() - t0, 400ms);
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "r2");
+  second.release();
+  EXPECT_FALSE(t_->lstat(dir_));
+}
+
+TEST_F(LabLeaseTest, AStaleLeaseOfAnotherMachineIsReportedAndCanBeBroken) {
+  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run"};
+  plant(other, "10 minutes ago");
+  const auto t0 = Clock::now();
+  std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("new"), options_); });
+  EXPECT_LT(Clock::now() - t0, 1s) << "a stale lease is no reason to wait";
+  EXPECT_NE(msg.find("looks stale"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("root@harness-elsewhere pid 999"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("labgate lease break PROFILE --host a"), std::string::npos) << msg;
+
+  auto status = inspect("lab1", {host_}, options_);
+  ASSERT_EQ(status.size(), 1u);
+  EXPECT_TRUE(status[0].held && status[0].stale);
+  EXPECT_GE(*status[0].heartbeat_age, 590);
+  auto broken = break_lease("lab1", {host_}, options_, false);
+  EXPECT_TRUE(broken[0].stale);
+  EXPECT_FALSE(t_->lstat(dir_));
+  EXPECT_NO_THROW(LabLease("lab1", {host_}, Holder::current("new"), options_));
+}
+
+TEST_F(LabLeaseTest, ALiveLeaseIsNotBrokenWithoutForce) {
+  LabLease live("lab1", {host_}, Holder::current("live"), options_);
+  const std::string msg = failure_of([&] { break_lease("lab1", {host_}, options_, false); });
+  EXPECT_NE(msg.find("looks alive"), std::string::npos) << msg;
+  EXPECT_TRUE(t_->lstat(dir_));
+  break_lease("lab1", {host_}, options_, true);
+  EXPECT_FALSE(t_->lstat(dir_));
+}
+
+TEST_F(LabLeaseTest, ALeaseOfADeadHarnessOnThisMachineIsBrokenAutomatically) {
+  Holder dead = Holder::current("crashed-run");  // this process, but that run is not active
+  plant(dead, "now");
+  LabLease lease("lab1", {host_}, Holder::current("next"), options_);
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "next");
+}
+
+TEST_F(LabLeaseTest, HeartbeatKeepsItFreshAndNoticesALoss) {
+  options_.heartbeat = 200ms;
+  LabLease lease("lab1", {host_}, Holder::current("beating"), options_);
+  ASSERT_TRUE(t_->run({"touch", "-d", "1 hour ago", dir_ + "/heartbeat"}).ok());
+  std::this_thread::sleep_for(700ms);
+  auto status = inspect("lab1", {host_}, options_);
+  EXPECT_LE(*status[0].heartbeat_age, 2);
+  EXPECT_FALSE(lease.lost());
+  // Someone breaks it and another run takes it: ours is lost, theirs is kept.
+  break_lease("lab1", {host_}, options_, true);
+  Holder thief{"root", "elsewhere", 1, 1, "thief"};
+  plant(thief, "now");
+  for (int i = 0; i < 50 && !lease.lost(); ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE(lease.lost());
+  lease.release();
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "thief");
+}
+
+TEST_F(LabLeaseTest, APlantedSymlinkIsRefused) {
+  ASSERT_EQ(symlink("/etc", dir_.c_str()), 0);
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("x"), options_); });
+  EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
+}
+
+TEST(LeaseDir, LabNameMustBeSafe) {
+  EXPECT_EQ(lease_dir("lab-pair1"), "/tmp/labgate-lease-lab-pair1");
+  EXPECT_THROW(lease_dir("../x"), Failure);
+  EXPECT_THROW(lease_dir(""), Failure);
+}
+
+TEST(ParseState, AllShapes) {
+  EXPECT_EQ(parse_state("motd noise\nTAKEN\n")->kind, RemoteLeaseState::Kind::kTaken);
+  EXPECT_EQ(parse_state("FREE\n")->kind, RemoteLeaseState::Kind::kFree);
+  auto held = parse_state("HELD\nrun_id=r\nhost=h\npid=7\n\nheartbeat_age=42\n");
+  ASSERT_TRUE(held);
+  EXPECT_EQ(held->holder->run_id, "r");
+  EXPECT_EQ(*held->heartbeat_age, 42);
+  EXPECT_FALSE(parse_state("HELD\n\n")->holder);
+  EXPECT_FALSE(parse_state("garbage"));
+}
+
+}  // namespace
+}  // namespace labgate::lease

@@ -1,0 +1,94 @@
+// The lease's remote scripts and their output (see lease_scripts.h).
+#include "lease_scripts.h"
+
+#include <iterator>
+#include <sstream>
+
+#include "labgate/transport/shell_quote.h"
+
+namespace labgate::lease {
+
+namespace {
+
+// report DIR: print HELD with the holder file and heartbeat age, or NOTDIR.
+constexpr const char* kReport = R"SH(
+report() {
+  if [ -h "$1" ] || [ ! -d "$1" ]; then echo NOTDIR; return 0; fi
+  echo HELD
+  cat "$1/holder" 2>/dev/null
+  echo
+  now=$(date +%s)
+  beat=$(stat -c %Y "$1/heartbeat" 2>/dev/null)
+  [ -n "$beat" ] && echo "heartbeat_age=$((now - beat))"
+  return 0
+}
+)SH";
+
+}  // namespace
+
+std::vector<std::string> take_argv(const std::string& lease_dir) {
+  // 0755: any user's gate may read who holds it; only we write inside.
+  return transport::sh_argv(std::string(kReport) + R"SH(
+if mkdir -m 0755 "$1" 2>/dev/null; then
+  cat > "$1/holder" && touch "$1/heartbeat" && echo TAKEN && exit 0
+  rm -rf "$1"; exit 1
+fi
+[ -e "$1" ] || [ -h "$1" ] || { echo "cannot create $1" >&2; exit 1; }
+report "$1"
+)SH",
+                            {lease_dir});
+}
+
+std::vector<std::string> inspect_argv(const std::string& lease_dir) {
+  return transport::sh_argv(std::string(kReport) + R"SH(
+if [ -e "$1" ] || [ -h "$1" ]; then report "$1"; else echo FREE; fi
+)SH",
+                            {lease_dir});
+}
+
+std::vector<std::string> heartbeat_argv(const std::string& lease_dir, const std::string& run_id) {
+  return transport::sh_argv(
+      "if grep -qxF \"run_id=$2\" \"$1/holder\" 2>/dev/null && touch \"$1/heartbeat\"; then echo ours; "
+      "else echo lost; fi",
+      {lease_dir, run_id});
+}
+
+std::vector<std::string> release_argv(const std::string& lease_dir, const std::string& run_id) {
+  return transport::sh_argv(
+      "[ ! -h \"$1\" ] && [ -d \"$1\" ] || exit 0; "
+      "if grep -qxF \"run_id=$2\" \"$1/holder\" 2>/dev/null; then rm -rf \"$1\"; fi",
+      {lease_dir, run_id});
+}
+
+std::optional<RemoteLeaseState> parse_state(const std::string& out) {
+  std::istringstream lines(out);
+  std::string first;
+  // Skip anything a login script printed before our first word.
+  while (std::getline(lines, first)) {
+    if (first == "TAKEN" || first == "FREE" || first == "HELD" || first == "NOTDIR") break;
+  }
+  RemoteLeaseState s;
+  if (first == "TAKEN") {
+    s.kind = RemoteLeaseState::Kind::kTaken;
+  } else if (first == "FREE") {
+    s.kind = RemoteLeaseState::Kind::kFree;
+  } else if (first == "NOTDIR") {
+    s.kind = RemoteLeaseState::Kind::kNotADirectory;
+  } else if (first == "HELD") {
+    s.kind = RemoteLeaseState::Kind::kHeld;
+    std::string rest((std::istreambuf_iterator<char>(lines)), std::istreambuf_iterator<char>());
+    s.holder = Holder::parse(rest);
+    const auto at = rest.find("heartbeat_age=");
+    if (at != std::string::npos) {
+      try {
+        s.heartbeat_age = std::stol(rest.substr(at + 14));
+      } catch (const std::exception&) {
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  return s;
+}
+
+}  // namespace labgate::lease
