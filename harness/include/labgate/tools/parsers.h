@@ -1,0 +1,38 @@
+// Turning netperf, sockperf and iperf3 output into labgate's Measurement, so a
+// tool's numbers are judged by the same budgets as the built-in probes'. Every
+// latency becomes nanoseconds of ROUND TRIP for rr kinds (sockperf's half-RTT
+// "latency" is doubled) and per-send time for netperf's stream histograms.
+#pragma once
+
+#include <optional>
+
+#include "labgate/measure/measurement.h"
+#include "labgate/profile/test_spec.h"
+#include "labgate/tools/tool_text.h"
+
+namespace labgate::tools {
+
+struct ParseOptions {
+  /// The test kind when the output does not say (netperf run with -P 0, or a
+  /// fragment). When the output does say, a different kind is an error.
+  std::optional<profile::TestKind> kind;
+};
+
+/// netperf 2.4-2.7: `-k` KEY=VALUE output (-2147483648 = not measured, never a
+/// number), the `-v 2` decade histogram, the banner, and the classic tables
+/// (TCP_RR, TCP_STREAM, UDP_STREAM). Throws ParseError naming origin:line.
+measure::Measurement parse_netperf(const ToolText& text, const ParseOptions& options = {});
+
+/// sockperf 2.5 and 3.x ping-pong: summary, percentile block, observations,
+/// dropped/duplicated/out-of-order. Half-RTT "latency" is doubled to a round trip.
+measure::Measurement parse_sockperf(const ToolText& text, const ParseOptions& options = {});
+
+/// iperf3 -J: TCP and UDP throughput, UDP jitter and loss; an "error" member is a
+/// tool failure. Throws ParseError naming origin:line.
+measure::Measurement parse_iperf3(const ToolText& text, const ParseOptions& options = {});
+
+/// Dispatches on `tool` (kBuiltin is refused: its probes write labgate JSON).
+measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
+                                       const ParseOptions& options = {});
+
+}  // namespace labgate::tools

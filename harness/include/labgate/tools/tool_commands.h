@@ -1,0 +1,41 @@
+// The exact argv for an external tool's server and client for one profile test
+// (netserver/netperf, sockperf sr/pp, iperf3 -s/-c), bound to the test addresses,
+// plus what the tool cannot honour (warm-up, open loop) said out loud. Pure.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "labgate/profile/test_spec.h"
+
+namespace labgate::tools {
+
+/// Where the test runs: the server listens on server_address:port (the far host's
+/// test address), the client binds to client_address (the near host's).
+struct Endpoint {
+  std::string server_address;
+  std::string client_address;
+  int port = 0;
+};
+
+struct ToolInvocation {
+  std::vector<std::string> server_argv;
+  std::vector<std::string> client_argv;
+  /// How long the client may take before it is killed: warm-up + duration + margin.
+  std::chrono::nanoseconds client_timeout{0};
+  /// Transport the server listens with, for readiness checks ("tcp" or "udp").
+  std::string server_protocol;
+  /// The kind-independent settings as used ("message_size", "duration_s", ...).
+  std::map<std::string, std::string> parameters;
+  /// What the tool cannot do that the profile asked for, worded for the report.
+  std::vector<std::string> warnings;
+};
+
+/// Builds both command lines. Throws std::invalid_argument naming the test and
+/// what is wrong when the tool cannot run the test at all (iperf3 for an rr kind,
+/// sockperf for a stream, jitter by any tool, a message below a tool's minimum).
+ToolInvocation build_invocation(const profile::TestSpec& spec, const Endpoint& endpoint);
+
+}  // namespace labgate::tools

@@ -1,0 +1,214 @@
+// sockperf ping-pong output (2.5 and 3.x) -> Measurement. sockperf calls half the
+// round trip "latency" unless run with --full-rtt; labgate keeps round trips only,
+// so half-RTT values are doubled and the Measurement says so.
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "labgate/tools/parsers.h"
+#include "text_scan.h"
+
+namespace labgate::tools {
+
+namespace {
+
+using profile::TestKind;
+
+/// "[2;35m" left behind when a terminal copy lost the ESC byte.
+std::string strip_orphan_sgr(std::string s) {
+  std::size_t p = 0;
+  while ((p = s.find('[', p)) != std::string::npos) {
+    std::size_t q = p + 1;
+    while (q < s.size() && (std::isdigit(static_cast<unsigned char>(s[q])) || s[q] == ';')) ++q;
+    if (q < s.size() && s[q] == 'm' && q > p + 1) {
+      s.erase(p, q - p + 1);
+    } else {
+      ++p;
+    }
+  }
+  return s;
+}
+
+/// "Key=value" inside "... Key=value; Key2=value2" (spaces around '=' allowed).
+std::optional<double> field(std::string_view line, std::string_view key) {
+  std::size_t at = line.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = scan::trim(line.substr(at + key.size()));
+  if (rest.empty() || rest.front() != '=') return std::nullopt;
+  rest = scan::trim(rest.substr(1));
+  std::size_t end = rest.find_first_of(" ;()");
+  return scan::number(rest.substr(0, end));
+}
+
+/// "percentile 99.990" -> "p99_99"; "percentile 50.000" -> "p50".
+std::string percentile_name(std::string_view pct) {
+  std::string s(scan::trim(pct));
+  if (s.find('.') != std::string::npos) {
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+  }
+  for (char& c : s)
+    if (c == '.') c = '_';
+  return "p" + s;
+}
+
+struct Summary {
+  int version_major = 0;
+  std::optional<TestKind> kind;
+  bool full_rtt = false;
+  bool avg_seen = false;
+  int avg_line = 0;
+  int servers = 0;
+  bool observations_seen = false;
+};
+
+}  // namespace
+
+measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& options) {
+  if (t.lines.empty()) t.fail(0, "empty: no sockperf output");
+  measure::Measurement m;
+  m.source = "sockperf";
+  m.metric = measure::Metric::kRoundTrip;
+  Summary s;
+  std::map<std::string, double> values_us;  // as printed, before normalising
+  bool after_percentiles = false;
+
+  for (std::size_t i = 0; i < t.lines.size(); ++i) {
+    const int ln = static_cast<int>(i + 1);
+    std::string clean = strip_orphan_sgr(t.lines[i]);
+    std::string_view line = scan::trim(clean);
+    if (line.starts_with("sockperf:")) line = scan::trim(line.substr(9));
+    if (line.empty()) continue;
+
+    if (line.starts_with("ERROR") ||
+        line.find("No messages were received from the server") != std::string_view::npos) {
+      const bool unreachable = scan::contains_nocase(line, "connection refused") ||
+                               line.find("No messages were received") != std::string_view::npos;
+      t.fail(ln, "sockperf reported a failure: " + t.quote(ln),
+             unreachable ? ParseFailure::kServerUnreachable : ParseFailure::kToolFailed);
+    }
+    if (line.starts_with("Usage: sockperf"))
+      t.fail(ln, "sockperf printed its usage text instead of running (wrong command line?)",
+             ParseFailure::kToolFailed);
+    if (auto v = line.find("version #"); v != std::string_view::npos && line.starts_with("==")) {
+      s.version_major = std::atoi(std::string(line.substr(v + 9)).c_str());
+      m.parameters["sockperf.version"] = std::string(scan::words(line.substr(v + 9)).front());
+      continue;
+    }
+    if (line.starts_with("[") && line.find("# ") != std::string_view::npos &&
+        line.find("PORT") != std::string_view::npos) {
+      const bool tcp = line.ends_with("# TCP");
+      if (!tcp && !line.ends_with("# UDP")) t.fail(ln, "sockperf: unknown protocol in " + t.quote(ln));
+      s.kind = tcp ? TestKind::kTcpRr : TestKind::kUdpRr;
+      continue;
+    }
+    if (line.starts_with("Printing statistics for Server No:") ||
+        line.starts_with("========= Printing statistics")) {
+      if (++s.servers > 1)
+        t.fail(ln, "sockperf statistics for more than one server; labgate measures one pair per run");
+      continue;
+    }
+    if (line.starts_with("[Total Run]")) {
+      if (auto w = field(line, "Warm up time")) m.warmup_s = *w / 1000.0;
+      continue;
+    }
+    if (line.starts_with("[Valid Duration]")) {
+      auto run = field(line, "RunTime"), sent = field(line, "SentMessages"),
+           recv = field(line, "ReceivedMessages");
+      if (!run || !sent || !recv)
+        t.fail(ln, "sockperf: cannot read RunTime, SentMessages and ReceivedMessages in " + t.quote(ln));
+      m.duration_s = *run;
+      m.sent = static_cast<std::uint64_t>(*sent);
+      m.received = static_cast<std::uint64_t>(*recv);
+      continue;
+    }
+    if (line.starts_with("====> avg-")) {
+      const std::string_view what = line.substr(10, line.find('=', 10) - 10);
+      if (what != "lat" && what != "latency" && what != "rtt")
+        t.fail(ln, "sockperf: unknown average " + t.quote(ln));
+      auto avg = field(line, "avg-" + std::string(what)), sd = field(line, "std-dev");
+      if (!avg || !sd) t.fail(ln, "sockperf: cannot read the average and std-dev in " + t.quote(ln));
+      s.full_rtt = what == "rtt";
+      s.avg_seen = true;
+      s.avg_line = ln;
+      values_us["mean"] = *avg;
+      values_us["stddev"] = *sd;
+      continue;
+    }
+    if (line.starts_with("# dropped messages")) {
+      auto d = field(line, "# dropped messages"), dup = field(line, "# duplicated messages"),
+           ooo = field(line, "# out-of-order messages");
+      if (!d || !dup || !ooo)
+        t.fail(ln, "sockperf: cannot read dropped/duplicated/out-of-order in " + t.quote(ln));
+      m.dropped = static_cast<std::uint64_t>(*d);
+      m.duplicated = static_cast<std::uint64_t>(*dup);
+      m.out_of_order = static_cast<std::uint64_t>(*ooo);
+      continue;
+    }
+    if (line.starts_with("Summary:")) {
+      if (line.find("Message Rate") != std::string_view::npos ||
+          line.find("BandWidth") != std::string_view::npos)
+        t.fail(ln, "sockperf throughput/under-load summary: labgate reads ping-pong (pp) runs only");
+      continue;
+    }
+    if (line.starts_with("Total ") && line.find("observations") != std::string_view::npos) {
+      auto n = scan::count(scan::words(line)[1]);
+      if (!n) t.fail(ln, "sockperf: cannot read the observation count in " + t.quote(ln));
+      m.parameters["sockperf.observations"] = std::to_string(*n);
+      s.observations_seen = true;
+      continue;
+    }
+    if (line.starts_with("--->")) {
+      std::string_view body = scan::trim(line.substr(4));
+      const std::size_t eq = body.rfind('=');
+      auto v = eq == std::string_view::npos ? std::nullopt : scan::number(body.substr(eq + 1));
+      if (!v) t.fail(ln, "sockperf: cannot read the value in " + t.quote(ln));
+      const std::string_view label = scan::trim(body.substr(0, eq));
+      if (label.starts_with("percentile")) {
+        values_us[percentile_name(label.substr(10))] = *v;
+        after_percentiles = true;
+      } else if (label.find("<MAX>") != std::string_view::npos) {
+        values_us["max"] = *v;
+      } else if (label.find("<MIN>") != std::string_view::npos) {
+        values_us["min"] = *v;
+      } else if (label == "observation") {
+        // Copies that lost the angle brackets: the first plain observation is the max, the last the min.
+        values_us[after_percentiles ? "min" : "max"] = *v;
+      } else {
+        t.fail(ln, "sockperf: unknown result line " + t.quote(ln));
+      }
+      continue;
+    }
+  }
+
+  if (!s.avg_seen) {
+    if (s.servers || s.kind)
+      t.fail(static_cast<int>(t.lines.size()),
+             "sockperf output has no '====> avg-' summary (truncated or failed run?)");
+    t.fail(1, "not sockperf ping-pong output: no '====> avg-lat'/'avg-latency'/'avg-rtt' summary");
+  }
+  if (!s.observations_seen && !values_us.count("max"))
+    t.fail(static_cast<int>(t.lines.size()), "sockperf output ends before its percentile block (truncated?)");
+  if (!s.kind && !options.kind)
+    t.fail(1, "sockperf output does not say UDP or TCP (no '[ 0] IP = ... # UDP' line); give the kind");
+  if (s.kind && options.kind && *s.kind != *options.kind)
+    t.fail(1, std::string("this is a ") + profile::to_string(*s.kind) + " run, not the " +
+                  profile::to_string(*options.kind) + " that was asked for");
+  const TestKind kind = s.kind ? *s.kind : *options.kind;
+  m.kind = profile::to_string(kind);
+
+  // sockperf 2.x has no --full-rtt: its "latency" is always half the round trip.
+  const bool half = !s.full_rtt || s.version_major == 2;
+  const double factor = half ? 2.0 : 1.0;
+  for (const auto& [name, us] : values_us) m.reported[name] = scan::us_to_ns(us * factor);
+  m.parameters["tool"] = "sockperf";
+  m.parameters["latency"] = "round-trip time";
+  m.parameters["latency_normalised"] =
+      half ? "doubled: sockperf reported half the round trip as 'latency' (run without --full-rtt)"
+           : "as printed: sockperf ran with --full-rtt";
+  m.parameters["warmup"] =
+      "sockperf's own warm-up stage (a few dummy messages) and its valid-duration window";
+  return m;
+}
+
+}  // namespace labgate::tools

@@ -1,0 +1,223 @@
+// Command lines for netperf, sockperf and iperf3 from a profile test. Each tool's
+// gaps (netperf has no warm-up, sockperf's warm-up is fixed, netperf cannot pace)
+// become warnings the report shows, never silent differences.
+#include "labgate/tools/tool_commands.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "labgate/util/units.h"
+
+namespace labgate::tools {
+
+namespace {
+
+using profile::TestKind;
+using profile::TestSpec;
+using profile::Tool;
+
+[[noreturn]] void refuse(const TestSpec& spec, const std::string& why) {
+  throw std::invalid_argument("test '" + spec.name + "' (" + spec.pos.str() + "): " + why);
+}
+
+/// Whole seconds, as every tool takes them; a fraction is rounded up and said.
+long seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what, ToolInvocation& inv) {
+  const double s = std::chrono::duration<double>(d).count();
+  const long whole = static_cast<long>(std::ceil(s));
+  if (whole < 1)
+    refuse(spec, std::string(what) + " must be at least 1s for " + profile::to_string(spec.tool));
+  if (static_cast<double>(whole) != s)
+    inv.warnings.push_back(std::string(what) + " " + units::format_duration(d) + " rounded up to " +
+                           std::to_string(whole) + "s: " + profile::to_string(spec.tool) +
+                           " takes whole seconds");
+  return whole;
+}
+
+std::string str(std::uint64_t v) { return std::to_string(v); }
+
+void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  const bool rr = profile::is_rr(spec.kind);
+  const char* test = spec.kind == TestKind::kTcpRr       ? "TCP_RR"
+                     : spec.kind == TestKind::kUdpRr     ? "UDP_RR"
+                     : spec.kind == TestKind::kTcpStream ? "TCP_STREAM"
+                                                         : "UDP_STREAM";
+  if (spec.rate_per_sec)
+    refuse(spec, "netperf cannot send at a fixed rate (open loop); use tool = \"builtin\" for rate = ...");
+  inv.server_protocol = "tcp";  // netserver's control connection
+  inv.server_argv = {"netserver", "-D", "-f", "-4", "-L", ep.server_address, "-p", std::to_string(ep.port)};
+  const long secs = seconds(spec, spec.duration, "duration", inv);
+  inv.client_argv = {"netperf", "-4",
+                     "-H",      ep.server_address,
+                     "-L",      ep.client_address,
+                     "-p",      std::to_string(ep.port),
+                     "-t",      test,
+                     "-l",      std::to_string(secs),
+                     "-j",      "-v",
+                     "2",       "-f",
+                     "m"};
+  if (spec.cpu.client || spec.cpu.server)
+    inv.client_argv.insert(inv.client_argv.end(),
+                           {"-T", (spec.cpu.client ? std::to_string(*spec.cpu.client) : "") + "," +
+                                      (spec.cpu.server ? std::to_string(*spec.cpu.server) : "")});
+  inv.client_argv.push_back("--");
+  if (rr)
+    inv.client_argv.insert(inv.client_argv.end(),
+                           {"-r", str(spec.message_size) + "," + str(spec.message_size)});
+  else
+    inv.client_argv.insert(inv.client_argv.end(), {"-m", str(spec.message_size)});
+  if (profile::is_tcp(spec.kind) && spec.nodelay) inv.client_argv.push_back("-D");
+  std::string keys =
+      "P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY,"
+      "THROUGHPUT,THROUGHPUT_UNITS,ELAPSED_TIME";
+  keys += rr ? ",TRANSACTION_RATE,RT_LATENCY,REQUEST_SIZE,RESPONSE_SIZE"
+             : ",LOCAL_SEND_SIZE,LOCAL_SEND_CALLS,REMOTE_RECV_CALLS";
+  inv.client_argv.insert(inv.client_argv.end(), {"-k", keys});
+  if (spec.warmup.count() > 0)
+    inv.warnings.push_back(
+        "netperf has no warm-up option: the profile's warm-up of " + units::format_duration(spec.warmup) +
+        " is not applied; connection set-up and cold caches fall inside the measured time");
+  inv.warnings.push_back(
+      "netperf's percentiles come from its own histogram and stop at P99; "
+      "p99_9 and above cannot be judged from netperf");
+}
+
+void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  if (!profile::is_rr(spec.kind))
+    refuse(spec, std::string("sockperf measures ping-pong round trips; ") + profile::to_string(spec.kind) +
+                     " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
+  // sockperf refuses messages below its 14-byte header.
+  if (spec.message_size < 14)
+    refuse(spec, "sockperf messages are at least 14 bytes (message_size = " + str(spec.message_size) + ")");
+  const bool tcp = spec.kind == TestKind::kTcpRr;
+  inv.server_protocol = tcp ? "tcp" : "udp";
+  const std::string port = std::to_string(ep.port);
+  inv.server_argv = {"sockperf", "sr", "-i", ep.server_address, "-p", port};
+  if (tcp) inv.server_argv.push_back("--tcp");
+  if (spec.cpu.server)
+    inv.server_argv.insert(inv.server_argv.end(), {"--cpu-affinity", std::to_string(*spec.cpu.server)});
+  const long secs = seconds(spec, spec.duration, "duration", inv);
+  // sockperf pp runs one thread that its --sender/--receiver-affinity do not pin; taskset does.
+  if (spec.cpu.client) inv.client_argv = {"taskset", "-c", std::to_string(*spec.cpu.client)};
+  inv.client_argv.insert(inv.client_argv.end(),
+                         {"sockperf", "pp", "-i", ep.server_address, "-p", port, "-m", str(spec.message_size),
+                          "-t", std::to_string(secs), "--full-rtt", "--client_ip", ep.client_address});
+  if (tcp) inv.client_argv.push_back("--tcp");
+  if (tcp && !spec.nodelay) inv.client_argv.push_back("--tcp-avoid-nodelay");
+  if (spec.rate_per_sec) {
+    inv.client_argv.push_back("--mps=" +
+                              std::to_string(static_cast<long long>(std::llround(*spec.rate_per_sec))));
+    inv.warnings.push_back(
+        "sockperf paces sends (--mps) but times each reply from its actual send, not its "
+        "schedule: stalls are under-reported (coordinated omission)");
+  }
+  if (spec.warmup.count() > 0)
+    inv.warnings.push_back(
+        "sockperf's warm-up is its own fixed stage (a few dummy messages, then a valid-duration "
+        "window); the profile's warm-up of " +
+        units::format_duration(spec.warmup) + " is not applied");
+}
+
+void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  if (!profile::is_stream(spec.kind))
+    refuse(spec, std::string("iperf3 measures throughput, not round trips; ") +
+                     profile::to_string(spec.kind) +
+                     " needs tool = \"netperf\", \"sockperf\" or \"builtin\"");
+  const bool udp = spec.kind == TestKind::kUdpStream;
+  if (udp && spec.message_size < 16)
+    refuse(spec,
+           "iperf3 UDP datagrams are at least 16 bytes (message_size = " + str(spec.message_size) + ")");
+  inv.server_protocol = "tcp";  // iperf3's control connection, also for UDP tests
+  const std::string port = std::to_string(ep.port);
+  const long secs = seconds(spec, spec.duration, "duration", inv);
+  const long omit = spec.warmup.count() > 0 ? seconds(spec, spec.warmup, "warm-up", inv) : 0;
+  // -1: serve one test and exit; the idle timeout ends a server whose client never came.
+  inv.server_argv = {"iperf3",
+                     "-s",
+                     "-1",
+                     "-B",
+                     ep.server_address,
+                     "-p",
+                     port,
+                     "--idle-timeout",
+                     std::to_string(secs + omit + 60)};
+  inv.client_argv = {"iperf3",
+                     "-c",
+                     ep.server_address,
+                     "-B",
+                     ep.client_address,
+                     "-p",
+                     port,
+                     "-t",
+                     std::to_string(secs),
+                     "-O",
+                     std::to_string(omit),
+                     "-J",
+                     "--connect-timeout",
+                     "5000",
+                     "-l",
+                     str(spec.message_size)};
+  if (udp) {
+    inv.client_argv.push_back("-u");
+    if (spec.rate_per_sec) {
+      const double bits = *spec.rate_per_sec * static_cast<double>(spec.message_size) * 8.0;
+      inv.client_argv.insert(inv.client_argv.end(),
+                             {"-b", std::to_string(static_cast<long long>(std::llround(bits)))});
+    } else {
+      inv.client_argv.insert(inv.client_argv.end(), {"-b", "0"});
+      inv.warnings.push_back(
+          "no rate in the profile: iperf3 sends UDP unpaced (-b 0), so loss shows the receiver's "
+          "capacity, as netperf UDP_STREAM does");
+    }
+  } else if (spec.rate_per_sec) {
+    const double bits = *spec.rate_per_sec * static_cast<double>(spec.message_size) * 8.0;
+    inv.client_argv.insert(inv.client_argv.end(),
+                           {"-b", std::to_string(static_cast<long long>(std::llround(bits)))});
+  }
+  if (spec.cpu.client || spec.cpu.server) {
+    if (!spec.cpu.client)
+      refuse(spec, "iperf3 -A pins the client first: set cpu.client as well as cpu.server");
+    std::string a = std::to_string(*spec.cpu.client);
+    if (spec.cpu.server) a += "," + std::to_string(*spec.cpu.server);
+    inv.client_argv.insert(inv.client_argv.end(), {"-A", a});
+  }
+  if (!udp && !spec.nodelay)
+    inv.warnings.push_back("iperf3 has no switch for Nagle; nodelay = false is not applied");
+}
+
+}  // namespace
+
+ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
+  if (spec.kind == TestKind::kJitter)
+    refuse(spec, "jitter tests run the built-in jitter probe, not an external tool");
+  if (ep.server_address.empty() || ep.client_address.empty())
+    refuse(spec, "both hosts need a test_address for " + std::string(profile::to_string(spec.tool)));
+  if (ep.port < 1 || ep.port > 65535)
+    refuse(spec, "port " + std::to_string(ep.port) + " is not a TCP/UDP port");
+  ToolInvocation inv;
+  switch (spec.tool) {
+    case Tool::kNetperf:
+      netperf(spec, ep, inv);
+      break;
+    case Tool::kSockperf:
+      sockperf(spec, ep, inv);
+      break;
+    case Tool::kIperf3:
+      iperf3(spec, ep, inv);
+      break;
+    case Tool::kBuiltin:
+      refuse(spec, "tool = \"builtin\" runs labgate's own probes, not an external tool");
+  }
+  const auto total = spec.warmup + spec.duration;
+  // Generous but bounded: a tool that outlives its run by this much is hung.
+  inv.client_timeout = total + std::max<std::chrono::nanoseconds>(std::chrono::seconds(30), total / 5);
+  inv.parameters["message_size"] = str(spec.message_size);
+  inv.parameters["duration"] = units::format_duration(spec.duration);
+  inv.parameters["server_address"] = ep.server_address;
+  inv.parameters["client_address"] = ep.client_address;
+  inv.parameters["port"] = std::to_string(ep.port);
+  if (spec.cpu.client) inv.parameters["cpu.client"] = std::to_string(*spec.cpu.client);
+  if (spec.cpu.server) inv.parameters["cpu.server"] = std::to_string(*spec.cpu.server);
+  return inv;
+}
+
+}  // namespace labgate::tools

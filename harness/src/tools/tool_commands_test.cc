@@ -1,0 +1,185 @@
+// The exact command lines labgate gives netperf, sockperf and iperf3, and the
+// tests a tool cannot run refused with the test's name and position.
+#include "labgate/tools/tool_commands.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace labgate::tools {
+namespace {
+
+using namespace std::chrono_literals;
+using profile::TestKind;
+using profile::Tool;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+using Argv = std::vector<std::string>;
+
+profile::TestSpec spec(Tool tool, TestKind kind) {
+  profile::TestSpec s;
+  s.name = "t1";
+  s.tool = tool;
+  s.kind = kind;
+  s.duration = 120s;
+  s.warmup = 2s;
+  s.message_size = 64;
+  s.pos = {"lab.toml", 40, 1};
+  return s;
+}
+
+const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
+
+std::string all(const std::vector<std::string>& v) { return ::testing::PrintToString(v); }
+
+TEST(ToolCommands, NetperfTcpRrAsTheSeedRanItWithKeysAndBinding) {
+  auto s = spec(Tool::kNetperf, TestKind::kTcpRr);
+  s.cpu = {2, 2};
+  const ToolInvocation inv = build_invocation(s, kEp);
+  EXPECT_EQ(inv.server_argv, (Argv{"netserver", "-D", "-f", "-4", "-L", "198.19.210.2", "-p", "41000"}));
+  EXPECT_EQ(inv.client_argv,
+            (Argv{"netperf",
+                  "-4",
+                  "-H",
+                  "198.19.210.2",
+                  "-L",
+                  "198.19.210.1",
+                  "-p",
+                  "41000",
+                  "-t",
+                  "TCP_RR",
+                  "-l",
+                  "120",
+                  "-j",
+                  "-v",
+                  "2",
+                  "-f",
+                  "m",
+                  "-T",
+                  "2,2",
+                  "--",
+                  "-r",
+                  "64,64",
+                  "-D",
+                  "-k",
+                  "P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY,"
+                  "THROUGHPUT,THROUGHPUT_UNITS,ELAPSED_TIME,TRANSACTION_RATE,RT_LATENCY,REQUEST_SIZE,"
+                  "RESPONSE_SIZE"}));
+  EXPECT_EQ(inv.server_protocol, "tcp");
+  EXPECT_EQ(inv.client_timeout, 122s + 30s);
+  EXPECT_THAT(all(inv.warnings),
+              HasSubstr("netperf has no warm-up option: the profile's warm-up of 2s is not applied"));
+  EXPECT_THAT(all(inv.warnings), HasSubstr("stop at P99"));
+  EXPECT_EQ(inv.parameters.at("message_size"), "64");
+  EXPECT_EQ(inv.parameters.at("cpu.client"), "2");
+}
+
+TEST(ToolCommands, NetperfUdpStreamCountsSendsAndReceives) {
+  auto s = spec(Tool::kNetperf, TestKind::kUdpStream);
+  s.cpu.server = 3;
+  const ToolInvocation inv = build_invocation(s, kEp);
+  EXPECT_THAT(all(inv.client_argv), HasSubstr("\"UDP_STREAM\""));
+  EXPECT_THAT(all(inv.client_argv), HasSubstr("\"-T\", \",3\""));
+  EXPECT_THAT(all(inv.client_argv), HasSubstr("\"--\", \"-m\", \"64\", \"-k\""));
+  EXPECT_THAT(inv.client_argv.back(), HasSubstr("LOCAL_SEND_CALLS,REMOTE_RECV_CALLS"));
+  EXPECT_THAT(all(inv.client_argv), ::testing::Not(HasSubstr("\"-D\"")));  // no Nagle on UDP
+}
+
+TEST(ToolCommands, NetperfCannotRunOpenLoop) {
+  auto s = spec(Tool::kNetperf, TestKind::kUdpRr);
+  s.rate_per_sec = 20000;
+  EXPECT_THAT([&] { build_invocation(s, kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(
+                  HasSubstr("test 't1' (lab.toml:40:1): netperf cannot send at a fixed rate")));
+}
+
+TEST(ToolCommands, SockperfPingPongFullRttBoundToTestAddresses) {
+  auto s = spec(Tool::kSockperf, TestKind::kTcpRr);
+  s.duration = 10s;
+  s.cpu = {1, 0};
+  const ToolInvocation inv = build_invocation(s, kEp);
+  EXPECT_EQ(inv.server_argv,
+            (Argv{"sockperf", "sr", "-i", "198.19.210.2", "-p", "41000", "--tcp", "--cpu-affinity", "0"}));
+  EXPECT_EQ(inv.client_argv,
+            (Argv{"taskset", "-c", "1", "sockperf", "pp", "-i", "198.19.210.2", "-p", "41000", "-m", "64",
+                  "-t", "10", "--full-rtt", "--client_ip", "198.19.210.1", "--tcp"}));
+  EXPECT_THAT(all(inv.warnings), HasSubstr("sockperf's warm-up is its own fixed stage"));
+
+  auto udp = spec(Tool::kSockperf, TestKind::kUdpRr);
+  udp.rate_per_sec = 5000;
+  const ToolInvocation u = build_invocation(udp, kEp);
+  EXPECT_EQ(u.server_protocol, "udp");
+  EXPECT_THAT(all(u.client_argv), HasSubstr("--mps=5000"));
+  EXPECT_THAT(all(u.warnings), HasSubstr("coordinated omission"));
+}
+
+TEST(ToolCommands, SockperfRefusesStreamsAndTinyMessages) {
+  EXPECT_THAT(
+      [&] { build_invocation(spec(Tool::kSockperf, TestKind::kTcpStream), kEp); },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("sockperf measures ping-pong round trips")));
+  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  s.message_size = 8;
+  EXPECT_THAT([&] { build_invocation(s, kEp); }, ::testing::ThrowsMessage<std::invalid_argument>(
+                                                     HasSubstr("at least 14 bytes (message_size = 8)")));
+}
+
+TEST(ToolCommands, Iperf3UdpAtTheProfileRateWithOmittedWarmup) {
+  auto s = spec(Tool::kIperf3, TestKind::kUdpStream);
+  s.duration = 30s;
+  s.rate_per_sec = 20000;
+  s.cpu = {1, 1};
+  const ToolInvocation inv = build_invocation(s, kEp);
+  EXPECT_EQ(inv.server_argv,
+            (Argv{"iperf3", "-s", "-1", "-B", "198.19.210.2", "-p", "41000", "--idle-timeout", "92"}));
+  EXPECT_EQ(
+      inv.client_argv,
+      (Argv{
+          "iperf3", "-c", "198.19.210.2",      "-B",   "198.19.210.1", "-p", "41000", "-t", "30",       "-O",
+          "2",      "-J", "--connect-timeout", "5000", "-l",           "64", "-u",    "-b", "10240000", "-A",
+          "1,1"}));
+  EXPECT_EQ(inv.server_protocol, "tcp");
+
+  auto unpaced = spec(Tool::kIperf3, TestKind::kUdpStream);
+  EXPECT_THAT(all(build_invocation(unpaced, kEp).client_argv), HasSubstr("\"-b\", \"0\""));
+  EXPECT_THAT(all(build_invocation(unpaced, kEp).warnings), HasSubstr("unpaced"));
+}
+
+TEST(ToolCommands, Iperf3RefusesRoundTripsAndServerOnlyPinning) {
+  EXPECT_THAT([&] { build_invocation(spec(Tool::kIperf3, TestKind::kTcpRr), kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("iperf3 measures throughput")));
+  auto s = spec(Tool::kIperf3, TestKind::kTcpStream);
+  s.cpu.server = 1;
+  EXPECT_THAT([&] { build_invocation(s, kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("set cpu.client as well")));
+}
+
+TEST(ToolCommands, FractionalSecondsAreRoundedUpAndSaid) {
+  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  s.duration = 1500ms;
+  const ToolInvocation inv = build_invocation(s, kEp);
+  EXPECT_THAT(all(inv.client_argv), HasSubstr("\"-t\", \"2\""));
+  EXPECT_THAT(all(inv.warnings), HasSubstr("duration 1.5s rounded up to 2s"));
+  s.duration = 200ms;
+  s.warmup = 0s;
+  EXPECT_EQ(build_invocation(s, kEp).client_argv[9], "1");
+}
+
+TEST(ToolCommands, WhatNoToolCanRun) {
+  EXPECT_THAT([&] { build_invocation(spec(Tool::kNetperf, TestKind::kJitter), kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("built-in jitter probe")));
+  EXPECT_THAT([&] { build_invocation(spec(Tool::kBuiltin, TestKind::kTcpRr), kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("labgate's own probes")));
+  EXPECT_THAT(
+      [&] {
+        build_invocation(spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"198.19.210.2", "", 1});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("need a test_address")));
+  EXPECT_THAT(
+      [&] {
+        build_invocation(spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"a", "b", 70000});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("port 70000 is not a TCP/UDP port")));
+}
+
+}  // namespace
+}  // namespace labgate::tools
