@@ -36,9 +36,18 @@ std::optional<double> reported_value(const Measurement& m, const std::string& na
   return it->second;
 }
 
+/// Whether a tool printed latency figures of its own (netperf -k, sockperf).
+bool tool_reported_latency(const Measurement& m) {
+  for (const char* k : {"p50", "p90", "p99", "p99_9", "p99_99", "max", "min", "mean", "stddev"})
+    if (m.reported.count(k)) return true;
+  return false;
+}
+
 std::optional<double> latency_stat(const Measurement& m, const std::string& name) {
   const stats::Histogram& h = m.histogram;
-  if (h.count() == 0) return reported_value(m, name);
+  // A tool's own figures beat a histogram rebuilt from its coarse buckets (netperf's
+  // are a decade wide), and a figure it could not measure stays absent.
+  if (h.count() == 0 || tool_reported_latency(m)) return reported_value(m, name);
   for (const auto& [key, rank] : kPercentiles)
     if (name == key) return static_cast<double>(h.percentile(rank));
   if (name == "max") return static_cast<double>(h.max());

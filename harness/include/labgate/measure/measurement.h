@@ -48,8 +48,9 @@ struct Measurement {
   stats::Histogram histogram;  ///< may be empty when a tool printed only summary stats
   /// Summary statistics as printed by a tool that gives no full histogram, keyed
   /// by the budget names ("p50", "p99", "mean", "stddev", "max", "min"; ns) plus
-  /// tool extras ("transaction_rate", "late", ...). Budgets use the histogram when
-  /// it has samples, these otherwise.
+  /// tool extras ("transaction_rate", "late", ...). When a tool reported latency
+  /// figures here, budgets use these alone (its histogram is for plots); otherwise
+  /// the histogram when it has samples.
   std::map<std::string, double> reported;
 
   std::vector<Interval> series;
@@ -71,7 +72,8 @@ struct Measurement {
   /// "stddev" "min" (ns), "dropped" (count), "min_throughput" (bit/s, from
   /// throughput_bps), "max_loss" (fraction, from loss_fraction), "samples". nullopt
   /// when this measurement cannot say (a missing statistic fails a budget, never
-  /// passes it): latency from the histogram when it has samples, else `reported`;
+  /// passes it): latency from `reported` when the tool reported any latency figure,
+  /// else from the histogram when it has samples;
   /// dropped from the counters when anything was counted, else `reported`.
   std::optional<double> stat(const std::string& name) const;
 
