@@ -141,7 +141,7 @@ budget = { p99 = "1ms" }
   EXPECT_THAT(r.errors[0].message, ::testing::HasSubstr("\"z\" is not a defined host; defined hosts: a"));
 }
 
-TEST(DefaultsErrors, MissingHomeIsAnErrorForTilde) {
+TEST(DefaultsErrors, TildeFallsBackToTheAccountsHome) {
   const char* home = std::getenv("HOME");
   const std::string saved = home ? home : "";
   setenv("HOME", "relative/not/a/home", 1);  // not absolute: the password database is used
