@@ -19,6 +19,8 @@ int run(int argc, char** argv) {
   Action action;
   // Subcommands register here, one file each.
   add_validate_command(app, action);
+  add_report_command(app, action);
+  add_compare_command(app, action);
 
   try {
     app.parse(argc, argv);

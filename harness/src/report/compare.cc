@@ -122,7 +122,7 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       std::string change = "-";
       if (d.slowdown) {
         // Shown as the change of the value itself; for throughput that is -slowdown.
-        change = format_signed_percent(d.stat == "throughput" ? -*d.slowdown : *d.slowdown);
+        change = format_signed_percent(d.stat == "throughput" && *d.slowdown != 0 ? -*d.slowdown : *d.slowdown);
       }
       if (d.regression) change += "  REGRESSION";
       s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d.stat, d.a), 14) +

@@ -29,9 +29,11 @@ h2{font-size:18px}h3{font-size:15px;display:flex;align-items:center;gap:10px}
 .card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px 18px;margin:14px 0}
 .meta{color:#374151;margin:4px 0 10px}
 .warn{background:#fef3c7;border-left:4px solid #d97706;padding:6px 10px;margin:6px 0}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:4px 24px}
-.grid div{padding:3px 0;border-bottom:1px solid #f3f4f6}
-.grid b{display:inline-block;min-width:120px;color:var(--muted);font-weight:500}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(210px,1fr));gap:10px 24px;margin-bottom:10px}
+.grid .k{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
+.grid .v{font-weight:500;overflow-wrap:anywhere}
+.grid .v.bad{color:var(--fail);font-weight:600}
+table.hosts{width:auto;min-width:520px}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:#f9fafb;font-weight:600;color:#374151;white-space:nowrap}
@@ -91,23 +93,21 @@ std::string banner_class(const RunResult& run) {
   return "error";
 }
 
-std::string field(const std::string& name, const std::string& value_html) {
-  return "<div><b>" + html_escape(name) + "</b>" + value_html + "</div>";
+std::string field(const std::string& name, const std::string& value_html, bool bad = false) {
+  return "<div><div class=\"k\">" + html_escape(name) + "</div><div class=\"v" + (bad ? " bad" : "") + "\">" +
+         value_html + "</div></div>";
+}
+
+// "2024-05-01 12:00:00 UTC": the stored ISO form, made easier on the eye.
+std::string display_time(results::Clock::time_point t) {
+  std::string s = results::format_time(t);  // 2024-05-01T12:00:00.000Z
+  return s.substr(0, 10) + " " + s.substr(11, 8) + " UTC";
 }
 
 std::string summary(const RunResult& run) {
-  std::string when = html_escape(results::format_time(run.start_time));
-  if (run.end_time) {
-    const double secs = std::chrono::duration<double>(*run.end_time - run.start_time).count();
-    when += " &#8594; " + html_escape(results::format_time(*run.end_time)) + " (" +
-            html_escape(format_duration(secs)) + ")";
-  } else {
-    when += " &#8594; not finished";
-  }
-  std::string hosts;
-  for (const auto& h : run.hosts)
-    hosts += (hosts.empty() ? "" : "<br>") + std::string("<b style=\"min-width:0\">") + html_escape(h.name) +
-             "</b> " + html_escape(h.address) + " (test " + html_escape(h.test_address) + ")";
+  std::string duration = "not finished";
+  if (run.end_time)
+    duration = format_duration(std::chrono::duration<double>(*run.end_time - run.start_time).count());
   int tp = 0, tf = 0, te = 0;
   for (const auto& t : run.tests)
     (t.verdict == results::TestVerdict::kPass ? tp : t.verdict == results::TestVerdict::kFail ? tf : te)++;
@@ -115,17 +115,28 @@ std::string summary(const RunResult& run) {
   s += field("Profile", "<code>" + html_escape(run.profile_path) + "</code>");
   s += field("Lab", html_escape(run.lab_name));
   s += field("Run", "<code>" + html_escape(run.run_id) + "</code>");
-  s += field("Time (UTC)", when);
-  s += field("labgate", html_escape(run.labgate_version));
+  s += field("labgate version", html_escape(run.labgate_version));
+  s += field("Started", html_escape(display_time(run.start_time)));
+  s += field("Ended", run.end_time ? html_escape(display_time(*run.end_time)) : std::string("not finished"));
+  s += field("Duration", html_escape(duration));
   s += field("Exit code", run.exit_code ? std::to_string(*run.exit_code) + " (" + html_escape(run.verdict()) + ")"
                                         : std::string("none yet"));
-  s += field("Conforming", run.conforming() ? std::string("yes: every precondition held")
-                                            : std::string("<span style=\"color:#dc2626;font-weight:600\">no: "
-                                                          "measured on a non-conforming system</span>"));
+  s += field("Conforming",
+             run.conforming() ? std::string("yes, every precondition held")
+                              : std::string("no: measurements taken on a non-conforming system"),
+             !run.conforming());
   s += field("Tests", std::to_string(tp) + " passed, " + std::to_string(tf) + " failed, " + std::to_string(te) +
-                          " could not run");
-  s += field("Hosts", "<span style=\"display:inline-block\">" + hosts + "</span>");
+                          " could not run",
+             tf + te > 0);
   s += "</div>";
+  if (!run.hosts.empty()) {
+    s += "<table class=\"hosts\"><thead><tr><th>Host</th><th>Management address</th><th>Test address</th></tr>"
+         "</thead><tbody>";
+    for (const auto& h : run.hosts)
+      s += "<tr><td><b>" + html_escape(h.name) + "</b></td><td><code>" + html_escape(h.address) +
+           "</code></td><td><code>" + html_escape(h.test_address) + "</code></td></tr>";
+    s += "</tbody></table>";
+  }
   if (!run.error.empty()) s += "<pre class=\"failure\">" + html_escape(run.error) + "</pre>";
   for (const auto& w : run.warnings) s += "<p class=\"warn\">" + html_escape(w) + "</p>";
   return s + "</section>";
@@ -173,7 +184,7 @@ std::string html_report(const RunResult& run) {
          (run.conforming() ? std::string("conforming system") : std::string("NON-CONFORMING system")) +
          "</span></header>" + summary(run) + html::preconditions(run) + overview(run) + tests +
          "<footer>Generated by labgate " + html_escape(run.labgate_version) +
-         " from run.json; regenerate with <code>labgate report " + html_escape(run.run_id) +
+         " from run.json; regenerate with <code>labgate report results/" + html_escape(run.run_id) +
          "</code>. Latencies are " + "round trips for rr tests, per-send times for stream tests, clock gaps for "
          "jitter.</footer></main><script>" + kScript + "</script></body></html>\n";
 }

@@ -49,9 +49,13 @@ std::string context_line(const TestRecord& t, const MeasurementView& v) {
   if (v.histogram)
     parts.push_back(html_escape(format_count(static_cast<double>(v.histogram->count()))) + " samples" +
                     (v.duration_s ? " over " + html_escape(format_duration(*v.duration_s)) : ""));
-  parts.push_back("warm-up excluded: " +
-                  (v.warmup_s ? html_escape("first " + format_duration(*v.warmup_s)) : std::string("not recorded")));
-  parts.push_back("CPU placement: " + html_escape(cpu_placement(v)));
+  if (t.measurement.is_null()) {
+    parts.push_back("no measurement was taken");
+  } else {
+    parts.push_back("warm-up excluded: " + (v.warmup_s ? html_escape("first " + format_duration(*v.warmup_s))
+                                                       : std::string("not recorded")));
+    parts.push_back("CPU placement: " + html_escape(cpu_placement(v)));
+  }
   if (v.throughput_bps) parts.push_back("throughput " + html_escape(format_bps(*v.throughput_bps)));
   if (v.dropped) parts.push_back(html_escape(format_count(*v.dropped)) + " dropped");
   if (v.loss_fraction) parts.push_back("loss " + html_escape(format_in_unit(*v.loss_fraction, "fraction")));

@@ -95,7 +95,7 @@ std::string percentile_chart(const results::TestRecord& t, const MeasurementView
 
   double y_lo = static_cast<double>(h.percentile(50)), y_hi = static_cast<double>(h.max());
   for (const auto& l : limits) y_lo = std::min(y_lo, l.limit), y_hi = std::max(y_hi, l.limit);
-  AxisSpec x{Scale::kNines, x_lo, x_hi, "percentile (log of 1 / (1 - p))", nullptr};
+  AxisSpec x{Scale::kNines, x_lo, x_hi, "percentile (nines scale)", nullptr};
   AxisSpec y{Scale::kLog, std::max(1.0, y_lo / 1.5), y_hi * 1.6, metric_of(t) + " (log scale)", ns_tick};
   Chart c("Percentile curve of " + metric_of(t), x, y);
   if (resolved < x_hi)

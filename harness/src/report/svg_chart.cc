@@ -151,13 +151,17 @@ void Chart::hline(double y, const std::string& colour, const std::string& label,
            (dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
   });
   labels_.push_back([=](const Frame& f) {
-    return text(f.right() - 4, f.py(y) - 4, label, "end", std::string(" fill=\"") + colour + "\"" + kHalo);
+    // At the left end: annotations of data (spikes, maxima) tend to sit at the right.
+    return text(f.left + 4, f.py(y) - 4, label, "start", std::string(" fill=\"") + colour + "\"" + kHalo);
   });
 }
 
 void Chart::label(Point at, const std::string& colour, const std::string& s, bool left) {
   labels_.push_back([=](const Frame& f) {
-    return text(f.px(at.x) + (left ? -4 : 4), f.py(at.y) - 5, s, left ? "end" : "start",
+    // About 6 px per character at 11 px: a label that would run past the plot's
+    // right edge goes to the left of its point instead.
+    const bool to_left = left || f.px(at.x) + 4 + 6.0 * static_cast<double>(s.size()) > f.right();
+    return text(f.px(at.x) + (to_left ? -4 : 4), f.py(at.y) - 5, s, to_left ? "end" : "start",
                 std::string(" fill=\"") + colour + "\"" + kHalo);
   });
 }
@@ -181,9 +185,11 @@ void Chart::shade_x(double x0, double x1, const std::string& caption) {
 
 std::string Chart::svg(int width, int height) const {
   Frame f;
-  f.left = 64;
+  // Room on the left for "1.00 ms" ticks beside a rotated axis title, and on the
+  // right for half of the last x tick label ("99.999%").
+  f.left = 72;
   f.top = legend_.empty() ? 30 : 46;
-  f.width = width - f.left - 16;
+  f.width = width - f.left - 26;
   f.height = height - f.top - 46;
   f.x = &x_;
   f.y = &y_;
@@ -227,8 +233,8 @@ std::string Chart::svg(int width, int height) const {
   for (const auto& d : labels_) s += d(f);
   s += ticks;
   s += text(f.left + f.width / 2, f.bottom() + 34, x_.title, "middle", " fill=\"#111827\"");
-  s += text(14, f.top + f.height / 2, y_.title, "middle",
-            " fill=\"#111827\" transform=\"rotate(-90 14 " + num(f.top + f.height / 2) + ")\"");
+  s += text(13, f.top + f.height / 2, y_.title, "middle",
+            " fill=\"#111827\" transform=\"rotate(-90 13 " + num(f.top + f.height / 2) + ")\"");
   return s + "</svg>";
 }
 

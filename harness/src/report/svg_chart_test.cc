@@ -45,7 +45,7 @@ TEST(Chart, EscapesTextAndScalesToItsBox) {
   EXPECT_THAT(svg, HasSubstr("p50 &lt;line&gt;"));
   EXPECT_THAT(svg, HasSubstr("x &quot;s&quot;"));
   // The line runs from the bottom-left to the top-right corner of the plot area.
-  EXPECT_THAT(svg, HasSubstr("points=\"64.0,254.0 444.0,46.0 \""));
+  EXPECT_THAT(svg, HasSubstr("points=\"72.0,254.0 434.0,46.0 \""));
 }
 
 TEST(LatencyCharts, DrawEveryPlotOfALatencyTest) {

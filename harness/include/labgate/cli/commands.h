@@ -15,6 +15,10 @@ using Action = std::function<ExitCode()>;
 
 /// `labgate validate PROFILE...` (validate_command.cc).
 void add_validate_command(CLI::App& app, Action& action);
+/// `labgate report RESULTS_DIR...` (report_command.cc).
+void add_report_command(CLI::App& app, Action& action);
+/// `labgate compare RUN_A RUN_B` (compare_command.cc).
+void add_compare_command(CLI::App& app, Action& action);
 
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);

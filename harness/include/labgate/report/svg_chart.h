@@ -57,7 +57,7 @@ class Chart {
   /// A vertical reference line at x with a short label near its top; `row`
   /// staggers labels of lines that sit close together.
   void vline(double x, const std::string& colour, const std::string& label, int row = 0);
-  /// A horizontal reference line at y with a label at its right end.
+  /// A horizontal reference line at y with a label at its left end.
   void hline(double y, const std::string& colour, const std::string& label, bool dashed = true);
   /// A text label at a data point (drawn after lines so it stays readable);
   /// `left` puts the text to the left of the point instead of the right.

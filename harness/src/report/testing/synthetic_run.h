@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/report/format.h"
 #include "labgate/results/run_result.h"
 #include "labgate/stats/histogram.h"
 
@@ -57,7 +58,7 @@ inline Recorded record(const LatencyShape& s, unsigned seed) {
 }
 
 /// Judges budgets the way the budget evaluator does (ceilings on latency stats).
-inline std::vector<results::BudgetLine> judge(const stats::Histogram& h, const std::map<std::string, double>& limits) {
+inline std::vector<results::BudgetLine> judge(const stats::Histogram& h, const std::vector<std::pair<std::string, double>>& limits) {
   std::vector<results::BudgetLine> out;
   for (const auto& [stat, limit] : limits) {
     double observed = 0;
@@ -77,7 +78,7 @@ inline std::vector<results::BudgetLine> judge(const stats::Histogram& h, const s
 
 inline results::TestRecord latency_test(const std::string& name, const std::string& kind, const std::string& pair,
                                         const LatencyShape& shape, unsigned seed,
-                                        const std::map<std::string, double>& limits) {
+                                        const std::vector<std::pair<std::string, double>>& limits) {
   const Recorded r = record(shape, seed);
   results::TestRecord t;
   t.name = name;
@@ -90,8 +91,9 @@ inline results::TestRecord latency_test(const std::string& name, const std::stri
   const bool pass = std::all_of(t.budget.begin(), t.budget.end(), [](const auto& b) { return b.pass; });
   t.verdict = pass ? results::TestVerdict::kPass : results::TestVerdict::kFail;
   for (const auto& b : t.budget)
-    if (!b.pass) t.failure += (t.failure.empty() ? "" : "\n") + b.stat + " " + std::to_string(*b.observed / 1e3) +
-                              " us exceeds " + std::to_string(b.limit / 1e3) + " us";
+    if (!b.pass)
+      t.failure += (t.failure.empty() ? "" : "\n") + b.stat + " " + format_ns(*b.observed, Units::kAscii) +
+                   " exceeds the budget of " + format_ns(b.limit, Units::kAscii);
   t.figures = {{"p99_us", static_cast<double>(r.total.percentile(99)) / 1e3},
                {"samples", static_cast<double>(r.total.count())}};
   t.measurement = {{"source", "builtin"},
