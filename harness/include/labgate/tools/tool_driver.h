@@ -1,0 +1,49 @@
+// Runs one profile test with an external tool between two hosts: the tool's
+// server on the far host bound to its test address, the client on the near host,
+// parse, and the server always stopped, whatever happened in between.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "labgate/measure/measurement.h"
+#include "labgate/profile/test_spec.h"
+#include "labgate/tools/tool_commands.h"
+#include "labgate/transport/transport.h"
+
+namespace labgate::tools {
+
+struct DriverOptions {
+  /// How long the server may take to bind its port before the test is abandoned.
+  std::chrono::nanoseconds ready_timeout = std::chrono::seconds(10);
+  std::chrono::nanoseconds poll_interval = std::chrono::milliseconds(50);
+  /// Client runs that found no server (still starting) before giving up.
+  int connect_attempts = 3;
+  /// Ports tried when the profile sets none and a chosen port is taken.
+  int port_attempts = 3;
+};
+
+/// Everything a tool run leaves: the Measurement and, for the results folder,
+/// the exact commands and the raw client and server output.
+struct ToolRun {
+  measure::Measurement measurement;
+  ToolInvocation invocation;
+  transport::RunResult client;
+  transport::RunResult server;
+};
+
+/// Runs `spec` (tool netperf, sockperf or iperf3) from `client_host` to
+/// `server_host`. `endpoint.port` 0 picks a random high port (another one when
+/// it is taken). Throws labgate::Failure: kUsageError when the tool cannot run
+/// this test, kCouldNotRun (naming host, command and what went wrong) when the
+/// server does not come up, the client times out, or the tool reports a failure.
+ToolRun run_tool_test(const profile::TestSpec& spec, transport::Transport& client_host,
+                      transport::Transport& server_host, Endpoint endpoint,
+                      const DriverOptions& options = {});
+
+/// Whether /proc/net/tcp (or udp) text shows a socket bound to ipv4:port, for TCP
+/// one in LISTEN state. The wildcard address 0.0.0.0 counts as bound to any.
+bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bool tcp);
+
+}  // namespace labgate::tools

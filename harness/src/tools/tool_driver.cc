@@ -1,0 +1,185 @@
+// One external-tool test between two hosts: start the server, wait until it
+// listens, run the client with a timeout, parse, and always stop the server.
+#include "labgate/tools/tool_driver.h"
+
+#include <arpa/inet.h>
+
+#include <cstdio>
+#include <random>
+#include <thread>
+
+#include "labgate/tools/parsers.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+#include "text_scan.h"
+
+namespace labgate::tools {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using transport::Process;
+using transport::RunResult;
+using transport::Transport;
+
+[[noreturn]] void could_not_run(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
+
+std::string first_line(const RunResult& r) {
+  const std::string& s = !r.err.empty() ? r.err : r.out;
+  const std::string line = s.substr(0, s.find('\n'));
+  return line.empty() ? "(no output)" : line.substr(0, 200);
+}
+
+std::string host_of(const Transport& t) { return "host " + t.host_name(); }
+
+/// Stops the server however the test ends; keeps what it printed.
+class ServerGuard {
+ public:
+  explicit ServerGuard(std::unique_ptr<Process> p) : p_(std::move(p)) {}
+  ~ServerGuard() {
+    try {
+      stop();
+    } catch (...) {
+      // A stop that fails here already failed the run elsewhere; never throw from a destructor.
+    }
+  }
+  Process& process() { return *p_; }
+  RunResult stop() {
+    if (!stopped_) {
+      result_ = p_->stop();
+      stopped_ = true;
+    }
+    return result_;
+  }
+
+ private:
+  std::unique_ptr<Process> p_;
+  RunResult result_;
+  bool stopped_ = false;
+};
+
+std::string hex_le(const std::string& ipv4) {
+  in_addr a{};
+  if (inet_pton(AF_INET, ipv4.c_str(), &a) != 1) return "";
+  const auto* b = reinterpret_cast<const unsigned char*>(&a.s_addr);
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%02X%02X%02X%02X", b[3], b[2], b[1], b[0]);
+  return buf;
+}
+
+/// Polls the server host's /proc/net until the port is bound, the server ends, or time runs out.
+void wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
+                          const Endpoint& ep, const DriverOptions& o) {
+  const bool tcp = inv.server_protocol == "tcp";
+  const std::vector<std::string> probe = {"cat", tcp ? "/proc/net/tcp" : "/proc/net/udp"};
+  const auto deadline = Clock::now() + o.ready_timeout;
+  while (true) {
+    transport::RunOptions ro;
+    ro.timeout = std::chrono::seconds(5);
+    const RunResult r = server_host.run(probe, ro);
+    if (r.ok() && port_bound(r.out, ep.server_address, ep.port, tcp)) return;
+    if (auto ended = server.process().wait(std::chrono::nanoseconds(0)))
+      could_not_run(host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` ended (" +
+                    ended->describe() + ") before listening on " + ep.server_address + ":" +
+                    std::to_string(ep.port) + ": " + first_line(*ended));
+    if (Clock::now() >= deadline)
+      could_not_run(
+          host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` is not listening on " +
+          ep.server_address + ":" + std::to_string(ep.port) + " after " +
+          std::to_string(std::chrono::duration_cast<std::chrono::seconds>(o.ready_timeout).count()) + "s");
+    std::this_thread::sleep_for(o.poll_interval);
+  }
+}
+
+/// What the parser reads: iperf3's stdout is JSON (stderr would spoil it); the
+/// others print their failures on stderr, so both streams count.
+std::string parse_input(profile::Tool tool, const RunResult& r) {
+  if (tool == profile::Tool::kIperf3 || r.err.empty()) return r.out;
+  return r.out + (r.out.empty() || r.out.back() == '\n' ? "" : "\n") + r.err;
+}
+
+bool port_taken(const RunResult& r) { return scan::contains_nocase(r.out + r.err, "address already in use"); }
+
+}  // namespace
+
+bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bool tcp) {
+  char port_hex[8];
+  std::snprintf(port_hex, sizeof port_hex, "%04X", static_cast<unsigned>(port) & 0xFFFFu);
+  const std::string want = hex_le(ipv4);
+  for (std::string_view rest = proc_net; !rest.empty();) {
+    const std::size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    // "  0: 0100007F:A028 00000000:0000 0A ..." -> local address, remote address, state.
+    const auto w = scan::words(line);
+    if (w.size() < 4 || !w[0].ends_with(':')) continue;
+    const std::size_t colon = w[1].find(':');
+    if (colon == std::string_view::npos || w[1].substr(colon + 1) != port_hex) continue;
+    const std::string_view addr = w[1].substr(0, colon);
+    if (addr != want && addr != "00000000") continue;
+    if (!tcp || w[3] == "0A") return true;
+  }
+  return false;
+}
+
+ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Transport& server_host,
+                      Endpoint ep, const DriverOptions& o) {
+  const bool chosen_port = ep.port == 0;
+  std::mt19937 rng(std::random_device{}());
+  for (int port_try = 1;; ++port_try) {
+    if (chosen_port) ep.port = std::uniform_int_distribution<int>(20000, 59999)(rng);
+    ToolRun run;
+    try {
+      run.invocation = build_invocation(spec, ep);
+    } catch (const std::invalid_argument& e) {
+      throw Failure(ExitCode::kUsageError, e.what());
+    }
+    const ToolInvocation& inv = run.invocation;
+    ServerGuard server(server_host.start(inv.server_argv));
+    try {
+      wait_until_listening(server_host, server, inv, ep, o);
+    } catch (const Failure&) {
+      const RunResult s = server.stop();
+      if (chosen_port && port_try < o.port_attempts && port_taken(s)) continue;
+      throw;
+    }
+
+    const std::string tool = profile::to_string(spec.tool);
+    transport::RunOptions ro;
+    ro.timeout = inv.client_timeout;
+    for (int attempt = 1;; ++attempt) {
+      run.client = client_host.run(inv.client_argv, ro);
+      if (run.client.timed_out)
+        could_not_run(host_of(client_host) + ": `" + transport::shell_join(inv.client_argv) + "` " +
+                      run.client.describe() + "; the " + tool + " client was killed");
+      try {
+        const ToolText text =
+            text_from_string(tool + " output on " + host_of(client_host), parse_input(spec.tool, run.client));
+        run.measurement = parse_tool_output(spec.tool, text, ParseOptions{spec.kind});
+        break;
+      } catch (const ParseError& e) {
+        if (e.kind() == ParseFailure::kServerUnreachable && attempt < o.connect_attempts) {
+          std::this_thread::sleep_for(o.poll_interval * 4);
+          continue;
+        }
+        std::string why = e.what();
+        if (e.kind() == ParseFailure::kMalformed && !run.client.ok())
+          why = "`" + transport::shell_join(inv.client_argv) + "` " + run.client.describe() + ": " +
+                first_line(run.client);
+        could_not_run(host_of(client_host) + ": " + tool + " test '" + spec.name + "' failed: " + why);
+      }
+    }
+    run.server = server.stop();
+
+    measure::Measurement& m = run.measurement;
+    m.host = client_host.host_name();
+    m.peer = server_host.host_name();
+    for (const auto& [k, v] : inv.parameters) m.parameters.emplace(k, v);
+    m.parameters["client_command"] = transport::shell_join(inv.client_argv);
+    m.parameters["server_command"] = transport::shell_join(inv.server_argv);
+    m.warnings.insert(m.warnings.end(), inv.warnings.begin(), inv.warnings.end());
+    return run;
+  }
+}
+
+}  // namespace labgate::tools

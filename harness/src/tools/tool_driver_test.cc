@@ -1,0 +1,259 @@
+// The tool driver: its decisions on a scripted transport (retry, timeout, failure,
+// the server always stopped), and real sockperf and iperf3 runs over loopback and,
+// as root, between two network namespaces.
+#include "labgate/tools/tool_driver.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "labgate/transport/fake_transport.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::tools {
+namespace {
+
+using namespace std::chrono_literals;
+using profile::TestKind;
+using profile::Tool;
+using ::testing::HasSubstr;
+using transport::FakeTransport;
+using transport::RunResult;
+
+std::string fixture(const std::string& path) {
+  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/" + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+profile::TestSpec spec(Tool tool, TestKind kind, std::chrono::nanoseconds duration = 1s) {
+  profile::TestSpec s;
+  s.name = "drv";
+  s.tool = tool;
+  s.kind = kind;
+  s.duration = duration;
+  s.warmup = 0s;
+  s.message_size = 64;
+  s.pos = {"lab.toml", 7, 1};
+  return s;
+}
+
+// /proc/net/udp and /proc/net/tcp as Linux prints them: 198.19.210.2 is C6D2 13C6 -> "02D213C6".
+const char* kUdpBound =
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref "
+    "pointer drops\n"
+    "  123: 02D213C6:A028 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0\n";
+const char* kTcpListen =
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    "   0: 00000000:A028 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1\n"
+    "   1: 02D213C6:A029 0100007F:9C40 01 00000000:00000000 00:00000000 00000000     0        0 2\n";
+
+TEST(PortBound, ReadsProcNet) {
+  EXPECT_TRUE(port_bound(kUdpBound, "198.19.210.2", 41000, false));
+  EXPECT_FALSE(port_bound(kUdpBound, "198.19.210.3", 41000, false));
+  EXPECT_FALSE(port_bound(kUdpBound, "198.19.210.2", 41001, false));
+  EXPECT_TRUE(port_bound(kTcpListen, "198.19.210.2", 41000, true)) << "0.0.0.0 listens on every address";
+  EXPECT_FALSE(port_bound(kTcpListen, "198.19.210.2", 41001, true))
+      << "an established socket is not listening";
+  EXPECT_FALSE(port_bound("garbage\n\n: :\n", "198.19.210.2", 41000, true));
+}
+
+const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
+
+TEST(ToolDriver, RunsClientParsesAndStopsTheServer) {
+  FakeTransport a("a"), b("b");
+  b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-udp-rtt.txt")));
+  const ToolRun run = run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), a, b, kEp);
+  EXPECT_EQ(b.stopped(), 1);
+  EXPECT_EQ(run.measurement.host, "a");
+  EXPECT_EQ(run.measurement.peer, "b");
+  EXPECT_DOUBLE_EQ(run.measurement.reported.at("mean"), 13358);
+  EXPECT_EQ(run.measurement.parameters.at("server_command"), "sockperf sr -i 198.19.210.2 -p 41000");
+  EXPECT_THAT(run.measurement.parameters.at("client_command"),
+              HasSubstr("--full-rtt --client_ip 198.19.210.1"));
+  ASSERT_EQ(a.calls().size(), 1u);
+  EXPECT_EQ(a.calls()[0].timeout, run.invocation.client_timeout);
+}
+
+TEST(ToolDriver, RetriesWhileTheServerIsUnreachable) {
+  FakeTransport a("a"), b("b");
+  b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
+  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-rtt.txt")));
+  a.once({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-refused.txt")));
+  const ToolRun run = run_tool_test(spec(Tool::kSockperf, TestKind::kTcpRr), a, b, kEp);
+  EXPECT_EQ(a.calls().size(), 2u);
+  EXPECT_EQ(run.measurement.kind, "tcp_rr");
+
+  FakeTransport c("c"), d("d");
+  d.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
+  c.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-refused.txt")));
+  EXPECT_THAT([&] { run_tool_test(spec(Tool::kSockperf, TestKind::kTcpRr), c, d, kEp); },
+              ::testing::ThrowsMessage<Failure>(HasSubstr("host c: sockperf test 'drv' failed:")));
+  EXPECT_EQ(c.calls().size(), 3u);
+  EXPECT_EQ(d.stopped(), 1);
+}
+
+TEST(ToolDriver, ClientTimeoutIsCouldNotRunAndStopsTheServer) {
+  FakeTransport a("a"), b("b");
+  b.on({"iperf3", "-s"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
+  RunResult hung;
+  hung.timed_out = true;
+  hung.duration = 31s;
+  a.on({"iperf3", "-c"}, hung);
+  try {
+    run_tool_test(spec(Tool::kIperf3, TestKind::kTcpStream), a, b, kEp);
+    FAIL();
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
+    EXPECT_THAT(f.what(), HasSubstr("host a: `iperf3 -c 198.19.210.2"));
+    EXPECT_THAT(f.what(), HasSubstr("the iperf3 client was killed"));
+  }
+  EXPECT_EQ(b.stopped(), 1);
+}
+
+TEST(ToolDriver, ServerThatEndsBeforeListeningIsNamed) {
+  FakeTransport a("a"), b("b");
+  b.on({"netserver"}, FakeTransport::exit_with(1, "netserver: bind: Address already in use\n"));
+  b.on({"cat", "/proc/net/tcp"}, FakeTransport::ok("  sl  local_address\n"));
+  try {
+    run_tool_test(spec(Tool::kNetperf, TestKind::kTcpRr), a, b, kEp);
+    FAIL();
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
+    EXPECT_THAT(f.what(),
+                HasSubstr("host b: `netserver -D -f -4 -L 198.19.210.2 -p 41000` ended (exit 1) before "
+                          "listening on 198.19.210.2:41000: netserver: bind: Address already in use"));
+  }
+  EXPECT_TRUE(a.calls().empty()) << "no client without a server";
+}
+
+TEST(ToolDriver, ChosenPortThatIsTakenIsRetriedElsewhere) {
+  FakeTransport a("a"), b("b");
+  b.on({"iperf3", "-s"}, FakeTransport::exit_with(1,
+                                                  "iperf3: error - unable to start listener for connections: "
+                                                  "Address already in use\n"));
+  b.on({"cat", "/proc/net/tcp"}, FakeTransport::ok(""));
+  Endpoint any = kEp;
+  any.port = 0;
+  EXPECT_THROW(run_tool_test(spec(Tool::kIperf3, TestKind::kUdpStream), a, b, any), Failure);
+  int starts = 0;
+  for (const auto& c : b.calls()) starts += c.started ? 1 : 0;
+  EXPECT_EQ(starts, DriverOptions{}.port_attempts);
+  EXPECT_EQ(b.stopped(), DriverOptions{}.port_attempts);
+}
+
+TEST(ToolDriver, ToolFailureAndGarbageAreCouldNotRun) {
+  FakeTransport a("a"), b("b");
+  b.on({"iperf3", "-s"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
+  a.on({"iperf3", "-c"},
+       FakeTransport::exit_with(1, "iperf3: error - control socket has closed unexpectedly\n"));
+  EXPECT_THAT(
+      [&] { run_tool_test(spec(Tool::kIperf3, TestKind::kTcpStream), a, b, kEp); },
+      ::testing::ThrowsMessage<Failure>(HasSubstr("` exit 1: iperf3: error - control socket has closed")));
+  EXPECT_EQ(b.stopped(), 1);
+}
+
+TEST(ToolDriver, WhatTheToolCannotRunIsAUsageError) {
+  FakeTransport a("a"), b("b");
+  try {
+    run_tool_test(spec(Tool::kIperf3, TestKind::kUdpRr), a, b, kEp);
+    FAIL();
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kUsageError);
+    EXPECT_THAT(f.what(), HasSubstr("test 'drv' (lab.toml:7:1): iperf3 measures throughput"));
+  }
+  EXPECT_TRUE(b.calls().empty());
+}
+
+/// Real tools over loopback: the argv labgate builds is one sockperf 3.7 and iperf3 3.12 accept.
+class RealTools : public ::testing::Test {
+ protected:
+  profile::Host local(const std::string& name) {
+    profile::Host h;
+    h.name = name;
+    h.address = "local";
+    return h;
+  }
+  void expect_nothing_left(transport::Transport& t, const ToolRun& run, bool tcp) {
+    const RunResult r = t.run({"cat", tcp ? "/proc/net/tcp" : "/proc/net/udp"});
+    EXPECT_FALSE(port_bound(r.out, run.invocation.parameters.at("server_address"),
+                            std::stoi(run.invocation.parameters.at("port")), tcp))
+        << "the server must be stopped";
+  }
+};
+
+TEST_F(RealTools, SockperfAndIperf3OverLoopback) {
+  auto a = transport::make_transport(local("a"));
+  auto b = transport::make_transport(local("b"));
+  const Endpoint lo{"127.0.0.1", "127.0.0.1", 0};
+  for (TestKind k : {TestKind::kUdpRr, TestKind::kTcpRr}) {
+    const ToolRun run = run_tool_test(spec(Tool::kSockperf, k), *a, *b, lo);
+    EXPECT_EQ(run.measurement.kind, profile::to_string(k));
+    EXPECT_GT(run.measurement.sent, 100u);
+    EXPECT_GT(*run.measurement.stat("p99"), 0);
+    EXPECT_THAT(run.measurement.parameters.at("latency_normalised"), HasSubstr("--full-rtt"));
+    expect_nothing_left(*b, run, k == TestKind::kTcpRr);
+  }
+  for (TestKind k : {TestKind::kTcpStream, TestKind::kUdpStream}) {
+    auto s = spec(Tool::kIperf3, k);
+    s.rate_per_sec = 10000;  // 5 Mbit/s of 64-byte messages: gentle on a shared CI machine
+    const ToolRun run = run_tool_test(s, *a, *b, lo);
+    EXPECT_EQ(run.measurement.kind, profile::to_string(k));
+    EXPECT_GT(*run.measurement.throughput_bps, 1e6);
+    expect_nothing_left(*b, run, true);
+  }
+}
+
+/// Two namespaces joined by a veth, like the built-in lab's interconnect (root only).
+class LabNamespaces : public RealTools {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to create network namespaces";
+    const std::string id = std::to_string(getpid() % 100000);
+    ns_a_ = "lgt-drv" + id + "a";
+    ns_b_ = "lgt-drv" + id + "b";
+    const std::string va = "lgtd" + id + "a", vb = "lgtd" + id + "b";
+    sh("ip netns add " + ns_a_ + " && ip netns add " + ns_b_ + " && ip link add " + va +
+       " type veth peer name " + vb + " && ip link set " + va + " netns " + ns_a_ + " && ip link set " + vb +
+       " netns " + ns_b_ + " && ip -n " + ns_a_ + " addr add 198.19.212.1/24 dev " + va + " && ip -n " +
+       ns_b_ + " addr add 198.19.212.2/24 dev " + vb + " && ip -n " + ns_a_ + " link set " + va +
+       " up && ip -n " + ns_b_ + " link set " + vb + " up && ip -n " + ns_a_ + " link set lo up && ip -n " +
+       ns_b_ + " link set lo up");
+  }
+  void TearDown() override {
+    if (!ns_a_.empty())
+      sh("ip netns del " + ns_a_ + " 2>/dev/null; ip netns del " + ns_b_ + " 2>/dev/null; true");
+  }
+  void sh(const std::string& cmd) { ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd; }
+  profile::Host in_ns(const std::string& name, const std::string& ns) {
+    profile::Host h = local(name);
+    h.netns = ns;
+    return h;
+  }
+  std::string ns_a_, ns_b_;
+};
+
+TEST_F(LabNamespaces, ServerBoundToTheTestAddressOfTheFarHost) {
+  auto a = transport::make_transport(in_ns("a", ns_a_));
+  auto b = transport::make_transport(in_ns("b", ns_b_));
+  const Endpoint ep{"198.19.212.2", "198.19.212.1", 0};
+  const ToolRun rr = run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), *a, *b, ep);
+  EXPECT_GT(rr.measurement.received, 100u);
+  EXPECT_EQ(rr.measurement.dropped, 0u);
+  expect_nothing_left(*b, rr, false);
+  auto s = spec(Tool::kIperf3, TestKind::kUdpStream);
+  s.rate_per_sec = 10000;
+  const ToolRun udp = run_tool_test(s, *a, *b, ep);
+  EXPECT_NEAR(*udp.measurement.throughput_bps, 10000 * 64 * 8, 10000 * 64 * 8 * 0.2);
+  EXPECT_TRUE(udp.measurement.loss_fraction);
+  expect_nothing_left(*b, udp, true);
+}
+
+}  // namespace
+}  // namespace labgate::tools
