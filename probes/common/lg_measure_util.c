@@ -168,22 +168,19 @@ double lg_timer_cost_ns(void) {
 long lg_max_rss_kb(const char** source) {
   struct rusage ru;
   char line[256];
-  FILE* f;
-  if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0) {
-    *source = "getrusage";
-    return ru.ru_maxrss;
-  }
-  *source = "proc_status_vmhwm";
-  f = fopen("/proc/self/status", "r");
-  if (f == NULL) return -1;
-  while (fgets(line, sizeof(line), f) != NULL) {
-    if (strncmp(line, "VmHWM:", 6) == 0) {
-      fclose(f);
-      return atol(line + 6);
+  FILE* f = fopen("/proc/self/status", "r");
+  if (f != NULL) {
+    while (fgets(line, sizeof(line), f) != NULL) {
+      if (strncmp(line, "VmHWM:", 6) == 0) {
+        fclose(f);
+        *source = "proc_status_vmhwm";
+        return atol(line + 6);
+      }
     }
+    fclose(f);
   }
-  fclose(f);
-  return -1;
+  *source = "getrusage";
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
 }
 
 void lg_json_string(FILE* out, const char* s) {
@@ -206,6 +203,15 @@ static void on_stop(int sig) {
   (void)sig;
   if (stop_flag) *stop_flag = 1;
 }
+
+void lg_prefault(void* p, size_t n) {
+  volatile char* c = (volatile char*)p;
+  size_t i;
+  for (i = 0; i < n; i += 4096) c[i] = 0;
+  if (n > 0) c[n - 1] = 0;
+}
+
+int lg_stop_requested(void) { return stop_flag != NULL && *stop_flag; }
 
 void lg_install_stop_handlers(volatile int* flag) {
   struct sigaction sa;

@@ -54,8 +54,10 @@ void lg_clock_source(char* buf, size_t len);
 /** Average cost of one clock_gettime(CLOCK_MONOTONIC) call in ns, measured now. */
 double lg_timer_cost_ns(void);
 
-/** Peak resident memory in KiB: getrusage's ru_maxrss where the kernel fills it
- * (>= 2.6.32), else VmHWM from /proc/self/status (2.6.18). `*source` says which. */
+/** Peak resident memory of this program in KiB: VmHWM from /proc/self/status
+ * (2.6.18 has it; it starts afresh at exec, unlike getrusage's ru_maxrss, which
+ * would count a launcher such as `ip netns exec`), else ru_maxrss (which 2.6.18
+ * leaves 0). `*source` says which. */
 long lg_max_rss_kb(const char** source);
 
 /** Writes `s` as a JSON string literal (quoted, escaped). */
@@ -69,6 +71,14 @@ void lg_install_stop_handlers(volatile int* flag);
  * now it prints "<probe>: hard deadline ... passed" on stderr and exits with
  * LG_EXIT_RUN, so no caller ever waits on a wedged probe for ever. */
 void lg_arm_deadline(const char* probe, unsigned seconds);
+
+/** Writes to every page of [p, p+n) so it is resident before measuring starts.
+ * memset(0) is not enough: the compiler may fold malloc+memset into calloc, and
+ * calloc leaves fresh pages unmapped, to be faulted in one by one mid-run. */
+void lg_prefault(void* p, size_t n);
+
+/** Whether SIGINT/SIGTERM arrived since lg_install_stop_handlers. */
+int lg_stop_requested(void);
 
 /** Writes a JSON object {"max_rss_kb":N,"source":"..."}. */
 void lg_json_memory(FILE* out);

@@ -141,6 +141,9 @@ ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy
       continue;
     }
     if (r == 0) return 0;
+    /* A stopped-and-continued process sees EINTR from a socket with a timeout
+     * (signal(7)); only a stop request should end the read. */
+    if (errno == EINTR && !lg_stop_requested()) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
     /* Blocking sockets get here when SO_RCVTIMEO expires; busy ones at once. */
     if (lg_now_ns() >= deadline_ns) return -2;
@@ -156,6 +159,7 @@ ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns) {
       put += (size_t)r;
       continue;
     }
+    if (r < 0 && errno == EINTR && !lg_stop_requested()) continue;
     if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return -1;
     if (lg_now_ns() >= deadline_ns) return -2;
   }

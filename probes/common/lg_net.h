@@ -34,8 +34,9 @@ int lg_connect_tcp(const struct sockaddr_in* a, uint64_t timeout_ns, char* err, 
 int lg_wait_fd(int fd, short events, uint64_t deadline_ns);
 
 /** Reads exactly n bytes before the deadline. busy != 0 spins on non-blocking
- * reads instead of sleeping in poll(). Returns n, 0 on EOF, -1 on error
- * (errno), -2 when the deadline passed. */
+ * reads instead of sleeping in the kernel. Returns n, 0 on EOF, -1 on error
+ * (errno; EINTR only once a stop was requested, see lg_stop_requested), -2 when
+ * the deadline passed. */
 ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy);
 
 /** Writes exactly n bytes before the deadline; returns n, -1 (errno) or -2. */

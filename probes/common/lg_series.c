@@ -21,9 +21,11 @@ void lg_series_init_at(lg_series* s, uint64_t interval_ns, lg_hist* cur, lg_inte
   memset(s, 0, sizeof(*s));
   s->cur = cur;
   s->items = items;
-  /* Touch every page now so that no page fault lands inside a measurement. */
+  /* Every page resident now, so that no page fault lands inside a measurement. */
   lg_hist_reset(s->cur);
   memset(s->items, 0, cap * sizeof(lg_interval));
+  lg_prefault(s->cur, sizeof(lg_hist));
+  lg_prefault(s->items, cap * sizeof(lg_interval));
   s->cap = cap;
   s->interval_ns = interval_ns;
   s->next_ns = UINT64_MAX;

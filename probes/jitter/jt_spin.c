@@ -51,7 +51,8 @@ void jt_spin(const jt_config* cfg, jt_slot* slot) {
   strncpy(slot->cpu_source, src, sizeof(slot->cpu_source) - 1);
   lg_hist_reset(h);
   lg_series_init_at(s, cfg->interval_ns, jt_interval_hist(slot), jt_items(slot), items_cap(cfg));
-  memset(events, 0, cfg->max_events * sizeof(jt_event)); /* fault the pages in before measuring */
+  lg_prefault(h, sizeof(lg_hist)); /* no page fault mid-run */
+  lg_prefault(events, cfg->max_events * sizeof(jt_event));
   start = spin_until(lg_now_ns() + cfg->warmup_ns);
   end = start + cfg->duration_ns;
   lg_series_start(s, start);

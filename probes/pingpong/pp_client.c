@@ -137,6 +137,7 @@ static int allocate(pp_client* c) {
   c->rx = (unsigned char*)calloc(1, cfg->udp ? PP_MAX_UDP_SIZE + 1 : cfg->size);
   if (c->hist == NULL || c->tx == NULL || c->rx == NULL) return -1;
   lg_hist_reset(c->hist);
+  lg_prefault(c->hist, sizeof(lg_hist));
   if (lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) return -1;
   return pp_seqwin_init(&c->win, PP_WINDOW_BITS);
 }

@@ -236,6 +236,7 @@ int st_run_client(const st_config* cfg) {
     return LG_EXIT_RUN;
   }
   lg_hist_reset(c->hist);
+  lg_prefault(c->hist, sizeof(lg_hist));
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);
   timer_cost = lg_timer_cost_ns();
