@@ -1,0 +1,81 @@
+// The real stream probe between two namespaces: TCP throughput with every byte
+// accounted for, and UDP loss as counted by the receiver under real packet loss.
+#include <chrono>
+#include <thread>
+
+#include "probe_lab.h"
+#include "probe_run.h"
+
+namespace labgate::probes_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+class StreamLab : public ProbeLab {
+ protected:
+  void start(const std::string& proto) {
+    server_ = start_server(lab().b(), {probe_path("stream"), "server", "--bind", NetnsPair::kAddrB, "--proto",
+                                       proto, "--idle-timeout", "20s"});
+  }
+  ClientRun stream(const std::string& proto, const std::vector<std::string>& extra = {}) {
+    if (!server_.process) start(proto);
+    std::vector<std::string> argv{probe_path("stream"),
+                                  "client",
+                                  "--connect",
+                                  NetnsPair::kAddrB,
+                                  "--port",
+                                  std::to_string(server_.listening.port),
+                                  "--proto",
+                                  proto};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run_client(lab().a(), argv, 15s);
+  }
+  Server server_;
+};
+
+TEST_F(StreamLab, TcpThroughputWithEveryByteDelivered) {
+  const ClientRun c = stream("tcp", {"--duration", "2s", "--warmup", "300ms", "--size", "16KiB"});
+  ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+  const measure::Measurement& m = c.m();
+  EXPECT_EQ(m.kind, "tcp_stream");
+  EXPECT_EQ(m.metric, measure::Metric::kSendTime);
+  EXPECT_GT(m.histogram.count(), 100u);
+  EXPECT_EQ(m.histogram.count(), m.sent);
+  ASSERT_TRUE(m.throughput_bps);
+  EXPECT_GT(*m.throughput_bps, 10e6);
+  EXPECT_FALSE(m.loss_fraction);
+  EXPECT_NEAR(m.duration_s, 2.0, 0.15);
+  EXPECT_EQ(c.doc["counters"]["server_total_bytes"], c.doc["counters"]["client_total_bytes"]);
+  EXPECT_GT(c.doc["counters"]["warmup"]["sent_bytes"].get<std::uint64_t>(), 0u);
+}
+
+TEST_F(StreamLab, UdpLossIsTheReceiversCount) {
+  lab().add_udp_loss(20);
+  const ClientRun c = stream("udp", {"--duration", "2s", "--warmup", "300ms", "--size", "1KiB"});
+  lab().clear_loss();
+  ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+  const measure::Measurement& m = c.m();
+  EXPECT_EQ(m.kind, "udp_stream");
+  EXPECT_GT(m.sent, 1000u);
+  EXPECT_LT(m.received, m.sent);
+  EXPECT_EQ(m.dropped, m.sent - m.received);
+  ASSERT_TRUE(m.loss_fraction);
+  EXPECT_GE(*m.loss_fraction, 0.15) << "20% of datagrams are dropped on the way";
+  EXPECT_LE(*m.throughput_bps, m.reported.at("send_throughput_bps"));
+  EXPECT_EQ(m.stat("max_loss"), m.loss_fraction);
+}
+
+TEST_F(StreamLab, UdpServerVanishingIsAnError) {
+  start("udp");
+  std::thread killer([this] {
+    std::this_thread::sleep_for(1s);
+    server_.process->stop(0ms);
+  });
+  const ClientRun c = stream("udp", {"--duration", "3s", "--warmup", "0s", "--server-timeout", "1s"});
+  killer.join();
+  EXPECT_EQ(c.result.exit_status, 3);
+  EXPECT_NE(c.parse_error.find("stream client could not measure"), std::string::npos) << c.parse_error;
+}
+
+}  // namespace
+}  // namespace labgate::probes_test
