@@ -20,6 +20,9 @@ void add_report_command(CLI::App& app, Action& action);
 /// `labgate compare RUN_A RUN_B` (compare_command.cc).
 void add_compare_command(CLI::App& app, Action& action);
 
+/// `labgate lease status|break PROFILE [--host H] [--force]` (lease_command.cc).
+void add_lease_command(CLI::App& app, Action& action);
+
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);
 
