@@ -47,7 +47,8 @@ lg_hist* jt_interval_hist(jt_slot* s);
 lg_interval* jt_items(jt_slot* s);
 jt_event* jt_events(jt_slot* s, const jt_config* cfg);
 
-/** The child's work: pin to `slot->cpu_asked`, spin for warm-up + duration. */
+/** The child's work: pin to `slot->cpu_asked` (unless -1), spin for warm-up +
+ * duration. */
 void jt_spin(const jt_config* cfg, jt_slot* slot);
 
 #endif

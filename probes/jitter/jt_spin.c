@@ -42,7 +42,7 @@ void jt_spin(const jt_config* cfg, jt_slot* slot) {
   lg_series* s = &slot->series;
   const char* src = "none";
   uint64_t prev, start, end, t, gap;
-  if (lg_pin_cpu(slot->cpu_asked) != 0) {
+  if (slot->cpu_asked >= 0 && lg_pin_cpu(slot->cpu_asked) != 0) {
     slot->pin_errno = errno ? errno : EINVAL;
     slot->done = 1;
     return;

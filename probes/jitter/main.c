@@ -17,9 +17,10 @@
 #include "probe_common.h"
 
 static const char kUsage[] =
-    "usage: jitter --cpus LIST [--duration 10s] [--warmup 0s] [--threshold 10us]\n"
+    "usage: jitter [--cpus LIST] [--duration 10s] [--warmup 0s] [--threshold 10us]\n"
     "              [--interval 1s] [--max-events 1000]\n"
     "On each CPU of LIST (e.g. 0,1 or 2-3) a pinned child reads CLOCK_MONOTONIC back\n"
+    "(without --cpus: one child, not pinned, reported as cpu_asked -1)\n"
     "to back for the duration; every gap between two reads goes into that CPU's\n"
     "histogram, and each gap over the threshold is listed with its time (up to\n"
     "--max-events per CPU; the rest are counted). Prints one JSON document.\n"
@@ -83,7 +84,7 @@ static void parse_args(jt_config* cfg, int argc, char** argv) {
     }
   }
   if (optind < argc) lg_usage_error("jitter", "unexpected argument '%s'", argv[optind]);
-  if (cfg->ncpus == 0) lg_usage_error("jitter", "--cpus LIST is required");
+  if (cfg->ncpus == 0) cfg->cpus[cfg->ncpus++] = -1; /* one child wherever the scheduler puts it */
   if (cfg->duration_ns == 0) lg_usage_error("jitter", "--duration must be > 0");
   if (cfg->interval_ns < 1000000) lg_usage_error("jitter", "--interval must be >= 1ms");
   if (lg_series_capacity(cfg->interval_ns, cfg->duration_ns) == 0)
@@ -140,7 +141,7 @@ static void print_result(const jt_config* cfg, char* region, size_t slot_size, c
     lg_json_string(stdout, error);
     printf(",");
   }
-  printf("\"metric\":\"clock_gap\",\"parameters\":{\"cpus\":[");
+  printf("\"metric\":\"clock_gap\",\"parameters\":{\"cpus\":["); /* -1: not pinned */
   for (i = 0; i < cfg->ncpus; i++) printf("%s%d", i ? "," : "", cfg->cpus[i]);
   printf("],\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,\"threshold_ns\":%llu,\"max_events\":%llu},",
          (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9,

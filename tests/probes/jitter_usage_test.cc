@@ -44,6 +44,16 @@ TEST(JitterProbe, EveryListedCpuSpinsAndReports) {
   }
 }
 
+TEST(JitterProbe, WithoutACpuListOneUnpinnedChildMeasures) {
+  auto t = here();
+  const ClientRun c = run_client(*t, {probe_path("jitter"), "--duration", "300ms"}, 15s);
+  ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+  ASSERT_EQ(c.measurements.size(), 1u) << c.parse_error;
+  EXPECT_EQ(c.m().cpu, -1);
+  EXPECT_TRUE(c.m().warnings.empty());
+  EXPECT_GT(c.m().histogram.count(), 1000u);
+}
+
 TEST(JitterProbe, ACpuThatCannotBeUsedIsAClearError) {
   auto t = here();
   const ClientRun c = run_client(*t, {probe_path("jitter"), "--cpus", "4000", "--duration", "1s"}, 15s);
