@@ -1,0 +1,128 @@
+// Command lines of the built-in probes for a profile test (see probe_command.h).
+#include "labgate/measure/probe_command.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace labgate::measure {
+namespace {
+
+using namespace std::chrono_literals;
+using profile::TestKind;
+using profile::TestSpec;
+
+/// The probes' own defaults, repeated here so the harness's wait is longer than
+/// the probe's hard deadline (connect + warm-up + duration + 2 x server timeout + 5 s).
+constexpr auto kServerTimeout = 3s;
+constexpr auto kConnectTimeout = 3s;
+/// A server with no client for this long exits by itself (the harness stops it
+/// after each test anyway; this is what cleans up if the harness dies).
+constexpr auto kIdleTimeout = 30s;
+
+std::string path(const std::string& dir, TestKind kind) {
+  return dir.empty() ? probe_for(kind) : dir + "/" + probe_for(kind);
+}
+
+const char* proto(TestKind k) { return profile::is_tcp(k) ? "tcp" : "udp"; }
+
+void require_pair(const TestSpec& spec) {
+  if (spec.kind == TestKind::kJitter)
+    throw std::invalid_argument("test '" + spec.name +
+                                "': a jitter test has no server and client; use probe_jitter_argv");
+}
+
+}  // namespace
+
+const char* probe_for(TestKind kind) {
+  if (profile::is_rr(kind)) return "pingpong";
+  if (profile::is_stream(kind)) return "stream";
+  return "jitter";
+}
+
+std::string exact_duration(std::chrono::nanoseconds d) {
+  const long long ns = d.count();
+  if (ns != 0 && ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
+  if (ns != 0 && ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
+  if (ns != 0 && ns % 1'000 == 0) return std::to_string(ns / 1'000) + "us";
+  return std::to_string(ns) + "ns";
+}
+
+std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::string& probe_dir,
+                                           const std::string& server_address) {
+  require_pair(spec);
+  std::vector<std::string> argv{path(probe_dir, spec.kind),
+                                "server",
+                                "--bind",
+                                server_address,
+                                "--port",
+                                std::to_string(spec.port.value_or(0)),
+                                "--proto",
+                                proto(spec.kind),
+                                "--idle-timeout",
+                                exact_duration(kIdleTimeout)};
+  if (spec.cpu.server) argv.insert(argv.end(), {"--cpu", std::to_string(*spec.cpu.server)});
+  if (profile::is_rr(spec.kind)) {
+    // The server checks the client's size in the TCP hello, so a mismatch is an error, not a hang.
+    argv.insert(argv.end(), {"--size", std::to_string(spec.message_size)});
+    if (spec.busy_poll) argv.push_back("--busy-poll");
+    if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
+  }
+  return argv;
+}
+
+std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::string& probe_dir,
+                                           const std::string& server_address, int port) {
+  require_pair(spec);
+  std::vector<std::string> argv{path(probe_dir, spec.kind),
+                                "client",
+                                "--connect",
+                                server_address,
+                                "--port",
+                                std::to_string(port),
+                                "--proto",
+                                proto(spec.kind),
+                                "--size",
+                                std::to_string(spec.message_size),
+                                "--duration",
+                                exact_duration(spec.duration),
+                                "--warmup",
+                                exact_duration(spec.warmup),
+                                "--interval",
+                                exact_duration(spec.interval)};
+  if (spec.cpu.client) argv.insert(argv.end(), {"--cpu", std::to_string(*spec.cpu.client)});
+  if (profile::is_tcp(spec.kind) && spec.nodelay) argv.push_back("--nodelay");
+  if (profile::is_rr(spec.kind)) {
+    if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
+    if (spec.busy_poll) argv.push_back("--busy-poll");
+    if (spec.rate_per_sec) {
+      char rate[64];
+      std::snprintf(rate, sizeof(rate), "%.17g/s", *spec.rate_per_sec);
+      argv.insert(argv.end(), {"--rate", rate});
+    }
+  }
+  return argv;
+}
+
+std::vector<std::string> probe_jitter_argv(const TestSpec& spec, const std::string& probe_dir) {
+  if (spec.kind != TestKind::kJitter)
+    throw std::invalid_argument("test '" + spec.name + "' is not a jitter test");
+  std::vector<std::string> argv{
+      path(probe_dir, spec.kind),    "--duration", exact_duration(spec.duration), "--warmup",
+      exact_duration(spec.warmup),   "--interval", exact_duration(spec.interval), "--threshold",
+      exact_duration(spec.threshold)};
+  if (!spec.cpus.empty()) {
+    std::string list;
+    for (int c : spec.cpus) list += (list.empty() ? "" : ",") + std::to_string(c);
+    argv.insert(argv.end(), {"--cpus", list});
+  }
+  return argv;
+}
+
+std::chrono::nanoseconds probe_client_timeout(const TestSpec& spec) {
+  // The probe gives up by itself at connect + warm-up + duration + 2 x server
+  // timeout + 5 s (jitter: warm-up + duration + 10 s); 10 s more lets its own
+  // message arrive before the harness kills it.
+  return spec.warmup + spec.duration + kConnectTimeout + 2 * kServerTimeout + 5s + 10s;
+}
+
+}  // namespace labgate::measure

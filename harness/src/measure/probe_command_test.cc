@@ -1,0 +1,125 @@
+// The built-in probes' command lines for profile tests.
+#include "labgate/measure/probe_command.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace labgate::measure {
+namespace {
+
+using namespace std::chrono_literals;
+using profile::TestKind;
+using Argv = std::vector<std::string>;
+
+profile::TestSpec spec(TestKind kind) {
+  profile::TestSpec s;
+  s.name = "t";
+  s.kind = kind;
+  s.duration = 120s;
+  s.warmup = 2s;
+  s.message_size = 64;
+  return s;
+}
+
+TEST(ProbeCommand, TcpRrWithEverything) {
+  auto s = spec(TestKind::kTcpRr);
+  s.cpu = {2, 3};
+  s.busy_poll = true;
+  s.rate_per_sec = 20000;
+  s.port = 5001;
+  s.interval = 500ms;
+  EXPECT_EQ(probe_server_argv(s, "/tmp/lg.x", "198.18.1.2"),
+            (Argv{"/tmp/lg.x/pingpong", "server", "--bind", "198.18.1.2", "--port", "5001", "--proto", "tcp",
+                  "--idle-timeout", "30s", "--cpu", "3", "--size", "64", "--busy-poll"}));
+  EXPECT_EQ(probe_client_argv(s, "/tmp/lg.x", "198.18.1.2", 5001), (Argv{"/tmp/lg.x/pingpong",
+                                                                         "client",
+                                                                         "--connect",
+                                                                         "198.18.1.2",
+                                                                         "--port",
+                                                                         "5001",
+                                                                         "--proto",
+                                                                         "tcp",
+                                                                         "--size",
+                                                                         "64",
+                                                                         "--duration",
+                                                                         "120s",
+                                                                         "--warmup",
+                                                                         "2s",
+                                                                         "--interval",
+                                                                         "500ms",
+                                                                         "--cpu",
+                                                                         "2",
+                                                                         "--nodelay",
+                                                                         "--busy-poll",
+                                                                         "--rate",
+                                                                         "20000/s"}));
+}
+
+TEST(ProbeCommand, UdpRrPlainAndAnyPort) {
+  auto s = spec(TestKind::kUdpRr);
+  s.nodelay = false;  // meaningless for UDP: no flag either way
+  EXPECT_EQ(probe_server_argv(s, "", "198.18.1.2"),
+            (Argv{"pingpong", "server", "--bind", "198.18.1.2", "--port", "0", "--proto", "udp",
+                  "--idle-timeout", "30s", "--size", "64"}));
+  EXPECT_EQ(probe_client_argv(s, "", "198.18.1.2", 40000),
+            (Argv{"pingpong", "client", "--connect", "198.18.1.2", "--port", "40000", "--proto", "udp",
+                  "--size", "64", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));
+}
+
+TEST(ProbeCommand, TcpRrWithoutNodelaySaysSo) {
+  auto s = spec(TestKind::kTcpRr);
+  s.nodelay = false;
+  const Argv c = probe_client_argv(s, "", "198.18.1.2", 1);
+  EXPECT_NE(std::find(c.begin(), c.end(), "--no-nodelay"), c.end());
+  EXPECT_EQ(std::find(c.begin(), c.end(), "--nodelay"), c.end());
+}
+
+TEST(ProbeCommand, Streams) {
+  auto s = spec(TestKind::kUdpStream);
+  s.message_size = 1472;
+  s.busy_poll = true;  // rr only
+  EXPECT_EQ(probe_server_argv(s, "/p", "198.18.1.2"),
+            (Argv{"/p/stream", "server", "--bind", "198.18.1.2", "--port", "0", "--proto", "udp",
+                  "--idle-timeout", "30s"}));
+  EXPECT_EQ(probe_client_argv(s, "/p", "198.18.1.2", 7),
+            (Argv{"/p/stream", "client", "--connect", "198.18.1.2", "--port", "7", "--proto", "udp", "--size",
+                  "1472", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));
+  auto t = spec(TestKind::kTcpStream);
+  const Argv c = probe_client_argv(t, "/p", "198.18.1.2", 7);
+  EXPECT_EQ(c.back(), "--nodelay") << "the profile's nodelay applies to every tcp kind";
+}
+
+TEST(ProbeCommand, Jitter) {
+  auto s = spec(TestKind::kJitter);
+  s.duration = 60s;
+  s.warmup = 0s;
+  s.threshold = 10us;
+  s.cpus = {2, 3};
+  EXPECT_EQ(probe_jitter_argv(s, "/p"), (Argv{"/p/jitter", "--duration", "60s", "--warmup", "0ns",
+                                              "--interval", "1s", "--threshold", "10us", "--cpus", "2,3"}));
+  s.cpus.clear();
+  EXPECT_EQ(probe_jitter_argv(s, "/p").size(), 9u) << "no --cpus: one unpinned child";
+  EXPECT_THROW(probe_server_argv(s, "/p", "198.18.1.2"), std::invalid_argument);
+  EXPECT_THROW(probe_client_argv(s, "/p", "198.18.1.2", 1), std::invalid_argument);
+  EXPECT_THROW(probe_jitter_argv(spec(TestKind::kTcpRr), "/p"), std::invalid_argument);
+}
+
+TEST(ProbeCommand, ExactDurations) {
+  EXPECT_EQ(exact_duration(2s), "2s");
+  EXPECT_EQ(exact_duration(1500ms), "1500ms");
+  EXPECT_EQ(exact_duration(250us), "250us");
+  EXPECT_EQ(exact_duration(1234567ns), "1234567ns");
+  EXPECT_EQ(exact_duration(0ns), "0ns");
+}
+
+TEST(ProbeCommand, HarnessWaitsLongerThanTheProbesOwnDeadline) {
+  auto s = spec(TestKind::kTcpRr);
+  // The client's own backstop: connect 3 s + warm-up + duration + 2 x 3 s + 5 s.
+  EXPECT_GT(probe_client_timeout(s), s.warmup + s.duration + 14s);
+  EXPECT_LT(probe_client_timeout(s), s.warmup + s.duration + 60s);
+}
+
+}  // namespace
+}  // namespace labgate::measure
