@@ -13,15 +13,17 @@ static size_t items_cap(const jt_config* cfg) {
 }
 
 size_t jt_slot_size(const jt_config* cfg) {
-  return JT_ALIGN(sizeof(jt_slot)) + 2 * JT_ALIGN(sizeof(lg_hist)) + JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)) +
-         JT_ALIGN(cfg->max_events * sizeof(jt_event));
+  return JT_ALIGN(sizeof(jt_slot)) + 2 * JT_ALIGN(sizeof(lg_hist)) +
+         JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)) + JT_ALIGN(cfg->max_events * sizeof(jt_event));
 }
 
 lg_hist* jt_hist(jt_slot* s) { return (lg_hist*)((char*)s + JT_ALIGN(sizeof(jt_slot))); }
 
 lg_hist* jt_interval_hist(jt_slot* s) { return (lg_hist*)((char*)jt_hist(s) + JT_ALIGN(sizeof(lg_hist))); }
 
-lg_interval* jt_items(jt_slot* s) { return (lg_interval*)((char*)jt_interval_hist(s) + JT_ALIGN(sizeof(lg_hist))); }
+lg_interval* jt_items(jt_slot* s) {
+  return (lg_interval*)((char*)jt_interval_hist(s) + JT_ALIGN(sizeof(lg_hist)));
+}
 
 jt_event* jt_events(jt_slot* s, const jt_config* cfg) {
   return (jt_event*)((char*)jt_items(s) + JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)));

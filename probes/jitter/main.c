@@ -31,7 +31,8 @@ static void parse_cpus(jt_config* cfg, const char* text) {
   while (*p) {
     char* end;
     long lo = strtol(p, &end, 10), hi;
-    if (end == p || lo < 0 || lo > 4095) lg_usage_error("jitter", "--cpus: '%s' is not a CPU list (e.g. 0,1 or 2-3)", text);
+    if (end == p || lo < 0 || lo > 4095)
+      lg_usage_error("jitter", "--cpus: '%s' is not a CPU list (e.g. 0,1 or 2-3)", text);
     hi = lo;
     if (*end == '-') {
       p = end + 1;
@@ -45,8 +46,10 @@ static void parse_cpus(jt_config* cfg, const char* text) {
       if (cfg->ncpus == JT_MAX_CPUS) lg_usage_error("jitter", "--cpus: more than %d CPUs", JT_MAX_CPUS);
       cfg->cpus[cfg->ncpus++] = (int)lo;
     }
-    if (*end == ',') end++;
-    else if (*end != '\0') lg_usage_error("jitter", "--cpus: '%s' is not a CPU list (e.g. 0,1 or 2-3)", text);
+    if (*end == ',')
+      end++;
+    else if (*end != '\0')
+      lg_usage_error("jitter", "--cpus: '%s' is not a CPU list (e.g. 0,1 or 2-3)", text);
     p = end;
   }
   if (cfg->ncpus == 0) lg_usage_error("jitter", "--cpus: empty list");
@@ -60,27 +63,41 @@ static uint64_t duration_arg(const char* flag, const char* text) {
 }
 
 static void parse_args(jt_config* cfg, int argc, char** argv) {
-  static const struct option opts[] = {{"cpus", required_argument, 0, 'c'},      {"duration", required_argument, 0, 'd'},
-                                       {"warmup", required_argument, 0, 'w'},    {"threshold", required_argument, 0, 't'},
-                                       {"interval", required_argument, 0, 'i'},  {"max-events", required_argument, 0, 'm'},
-                                       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+  static const struct option opts[] = {
+      {"cpus", required_argument, 0, 'c'},     {"duration", required_argument, 0, 'd'},
+      {"warmup", required_argument, 0, 'w'},   {"threshold", required_argument, 0, 't'},
+      {"interval", required_argument, 0, 'i'}, {"max-events", required_argument, 0, 'm'},
+      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
   int opt;
   long v;
   opterr = 0;
   while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
     switch (opt) {
-      case 'c': parse_cpus(cfg, optarg); break;
-      case 'd': cfg->duration_ns = duration_arg("--duration", optarg); break;
-      case 'w': cfg->warmup_ns = duration_arg("--warmup", optarg); break;
-      case 't': cfg->threshold_ns = duration_arg("--threshold", optarg); break;
-      case 'i': cfg->interval_ns = duration_arg("--interval", optarg); break;
+      case 'c':
+        parse_cpus(cfg, optarg);
+        break;
+      case 'd':
+        cfg->duration_ns = duration_arg("--duration", optarg);
+        break;
+      case 'w':
+        cfg->warmup_ns = duration_arg("--warmup", optarg);
+        break;
+      case 't':
+        cfg->threshold_ns = duration_arg("--threshold", optarg);
+        break;
+      case 'i':
+        cfg->interval_ns = duration_arg("--interval", optarg);
+        break;
       case 'm':
         if (lg_parse_long(optarg, 0, 1000000, &v) != 0)
           lg_usage_error("jitter", "--max-events: '%s' is not an integer in [0, 1000000]", optarg);
         cfg->max_events = (uint64_t)v;
         break;
-      case 'h': fputs(kUsage, stdout); exit(0);
-      default: lg_usage_error("jitter", "unknown option or missing value: '%s'", argv[optind - 1]);
+      case 'h':
+        fputs(kUsage, stdout);
+        exit(0);
+      default:
+        lg_usage_error("jitter", "unknown option or missing value: '%s'", argv[optind - 1]);
     }
   }
   if (optind < argc) lg_usage_error("jitter", "unexpected argument '%s'", argv[optind]);
@@ -116,11 +133,13 @@ static int reap(pid_t* pids, int n, uint64_t deadline) {
 static void print_slot(const jt_config* cfg, jt_slot* s) {
   jt_event* ev = jt_events(s, cfg);
   uint64_t i;
-  printf("{\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"duration_s\":%.6f,"
-         "\"samples\":%llu,\"over_threshold\":%llu,\"events_not_listed\":%llu,\"events\":[",
-         s->cpu_asked, s->cpu_actual, s->cpu_actual_end, s->cpu_source, (double)s->measured_ns / 1e9,
-         (unsigned long long)jt_hist(s)->total, (unsigned long long)s->over_threshold,
-         (unsigned long long)(s->over_threshold - s->events_len));
+  printf(
+      "{\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"duration_s\":"
+      "%.6f,"
+      "\"samples\":%llu,\"over_threshold\":%llu,\"events_not_listed\":%llu,\"events\":[",
+      s->cpu_asked, s->cpu_actual, s->cpu_actual_end, s->cpu_source, (double)s->measured_ns / 1e9,
+      (unsigned long long)jt_hist(s)->total, (unsigned long long)s->over_threshold,
+      (unsigned long long)(s->over_threshold - s->events_len));
   for (i = 0; i < s->events_len; i++)
     printf("%s{\"at_s\":%.9f,\"gap_ns\":%llu}", i ? "," : "", (double)ev[i].at_ns / 1e9,
            (unsigned long long)ev[i].gap_ns);
@@ -131,7 +150,8 @@ static void print_slot(const jt_config* cfg, jt_slot* s) {
   printf("}");
 }
 
-static void print_result(const jt_config* cfg, char* region, size_t slot_size, const char* error, double timer_cost) {
+static void print_result(const jt_config* cfg, char* region, size_t slot_size, const char* error,
+                         double timer_cost) {
   struct rusage ru;
   int i;
   printf("{\"format\":\"labgate-probe-1\",\"probe\":\"jitter\",\"kind\":\"jitter\",\"status\":\"%s\",",
@@ -143,9 +163,11 @@ static void print_result(const jt_config* cfg, char* region, size_t slot_size, c
   }
   printf("\"metric\":\"clock_gap\",\"parameters\":{\"cpus\":["); /* -1: not pinned */
   for (i = 0; i < cfg->ncpus; i++) printf("%s%d", i ? "," : "", cfg->cpus[i]);
-  printf("],\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,\"threshold_ns\":%llu,\"max_events\":%llu},",
-         (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9,
-         (unsigned long long)cfg->threshold_ns, (unsigned long long)cfg->max_events);
+  printf(
+      "],\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,\"threshold_ns\":%llu,\"max_events\":%llu}"
+      ",",
+      (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9,
+      (unsigned long long)cfg->threshold_ns, (unsigned long long)cfg->max_events);
   printf("\"warmup_excluded_s\":%.6f,\"duration_s\":%.6f,\"clock\":", (double)cfg->warmup_ns / 1e9,
          (double)cfg->duration_ns / 1e9);
   lg_json_clock(stdout, timer_cost);
@@ -153,8 +175,10 @@ static void print_result(const jt_config* cfg, char* region, size_t slot_size, c
   for (i = 0; i < cfg->ncpus; i++) {
     jt_slot* s = (jt_slot*)(region + (size_t)i * slot_size);
     if (i) printf(",");
-    if (s->done && !s->pin_errno) print_slot(cfg, s);
-    else printf("{\"cpu_asked\":%d,\"samples\":0}", s->cpu_asked);
+    if (s->done && !s->pin_errno)
+      print_slot(cfg, s);
+    else
+      printf("{\"cpu_asked\":%d,\"samples\":0}", s->cpu_asked);
   }
   getrusage(RUSAGE_CHILDREN, &ru);
   printf("],\"memory\":");
@@ -181,9 +205,11 @@ int main(int argc, char** argv) {
   lg_install_stop_handlers(&g_stop);
   timer_cost = lg_timer_cost_ns();
   slot_size = jt_slot_size(&cfg);
-  region = (char*)mmap(NULL, slot_size * (size_t)cfg.ncpus, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  region = (char*)mmap(NULL, slot_size * (size_t)cfg.ncpus, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (region == MAP_FAILED) {
-    fprintf(stderr, "jitter: cannot map %zu bytes for results: %s\n", slot_size * (size_t)cfg.ncpus, strerror(errno));
+    fprintf(stderr, "jitter: cannot map %zu bytes for results: %s\n", slot_size * (size_t)cfg.ncpus,
+            strerror(errno));
     return LG_EXIT_RUN;
   }
   for (i = 0; i < cfg.ncpus; i++) {
@@ -201,12 +227,15 @@ int main(int argc, char** argv) {
     started++;
   }
   if (reap(pids, started, lg_now_ns() + cfg.warmup_ns + cfg.duration_ns + 10000000000ull) != 0 && !error[0])
-    snprintf(error, sizeof(error), g_stop ? "stopped by a signal before the end of the run"
-                                          : "a measuring child overran the run by 10 s and was killed");
+    snprintf(error, sizeof(error),
+             g_stop ? "stopped by a signal before the end of the run"
+                    : "a measuring child overran the run by 10 s and was killed");
   for (i = 0; i < started && !error[0]; i++) {
     jt_slot* s = (jt_slot*)(region + (size_t)i * slot_size);
-    if (s->pin_errno) snprintf(error, sizeof(error), "cannot pin to CPU %d: %s", s->cpu_asked, strerror(s->pin_errno));
-    else if (!s->done) snprintf(error, sizeof(error), "the child on CPU %d died before finishing", s->cpu_asked);
+    if (s->pin_errno)
+      snprintf(error, sizeof(error), "cannot pin to CPU %d: %s", s->cpu_asked, strerror(s->pin_errno));
+    else if (!s->done)
+      snprintf(error, sizeof(error), "the child on CPU %d died before finishing", s->cpu_asked);
   }
   print_result(&cfg, region, slot_size, error[0] ? error : NULL, timer_cost);
   if (error[0]) fprintf(stderr, "jitter: %s\n", error);

@@ -24,31 +24,45 @@ static const char kUsage[] =
     "3 could not measure (the reason is in the JSON's \"error\" and on stderr).\n";
 
 enum {
-  OPT_BIND = 256, OPT_CONNECT, OPT_PORT, OPT_PROTO, OPT_SIZE, OPT_CPU, OPT_DURATION, OPT_WARMUP,
-  OPT_NODELAY, OPT_NO_NODELAY, OPT_BUSY, OPT_RATE, OPT_INTERVAL, OPT_RECV_TIMEOUT, OPT_SERVER_TIMEOUT,
-  OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_HELP
+  OPT_BIND = 256,
+  OPT_CONNECT,
+  OPT_PORT,
+  OPT_PROTO,
+  OPT_SIZE,
+  OPT_CPU,
+  OPT_DURATION,
+  OPT_WARMUP,
+  OPT_NODELAY,
+  OPT_NO_NODELAY,
+  OPT_BUSY,
+  OPT_RATE,
+  OPT_INTERVAL,
+  OPT_RECV_TIMEOUT,
+  OPT_SERVER_TIMEOUT,
+  OPT_CONNECT_TIMEOUT,
+  OPT_IDLE_TIMEOUT,
+  OPT_HELP
 };
 
-static const struct option kOptions[] = {
-    {"bind", required_argument, 0, OPT_BIND},
-    {"connect", required_argument, 0, OPT_CONNECT},
-    {"port", required_argument, 0, OPT_PORT},
-    {"proto", required_argument, 0, OPT_PROTO},
-    {"size", required_argument, 0, OPT_SIZE},
-    {"cpu", required_argument, 0, OPT_CPU},
-    {"duration", required_argument, 0, OPT_DURATION},
-    {"warmup", required_argument, 0, OPT_WARMUP},
-    {"nodelay", no_argument, 0, OPT_NODELAY},
-    {"no-nodelay", no_argument, 0, OPT_NO_NODELAY},
-    {"busy-poll", no_argument, 0, OPT_BUSY},
-    {"rate", required_argument, 0, OPT_RATE},
-    {"interval", required_argument, 0, OPT_INTERVAL},
-    {"recv-timeout", required_argument, 0, OPT_RECV_TIMEOUT},
-    {"server-timeout", required_argument, 0, OPT_SERVER_TIMEOUT},
-    {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
-    {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
-    {"help", no_argument, 0, OPT_HELP},
-    {0, 0, 0, 0}};
+static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
+                                         {"connect", required_argument, 0, OPT_CONNECT},
+                                         {"port", required_argument, 0, OPT_PORT},
+                                         {"proto", required_argument, 0, OPT_PROTO},
+                                         {"size", required_argument, 0, OPT_SIZE},
+                                         {"cpu", required_argument, 0, OPT_CPU},
+                                         {"duration", required_argument, 0, OPT_DURATION},
+                                         {"warmup", required_argument, 0, OPT_WARMUP},
+                                         {"nodelay", no_argument, 0, OPT_NODELAY},
+                                         {"no-nodelay", no_argument, 0, OPT_NO_NODELAY},
+                                         {"busy-poll", no_argument, 0, OPT_BUSY},
+                                         {"rate", required_argument, 0, OPT_RATE},
+                                         {"interval", required_argument, 0, OPT_INTERVAL},
+                                         {"recv-timeout", required_argument, 0, OPT_RECV_TIMEOUT},
+                                         {"server-timeout", required_argument, 0, OPT_SERVER_TIMEOUT},
+                                         {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
+                                         {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
+                                         {"help", no_argument, 0, OPT_HELP},
+                                         {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
   uint64_t v;
@@ -68,33 +82,75 @@ static long long_arg(const char* flag, const char* text, long min, long max) {
 static void apply(pp_config* cfg, int server, int opt, const char* arg, const char** proto) {
   const char* role_only = NULL;
   switch (opt) {
-    case OPT_BIND: if (!server) role_only = "--bind"; cfg->addr = arg; break;
-    case OPT_CONNECT: if (server) role_only = "--connect"; cfg->addr = arg; break;
-    case OPT_PORT: cfg->port = (int)long_arg("--port", arg, server ? 0 : 1, 65535); break;
-    case OPT_PROTO: *proto = arg; break;
+    case OPT_BIND:
+      if (!server) role_only = "--bind";
+      cfg->addr = arg;
+      break;
+    case OPT_CONNECT:
+      if (server) role_only = "--connect";
+      cfg->addr = arg;
+      break;
+    case OPT_PORT:
+      cfg->port = (int)long_arg("--port", arg, server ? 0 : 1, 65535);
+      break;
+    case OPT_PROTO:
+      *proto = arg;
+      break;
     case OPT_SIZE:
       if (lg_parse_size(arg, &cfg->size) != 0 || cfg->size == 0)
         lg_usage_error("pingpong", "--size: '%s' is not a message size (e.g. 64, 16KiB)", arg);
       cfg->size_given = 1;
       break;
-    case OPT_CPU: cfg->cpu = (int)long_arg("--cpu", arg, 0, 4095); break;
-    case OPT_DURATION: if (server) role_only = "--duration"; cfg->duration_ns = duration_arg("--duration", arg); break;
-    case OPT_WARMUP: if (server) role_only = "--warmup"; cfg->warmup_ns = duration_arg("--warmup", arg); break;
-    case OPT_NODELAY: cfg->nodelay = 1; break;
-    case OPT_NO_NODELAY: cfg->nodelay = 0; break;
-    case OPT_BUSY: cfg->busy_poll = 1; break;
+    case OPT_CPU:
+      cfg->cpu = (int)long_arg("--cpu", arg, 0, 4095);
+      break;
+    case OPT_DURATION:
+      if (server) role_only = "--duration";
+      cfg->duration_ns = duration_arg("--duration", arg);
+      break;
+    case OPT_WARMUP:
+      if (server) role_only = "--warmup";
+      cfg->warmup_ns = duration_arg("--warmup", arg);
+      break;
+    case OPT_NODELAY:
+      cfg->nodelay = 1;
+      break;
+    case OPT_NO_NODELAY:
+      cfg->nodelay = 0;
+      break;
+    case OPT_BUSY:
+      cfg->busy_poll = 1;
+      break;
     case OPT_RATE:
       if (server) role_only = "--rate";
       if (lg_parse_rate(arg, &cfg->rate) != 0)
         lg_usage_error("pingpong", "--rate: '%s' is not a rate (e.g. 20000/s)", arg);
       break;
-    case OPT_INTERVAL: if (server) role_only = "--interval"; cfg->interval_ns = duration_arg("--interval", arg); break;
-    case OPT_RECV_TIMEOUT: if (server) role_only = "--recv-timeout"; cfg->recv_timeout_ns = duration_arg("--recv-timeout", arg); break;
-    case OPT_SERVER_TIMEOUT: if (server) role_only = "--server-timeout"; cfg->server_timeout_ns = duration_arg("--server-timeout", arg); break;
-    case OPT_CONNECT_TIMEOUT: if (server) role_only = "--connect-timeout"; cfg->connect_timeout_ns = duration_arg("--connect-timeout", arg); break;
-    case OPT_IDLE_TIMEOUT: if (!server) role_only = "--idle-timeout"; cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg); break;
-    case OPT_HELP: fputs(kUsage, stdout); exit(0);
-    default: lg_usage_error("pingpong", "unknown option");
+    case OPT_INTERVAL:
+      if (server) role_only = "--interval";
+      cfg->interval_ns = duration_arg("--interval", arg);
+      break;
+    case OPT_RECV_TIMEOUT:
+      if (server) role_only = "--recv-timeout";
+      cfg->recv_timeout_ns = duration_arg("--recv-timeout", arg);
+      break;
+    case OPT_SERVER_TIMEOUT:
+      if (server) role_only = "--server-timeout";
+      cfg->server_timeout_ns = duration_arg("--server-timeout", arg);
+      break;
+    case OPT_CONNECT_TIMEOUT:
+      if (server) role_only = "--connect-timeout";
+      cfg->connect_timeout_ns = duration_arg("--connect-timeout", arg);
+      break;
+    case OPT_IDLE_TIMEOUT:
+      if (!server) role_only = "--idle-timeout";
+      cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg);
+      break;
+    case OPT_HELP:
+      fputs(kUsage, stdout);
+      exit(0);
+    default:
+      lg_usage_error("pingpong", "unknown option");
   }
   if (role_only) lg_usage_error("pingpong", "%s is a %s option", role_only, server ? "client" : "server");
 }
@@ -105,10 +161,13 @@ static void validate(const pp_config* cfg, int server, const char* proto) {
   if (proto == NULL) lg_usage_error("pingpong", "--proto tcp|udp is required");
   if (cfg->addr == NULL) lg_usage_error("pingpong", "%s ADDR is required", server ? "--bind" : "--connect");
   if (!server && cfg->port == 0) lg_usage_error("pingpong", "--port P is required (the server's port)");
-  if (cfg->size > max) lg_usage_error("pingpong", "--size %llu exceeds %llu for %s", (unsigned long long)cfg->size, (unsigned long long)max, proto);
+  if (cfg->size > max)
+    lg_usage_error("pingpong", "--size %llu exceeds %llu for %s", (unsigned long long)cfg->size,
+                   (unsigned long long)max, proto);
   if (!server && (cfg->udp || cfg->rate > 0) && cfg->size < PP_HDR)
-    lg_usage_error("pingpong", "--size must be >= %d for %s: requests carry a sequence number and a timestamp",
-                   PP_HDR, cfg->udp ? "udp" : "open loop (--rate)");
+    lg_usage_error("pingpong",
+                   "--size must be >= %d for %s: requests carry a sequence number and a timestamp", PP_HDR,
+                   cfg->udp ? "udp" : "open loop (--rate)");
   if (!server && cfg->duration_ns == 0) lg_usage_error("pingpong", "--duration must be > 0");
   if (!server && cfg->interval_ns < 1000000) lg_usage_error("pingpong", "--interval must be >= 1ms");
   if (!server && cfg->recv_timeout_ns < 1000000) lg_usage_error("pingpong", "--recv-timeout must be >= 1ms");

@@ -59,8 +59,10 @@ static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
   hello[1] = htonl(PP_VERSION);
   hello[2] = htonl((uint32_t)cfg->size);
   hello[3] = 0;
-  if (lg_write_full(fd, hello, sizeof(hello), lg_now_ns() + cfg->server_timeout_ns) != (ssize_t)sizeof(hello) ||
-      lg_read_full(fd, answer, sizeof(answer), lg_now_ns() + cfg->server_timeout_ns, 0) != (ssize_t)sizeof(answer) ||
+  if (lg_write_full(fd, hello, sizeof(hello), lg_now_ns() + cfg->server_timeout_ns) !=
+          (ssize_t)sizeof(hello) ||
+      lg_read_full(fd, answer, sizeof(answer), lg_now_ns() + cfg->server_timeout_ns, 0) !=
+          (ssize_t)sizeof(answer) ||
       memcmp(&answer[0], "LGPP", 4) != 0) {
     pp_fail(c, "the server at %s:%d did not answer the pingpong hello (not a pingpong %s server?)", cfg->addr,
             cfg->port, "tcp");
@@ -90,11 +92,12 @@ static int udp_connect(pp_client* c, const struct sockaddr_in* addr) {
 }
 
 static void print_counters(const char* name, const pp_counters* k) {
-  printf("\"%s\":{\"sent\":%llu,\"received\":%llu,\"dropped\":%llu,\"duplicated\":%llu,\"out_of_order\":%llu,"
-         "\"late\":%llu,\"invalid\":%llu}",
-         name, (unsigned long long)k->sent, (unsigned long long)k->received, (unsigned long long)k->dropped,
-         (unsigned long long)k->duplicated, (unsigned long long)k->out_of_order, (unsigned long long)k->late,
-         (unsigned long long)k->invalid);
+  printf(
+      "\"%s\":{\"sent\":%llu,\"received\":%llu,\"dropped\":%llu,\"duplicated\":%llu,\"out_of_order\":%llu,"
+      "\"late\":%llu,\"invalid\":%llu}",
+      name, (unsigned long long)k->sent, (unsigned long long)k->received, (unsigned long long)k->dropped,
+      (unsigned long long)k->duplicated, (unsigned long long)k->out_of_order, (unsigned long long)k->late,
+      (unsigned long long)k->invalid);
 }
 
 static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* cpu_src, double timer_cost) {
@@ -110,15 +113,16 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
   }
   printf("\"metric\":\"round_trip\",\"parameters\":{\"proto\":\"%s\",\"connect\":", cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
-  printf(",\"port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
-         "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\","
-         "\"nodelay\":%s,\"busy_poll\":%s,\"mode\":\"%s\",\"rate_per_s\":%.6g,\"recv_timeout_s\":%.6f,"
-         "\"server_timeout_s\":%.6f},",
-         cfg->port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9,
-         (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
-         (cfg->nodelay && !cfg->udp) ? "true" : "false", cfg->busy_poll ? "true" : "false",
-         cfg->rate > 0 ? "open_loop" : "closed_loop", cfg->rate, (double)cfg->recv_timeout_ns / 1e9,
-         (double)cfg->server_timeout_ns / 1e9);
+  printf(
+      ",\"port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
+      "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\","
+      "\"nodelay\":%s,\"busy_poll\":%s,\"mode\":\"%s\",\"rate_per_s\":%.6g,\"recv_timeout_s\":%.6f,"
+      "\"server_timeout_s\":%.6f},",
+      cfg->port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9,
+      (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
+      (cfg->nodelay && !cfg->udp) ? "true" : "false", cfg->busy_poll ? "true" : "false",
+      cfg->rate > 0 ? "open_loop" : "closed_loop", cfg->rate, (double)cfg->recv_timeout_ns / 1e9,
+      (double)cfg->server_timeout_ns / 1e9);
   printf("\"counters\":{");
   print_counters("measured", &c->meas);
   printf(",");
@@ -157,15 +161,18 @@ int pp_run_client(const pp_config* cfg) {
   lg_install_stop_handlers(&c->stop);
   /* Every wait has its own deadline; this is the backstop should one be missed. */
   margin_s = (cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns + 2 * cfg->server_timeout_ns) /
-                 1000000000ull + 5;
+                 1000000000ull +
+             5;
   lg_arm_deadline("pingpong client", (unsigned)margin_s);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("pingpong", "--connect: '%s' is not an IPv4 address", cfg->addr);
   if (allocate(c) != 0) {
-    fprintf(stderr, "pingpong client: cannot allocate the run's buffers (interval too short for the duration?)\n");
+    fprintf(stderr,
+            "pingpong client: cannot allocate the run's buffers (interval too short for the duration?)\n");
     return LG_EXIT_RUN;
   }
-  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) pp_fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
+  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0)
+    pp_fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);
   timer_cost = lg_timer_cost_ns();
   if (!c->error[0]) c->fd = cfg->udp ? udp_connect(c, &addr) : tcp_connect(c, &addr);

@@ -25,7 +25,8 @@ static int tcp_round_trip(pp_client* c, uint64_t seq, uint64_t t0, uint64_t* t1)
     return -1;
   }
   if (r == -2) {
-    pp_fail(c, "no reply from the server for %.3f s (server stalled or gone)", (double)cfg->server_timeout_ns / 1e9);
+    pp_fail(c, "no reply from the server for %.3f s (server stalled or gone)",
+            (double)cfg->server_timeout_ns / 1e9);
     return -1;
   }
   if (r < 0) {
@@ -59,7 +60,8 @@ static int udp_round_trip(pp_client* c, uint64_t seq, uint64_t t0, uint64_t* t1)
     *t1 = lg_now_ns();
     if (n < 0) {
       if (errno == ECONNREFUSED) {
-        pp_fail(c, "the server at %s:%d refused (ICMP port unreachable): no pingpong udp server there any more",
+        pp_fail(c,
+                "the server at %s:%d refused (ICMP port unreachable): no pingpong udp server there any more",
                 cfg->addr, cfg->port);
         return -1;
       }
@@ -107,7 +109,8 @@ void pp_run_closed(pp_client* c) {
     if (r < 0) break;
     if (r == 1) pp_book_rtt(c, seq, t1 - t0, t1);
     if (t1 - c->last_reply_ns > cfg->server_timeout_ns)
-      pp_fail(c, "no reply from the server for %.3f s (server stalled or gone)", (double)cfg->server_timeout_ns / 1e9);
+      pp_fail(c, "no reply from the server for %.3f s (server stalled or gone)",
+              (double)cfg->server_timeout_ns / 1e9);
     now = t1;
   }
   c->t_measure_end = measuring ? now : 0;

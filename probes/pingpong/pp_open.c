@@ -28,7 +28,9 @@ typedef struct open_state {
   size_t tx_off, rx_off;
 } open_state;
 
-static uint64_t sched(const open_state* o, uint64_t seq) { return o->base + (uint64_t)((double)seq * o->period_ns); }
+static uint64_t sched(const open_state* o, uint64_t seq) {
+  return o->base + (uint64_t)((double)seq * o->period_ns);
+}
 
 /* Sends every request that is due; returns -1 on a fatal error. */
 static int send_due(pp_client* c, open_state* o, uint64_t now) {

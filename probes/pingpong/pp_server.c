@@ -37,7 +37,8 @@ static uint32_t tcp_hello(const pp_config* cfg, int fd, server_stats* st) {
     st->refused++;
     size = 0;
   }
-  if (lg_write_full(fd, out, sizeof(out), lg_now_ns() + cfg->idle_timeout_ns) != (ssize_t)sizeof(out)) return 0;
+  if (lg_write_full(fd, out, sizeof(out), lg_now_ns() + cfg->idle_timeout_ns) != (ssize_t)sizeof(out))
+    return 0;
   return size;
 }
 
@@ -83,7 +84,8 @@ static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, ser
   while (!g_stop) {
     struct sockaddr_in from;
     socklen_t flen = sizeof(from);
-    ssize_t n = recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, (struct sockaddr*)&from, &flen);
+    ssize_t n =
+        recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, (struct sockaddr*)&from, &flen);
     if (n < 0) {
       if (lg_now_ns() - last >= cfg->idle_timeout_ns) return "idle_timeout";
       continue;
@@ -100,16 +102,19 @@ static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, ser
 static void print_summary(const pp_config* cfg, int port, int cpu_actual, const char* cpu_src,
                           const char* reason, const server_stats* st) {
   printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"status\":\"ok\",");
-  printf("\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason, cfg->udp ? "udp" : "tcp");
+  printf("\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason,
+         cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
-  printf(",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-         "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f},",
-         port, cfg->size_given ? (unsigned long long)cfg->size : 0ull, cfg->cpu, cpu_actual, cpu_src,
-         cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9);
-  printf("\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
-         "\"refused\":%llu},\"memory\":",
-         (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
-         (unsigned long long)st->size_mismatch, (unsigned long long)st->refused);
+  printf(
+      ",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
+      "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f},",
+      port, cfg->size_given ? (unsigned long long)cfg->size : 0ull, cfg->cpu, cpu_actual, cpu_src,
+      cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9);
+  printf(
+      "\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
+      "\"refused\":%llu},\"memory\":",
+      (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
+      (unsigned long long)st->size_mismatch, (unsigned long long)st->refused);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);
@@ -140,9 +145,10 @@ int pp_run_server(const pp_config* cfg) {
     return LG_EXIT_RUN;
   }
   /* The harness waits for this line to learn the port (port 0 = any free one). */
-  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"event\":\"listening\","
-         "\"proto\":\"%s\",\"address\":",
-         cfg->udp ? "udp" : "tcp");
+  printf(
+      "{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"event\":\"listening\","
+      "\"proto\":\"%s\",\"address\":",
+      cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
   printf(",\"port\":%d}\n", port);
   fflush(stdout);

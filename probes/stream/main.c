@@ -23,27 +23,39 @@ static const char kUsage[] =
     "measure (the reason is in the JSON's \"error\" and on stderr).\n";
 
 enum {
-  OPT_BIND = 256, OPT_CONNECT, OPT_PORT, OPT_PROTO, OPT_SIZE, OPT_CPU, OPT_DURATION, OPT_WARMUP,
-  OPT_NODELAY, OPT_INTERVAL, OPT_DRAIN, OPT_SERVER_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_HELP
+  OPT_BIND = 256,
+  OPT_CONNECT,
+  OPT_PORT,
+  OPT_PROTO,
+  OPT_SIZE,
+  OPT_CPU,
+  OPT_DURATION,
+  OPT_WARMUP,
+  OPT_NODELAY,
+  OPT_INTERVAL,
+  OPT_DRAIN,
+  OPT_SERVER_TIMEOUT,
+  OPT_CONNECT_TIMEOUT,
+  OPT_IDLE_TIMEOUT,
+  OPT_HELP
 };
 
-static const struct option kOptions[] = {
-    {"bind", required_argument, 0, OPT_BIND},
-    {"connect", required_argument, 0, OPT_CONNECT},
-    {"port", required_argument, 0, OPT_PORT},
-    {"proto", required_argument, 0, OPT_PROTO},
-    {"size", required_argument, 0, OPT_SIZE},
-    {"cpu", required_argument, 0, OPT_CPU},
-    {"duration", required_argument, 0, OPT_DURATION},
-    {"warmup", required_argument, 0, OPT_WARMUP},
-    {"nodelay", no_argument, 0, OPT_NODELAY},
-    {"interval", required_argument, 0, OPT_INTERVAL},
-    {"drain", required_argument, 0, OPT_DRAIN},
-    {"server-timeout", required_argument, 0, OPT_SERVER_TIMEOUT},
-    {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
-    {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
-    {"help", no_argument, 0, OPT_HELP},
-    {0, 0, 0, 0}};
+static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
+                                         {"connect", required_argument, 0, OPT_CONNECT},
+                                         {"port", required_argument, 0, OPT_PORT},
+                                         {"proto", required_argument, 0, OPT_PROTO},
+                                         {"size", required_argument, 0, OPT_SIZE},
+                                         {"cpu", required_argument, 0, OPT_CPU},
+                                         {"duration", required_argument, 0, OPT_DURATION},
+                                         {"warmup", required_argument, 0, OPT_WARMUP},
+                                         {"nodelay", no_argument, 0, OPT_NODELAY},
+                                         {"interval", required_argument, 0, OPT_INTERVAL},
+                                         {"drain", required_argument, 0, OPT_DRAIN},
+                                         {"server-timeout", required_argument, 0, OPT_SERVER_TIMEOUT},
+                                         {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
+                                         {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
+                                         {"help", no_argument, 0, OPT_HELP},
+                                         {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
   uint64_t v;
@@ -61,9 +73,11 @@ static long long_arg(const char* flag, const char* text, long min, long max) {
 
 /* Flags of the other role are refused rather than ignored: a typo in the
  * harness's command line must not silently change what is measured. */
-static void apply(st_config* cfg, int server, int opt, const char* name, const char* arg, const char** proto) {
-  static const int client_only[] = {OPT_CONNECT, OPT_SIZE, OPT_DURATION, OPT_WARMUP, OPT_NODELAY,
-                                    OPT_INTERVAL, OPT_DRAIN, OPT_SERVER_TIMEOUT, OPT_CONNECT_TIMEOUT};
+static void apply(st_config* cfg, int server, int opt, const char* name, const char* arg,
+                  const char** proto) {
+  static const int client_only[] = {OPT_CONNECT, OPT_SIZE,           OPT_DURATION,
+                                    OPT_WARMUP,  OPT_NODELAY,        OPT_INTERVAL,
+                                    OPT_DRAIN,   OPT_SERVER_TIMEOUT, OPT_CONNECT_TIMEOUT};
   size_t i;
   for (i = 0; i < sizeof(client_only) / sizeof(client_only[0]); i++)
     if (server && opt == client_only[i]) lg_usage_error("stream", "--%s is for `stream client` only", name);
@@ -71,24 +85,51 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
     lg_usage_error("stream", "--%s is for `stream server` only", name);
   switch (opt) {
     case OPT_BIND:
-    case OPT_CONNECT: cfg->addr = arg; break;
-    case OPT_PORT: cfg->port = (int)long_arg("--port", arg, server ? 0 : 1, 65535); break;
-    case OPT_PROTO: *proto = arg; break;
+    case OPT_CONNECT:
+      cfg->addr = arg;
+      break;
+    case OPT_PORT:
+      cfg->port = (int)long_arg("--port", arg, server ? 0 : 1, 65535);
+      break;
+    case OPT_PROTO:
+      *proto = arg;
+      break;
     case OPT_SIZE:
       if (lg_parse_size(arg, &cfg->size) != 0 || cfg->size == 0)
         lg_usage_error("stream", "--size: '%s' is not a message size (e.g. 64, 16KiB)", arg);
       break;
-    case OPT_CPU: cfg->cpu = (int)long_arg("--cpu", arg, 0, 4095); break;
-    case OPT_DURATION: cfg->duration_ns = duration_arg("--duration", arg); break;
-    case OPT_WARMUP: cfg->warmup_ns = duration_arg("--warmup", arg); break;
-    case OPT_NODELAY: cfg->nodelay = 1; break;
-    case OPT_INTERVAL: cfg->interval_ns = duration_arg("--interval", arg); break;
-    case OPT_DRAIN: cfg->drain_ns = duration_arg("--drain", arg); break;
-    case OPT_SERVER_TIMEOUT: cfg->server_timeout_ns = duration_arg("--server-timeout", arg); break;
-    case OPT_CONNECT_TIMEOUT: cfg->connect_timeout_ns = duration_arg("--connect-timeout", arg); break;
-    case OPT_IDLE_TIMEOUT: cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg); break;
-    case OPT_HELP: fputs(kUsage, stdout); exit(0);
-    default: lg_usage_error("stream", "unknown option");
+    case OPT_CPU:
+      cfg->cpu = (int)long_arg("--cpu", arg, 0, 4095);
+      break;
+    case OPT_DURATION:
+      cfg->duration_ns = duration_arg("--duration", arg);
+      break;
+    case OPT_WARMUP:
+      cfg->warmup_ns = duration_arg("--warmup", arg);
+      break;
+    case OPT_NODELAY:
+      cfg->nodelay = 1;
+      break;
+    case OPT_INTERVAL:
+      cfg->interval_ns = duration_arg("--interval", arg);
+      break;
+    case OPT_DRAIN:
+      cfg->drain_ns = duration_arg("--drain", arg);
+      break;
+    case OPT_SERVER_TIMEOUT:
+      cfg->server_timeout_ns = duration_arg("--server-timeout", arg);
+      break;
+    case OPT_CONNECT_TIMEOUT:
+      cfg->connect_timeout_ns = duration_arg("--connect-timeout", arg);
+      break;
+    case OPT_IDLE_TIMEOUT:
+      cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg);
+      break;
+    case OPT_HELP:
+      fputs(kUsage, stdout);
+      exit(0);
+    default:
+      lg_usage_error("stream", "unknown option");
   }
 }
 
@@ -140,7 +181,8 @@ int main(int argc, char** argv) {
   opterr = 0;
   optind = 2;
   while ((opt = getopt_long(argc, argv, "", kOptions, &index)) != -1) {
-    if (opt == '?' || opt == ':') lg_usage_error("stream", "unknown option or missing value: '%s'", argv[optind - 1]);
+    if (opt == '?' || opt == ':')
+      lg_usage_error("stream", "unknown option or missing value: '%s'", argv[optind - 1]);
     apply(&cfg, server, opt, kOptions[index].name, optarg, &proto);
   }
   if (optind < argc) lg_usage_error("stream", "unexpected argument '%s'", argv[optind]);

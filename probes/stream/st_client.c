@@ -65,7 +65,8 @@ static int handshake(client* c, const struct sockaddr_in* addr) {
                (unsigned long long)cfg->size, c->token);
   if (lg_write_full(c->ctrl, line, (size_t)n, lg_now_ns() + cfg->server_timeout_ns) != n ||
       lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns) <= 0) {
-    fail(c, "the server at %s:%d did not answer the stream hello (not a stream server?)", cfg->addr, cfg->port);
+    fail(c, "the server at %s:%d did not answer the stream hello (not a stream server?)", cfg->addr,
+         cfg->port);
     return -1;
   }
   if (sscanf(line, "OK %d", &c->udp_port) != 1) {
@@ -113,7 +114,8 @@ static int send_one(client* c, int measuring, uint64_t seq, uint64_t* now) {
       return 0;
     }
     if (errno == EAGAIN || errno == EWOULDBLOCK)
-      fail(c, "one send() blocked for %.3f s: the receiver stopped taking data", (double)cfg->server_timeout_ns / 1e9);
+      fail(c, "one send() blocked for %.3f s: the receiver stopped taking data",
+           (double)cfg->server_timeout_ns / 1e9);
     else
       fail(c, "send to the server failed: %s", strerror(errno));
     return -1;
@@ -161,9 +163,10 @@ static void collect(client* c) {
     r = shutdown(c->ctrl, SHUT_WR);
   }
   if (r == 0) r = lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns);
-  if (r <= 0 || sscanf(line, "REPORT datagrams=%llu bytes=%llu total_datagrams=%llu total_bytes=%llu out_of_order=%llu",
-                       &c->report.datagrams, &c->report.bytes, &c->report.total_datagrams,
-                       &c->report.total_bytes, &c->report.out_of_order) != 5) {
+  if (r <= 0 ||
+      sscanf(line, "REPORT datagrams=%llu bytes=%llu total_datagrams=%llu total_bytes=%llu out_of_order=%llu",
+             &c->report.datagrams, &c->report.bytes, &c->report.total_datagrams, &c->report.total_bytes,
+             &c->report.out_of_order) != 5) {
     fail(c, "the server sent no report within %.3f s after the transfer (server gone?)",
          (double)cfg->server_timeout_ns / 1e9);
     return;
@@ -192,18 +195,22 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
   }
   printf("\"metric\":\"send_time\",\"parameters\":{\"proto\":\"%s\",\"connect\":", cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
-  printf(",\"port\":%d,\"udp_port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
-         "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"nodelay\":%s,"
-         "\"drain_s\":%.6f,\"server_timeout_s\":%.6f},",
-         cfg->port, c->udp_port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9,
-         (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
-         (cfg->nodelay && !cfg->udp) ? "true" : "false", (double)cfg->drain_ns / 1e9,
-         (double)cfg->server_timeout_ns / 1e9);
-  printf("\"counters\":{\"measured\":{\"sent\":%llu,\"sent_bytes\":%llu,\"received\":%llu,\"received_bytes\":%llu,"
-         "\"lost\":%llu,\"out_of_order\":%llu,\"send_errors\":%llu},\"warmup\":{\"sent\":%llu,\"sent_bytes\":%llu},"
-         "\"client_total_bytes\":%llu,\"server_total_bytes\":%llu,\"server_total_datagrams\":%llu}",
-         c->meas.sent, c->meas.bytes, recv_msgs, recv_bytes, lost, c->report.out_of_order, c->meas.send_errors,
-         c->warm.sent, c->warm.bytes, c->total_bytes, c->report.total_bytes, c->report.total_datagrams);
+  printf(
+      ",\"port\":%d,\"udp_port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
+      "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"nodelay\":%s,"
+      "\"drain_s\":%.6f,\"server_timeout_s\":%.6f},",
+      cfg->port, c->udp_port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9,
+      (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
+      (cfg->nodelay && !cfg->udp) ? "true" : "false", (double)cfg->drain_ns / 1e9,
+      (double)cfg->server_timeout_ns / 1e9);
+  printf(
+      "\"counters\":{\"measured\":{\"sent\":%llu,\"sent_bytes\":%llu,\"received\":%llu,\"received_bytes\":%"
+      "llu,"
+      "\"lost\":%llu,\"out_of_order\":%llu,\"send_errors\":%llu},\"warmup\":{\"sent\":%llu,\"sent_bytes\":%"
+      "llu},"
+      "\"client_total_bytes\":%llu,\"server_total_bytes\":%llu,\"server_total_datagrams\":%llu}",
+      c->meas.sent, c->meas.bytes, recv_msgs, recv_bytes, lost, c->report.out_of_order, c->meas.send_errors,
+      c->warm.sent, c->warm.bytes, c->total_bytes, c->report.total_bytes, c->report.total_datagrams);
   if (secs > 0 && have_report) {
     printf(",\"throughput_bps\":%.1f,\"send_throughput_bps\":%.1f", (double)recv_bytes * 8 / secs,
            (double)c->meas.bytes * 8 / secs);
@@ -226,18 +233,23 @@ int st_run_client(const st_config* cfg) {
   lg_install_stop_handlers(&c->stop);
   /* Every wait has its own deadline; this is the backstop should one be missed. */
   lg_arm_deadline("stream client", (unsigned)((cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns +
-                                               cfg->drain_ns + 3 * cfg->server_timeout_ns) / 1000000000ull + 5));
+                                               cfg->drain_ns + 3 * cfg->server_timeout_ns) /
+                                                  1000000000ull +
+                                              5));
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("stream", "--connect: '%s' is not an IPv4 address", cfg->addr);
   c->buf = (unsigned char*)calloc(1, cfg->size);
   c->hist = (lg_hist*)malloc(sizeof(lg_hist));
-  if (c->buf == NULL || c->hist == NULL || lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) {
-    fprintf(stderr, "stream client: cannot allocate the run's buffers (interval too short for the duration?)\n");
+  if (c->buf == NULL || c->hist == NULL ||
+      lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) {
+    fprintf(stderr,
+            "stream client: cannot allocate the run's buffers (interval too short for the duration?)\n");
     return LG_EXIT_RUN;
   }
   lg_hist_reset(c->hist);
   lg_prefault(c->hist, sizeof(lg_hist));
-  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
+  if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0)
+    fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);
   timer_cost = lg_timer_cost_ns();
   if (!c->error[0] && handshake(c, &addr) == 0 && open_data(c, &addr) == 0) {

@@ -26,8 +26,10 @@ static volatile int g_stop;
 
 static int send_report(int fd, const st_report* r, uint64_t deadline) {
   char line[ST_LINE_MAX];
-  int n = snprintf(line, sizeof(line), "REPORT datagrams=%llu bytes=%llu total_datagrams=%llu total_bytes=%llu "
-                   "out_of_order=%llu\n", r->datagrams, r->bytes, r->total_datagrams, r->total_bytes, r->out_of_order);
+  int n = snprintf(line, sizeof(line),
+                   "REPORT datagrams=%llu bytes=%llu total_datagrams=%llu total_bytes=%llu "
+                   "out_of_order=%llu\n",
+                   r->datagrams, r->bytes, r->total_datagrams, r->total_bytes, r->out_of_order);
   return lg_write_full(fd, line, (size_t)n, deadline) == n ? 0 : -1;
 }
 
@@ -191,20 +193,25 @@ int st_run_server(const st_config* cfg) {
   s.buf = (unsigned char*)malloc(ST_RECV_BUF);
   if (s.buf == NULL || open_sockets(&s, &addr) != 0) return LG_EXIT_RUN;
   /* The harness waits for this line to learn the port (port 0 = any free one). */
-  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\",\"event\":\"listening\","
-         "\"proto\":\"%s\",\"address\":", cfg->udp ? "udp" : "tcp");
+  printf(
+      "{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\",\"event\":\"listening\","
+      "\"proto\":\"%s\",\"address\":",
+      cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
   printf(",\"port\":%d,\"udp_port\":%d}\n", s.port, s.udp_port);
   fflush(stdout);
   reason = serve(&s);
-  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\",\"status\":\"ok\","
-         "\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason, cfg->udp ? "udp" : "tcp");
+  printf(
+      "{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\",\"status\":\"ok\","
+      "\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":",
+      reason, cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
-  printf(",\"port\":%d,\"udp_port\":%d,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-         "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"stray_datagrams\":%llu,"
-         "\"datagrams\":%llu,\"bytes\":%llu,\"total_datagrams\":%llu,\"total_bytes\":%llu},\"memory\":",
-         s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9, s.sessions,
-         s.refused, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
+  printf(
+      ",\"port\":%d,\"udp_port\":%d,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
+      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"stray_datagrams\":%llu,"
+      "\"datagrams\":%llu,\"bytes\":%llu,\"total_datagrams\":%llu,\"total_bytes\":%llu},\"memory\":",
+      s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9, s.sessions,
+      s.refused, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);
