@@ -44,6 +44,11 @@ std::string joined(const std::vector<std::string>& ws) {
   return out;
 }
 
+// How the boot line is named in messages.
+std::string boot_label(const facts::Facts& f) {
+  return f.boot.loader.value == "grub2" ? " (GRUB 2 defaults)" : " (the default entry)";
+}
+
 }  // namespace
 
 std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>& add,
@@ -108,8 +113,8 @@ void check_cmdline(Ctx& c) {
     } else {
       const bool next_fixes = next_known && has(next, arg) == want_present;
       const std::string fix =
-          next_fixes ? note(boot.source + " (the default entry) already " +
-                            (want_present ? "has " : "lacks ") + arg + ": reboot to apply it.")
+          next_fixes ? note(boot.source + boot_label(c.f) + " already " + (want_present ? "has " : "lacks ") +
+                            arg + ": reboot to apply it.")
                      : boot_args_fix(c.f, want_present ? std::vector{arg} : std::vector<std::string>{},
                                      want_present ? std::vector<std::string>{} : std::vector{arg});
       const std::string text = !want_present         ? " has " + found + ", profile wants it absent"
@@ -120,7 +125,7 @@ void check_cmdline(Ctx& c) {
     }
     // The running line decides; the boot line says whether that will last.
     if (next_known && has(next, arg) != now)
-      r.notes.push_back("the next boot changes this: " + boot.source + " (the default entry) " +
+      r.notes.push_back("the next boot changes this: " + boot.source + boot_label(c.f) + " " +
                         (now ? "lacks " : "has ") + arg);
   };
   for (const std::string& arg : c.pre.kernel_cmdline->present) judge(arg, true);

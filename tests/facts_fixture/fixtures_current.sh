@@ -1,0 +1,19 @@
+#!/bin/sh
+# The committed fixture roots are exactly what their generator scripts write:
+# regenerate into a temporary directory and compare, symlinks by target.
+set -eu
+src=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/h3-fixtures.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+"$src/rhel58/make_roots.sh" "$tmp/rhel58"
+"$src/systemd/make_root.sh" "$tmp/systemd"
+status=0
+for d in rhel58/before rhel58/after systemd/root; do
+  if ! diff -r --no-dereference "$src/$d" "$tmp/$d" >"$tmp/diff" 2>&1; then
+    echo "FAIL: tests/fixtures/$d differs from what its script writes (rerun the script and commit):" >&2
+    head -20 "$tmp/diff" >&2
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "tests/fixtures: rhel58/before, rhel58/after and systemd/root match their scripts"
+exit $status
