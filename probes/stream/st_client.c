@@ -30,6 +30,7 @@ typedef struct client {
   phase_count warm, meas;
   unsigned long long total_bytes; /**< every byte sent, both phases */
   st_report report;
+  int got_report; /**< the server's REPORT line arrived (it may count zero: 100% loss) */
   uint64_t t_start, t_end;
   uint64_t series_end; /**< end of the measured window: a send finishing later goes in its last interval */
   volatile int stop;
@@ -171,6 +172,7 @@ static void collect(client* c) {
          (double)cfg->server_timeout_ns / 1e9);
     return;
   }
+  c->got_report = 1;
   if (!cfg->udp && c->report.total_bytes != c->total_bytes)
     fail(c, "the server received %llu bytes but %llu were sent", c->report.total_bytes, c->total_bytes);
 }
@@ -179,7 +181,6 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
   const st_config* cfg = c->cfg;
   uint64_t duration = c->t_end > c->t_start ? c->t_end - c->t_start : 0;
   double secs = (double)duration / 1e9;
-  int have_report = c->report.total_bytes > 0 || c->report.total_datagrams > 0;
   /* TCP: the server cannot split its byte count by phase, but equal totals prove
    * every measured byte arrived. UDP: the server counted the measured phase. */
   unsigned long long recv_msgs = cfg->udp ? c->report.datagrams : c->meas.sent;
@@ -211,7 +212,7 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
       "\"client_total_bytes\":%llu,\"server_total_bytes\":%llu,\"server_total_datagrams\":%llu}",
       c->meas.sent, c->meas.bytes, recv_msgs, recv_bytes, lost, c->report.out_of_order, c->meas.send_errors,
       c->warm.sent, c->warm.bytes, c->total_bytes, c->report.total_bytes, c->report.total_datagrams);
-  if (secs > 0 && have_report) {
+  if (secs > 0 && c->got_report) {
     printf(",\"throughput_bps\":%.1f,\"send_throughput_bps\":%.1f", (double)recv_bytes * 8 / secs,
            (double)c->meas.bytes * 8 / secs);
     if (cfg->udp && c->meas.sent > 0) printf(",\"loss_fraction\":%.9f", (double)lost / (double)c->meas.sent);

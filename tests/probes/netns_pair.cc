@@ -91,8 +91,12 @@ void NetnsPair::add_udp_loss(int percent) {
   // hook would fail a's send() with EPERM instead of losing the datagram.
   must(*b_, {"nft", "add", "table", "inet", "lgp"});
   must(*b_, {"nft", "add", "chain", "inet", "lgp", "in", "{ type filter hook input priority 0 ; }"});
-  must(*b_, {"nft", "add", "rule", "inet", "lgp", "in", "ip", "saddr", kAddrA, "meta", "l4proto", "udp",
-             "numgen", "random", "mod", "100", "<", std::to_string(percent), "drop"});
+  std::vector<std::string> rule{"nft", "add",   "rule", "inet", "lgp",     "in",
+                                "ip",  "saddr", kAddrA, "meta", "l4proto", "udp"};
+  if (percent < 100)
+    rule.insert(rule.end(), {"numgen", "random", "mod", "100", "<", std::to_string(percent)});
+  rule.push_back("drop");
+  must(*b_, rule);
 }
 
 void NetnsPair::clear_loss() { b_->run({"nft", "delete", "table", "inet", "lgp"}, {}); }

@@ -65,6 +65,16 @@ TEST_F(StreamLab, UdpLossIsTheReceiversCount) {
   EXPECT_EQ(m.stat("max_loss"), m.loss_fraction);
 }
 
+TEST_F(StreamLab, UdpTotalLossIsAMeasuredLossNotAnError) {
+  lab().add_udp_loss(100);
+  const ClientRun c = stream("udp", {"--duration", "1s", "--warmup", "100ms"});
+  lab().clear_loss();
+  ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+  EXPECT_EQ(c.m().received, 0u);
+  EXPECT_EQ(c.m().loss_fraction, 1.0);
+  EXPECT_EQ(c.m().throughput_bps, 0.0);
+}
+
 TEST_F(StreamLab, UdpServerVanishingIsAnError) {
   start("udp");
   std::thread killer([this] {
