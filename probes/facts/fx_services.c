@@ -55,19 +55,34 @@ static const char* link_service(const char* link) {
   return (p > link + 1 && *p) ? p : NULL;
 }
 
+/* The seven rc directories, listed once per run rather than once per service. */
+static fx_names g_rc[7];
+static int g_rc_err[7], g_rc_loaded;
+
+static const fx_names* rc_links(int rl) {
+  if (!g_rc_loaded) {
+    char dir[64];
+    int i;
+    for (i = 0; i <= 6; i++) {
+      snprintf(dir, sizeof dir, rc_dir_fmt(), i);
+      g_rc_err[i] = fx_list(dir, &g_rc[i]);
+    }
+    g_rc_loaded = 1;
+  }
+  return g_rc_err[rl] ? NULL : &g_rc[rl];
+}
+
 void fx_sysv_names(fx_nameset* out) {
-  char dir[64];
+  const fx_names* links;
   fx_names d;
   size_t k;
   int rl;
   for (rl = 0; rl <= 6; rl++) {
-    snprintf(dir, sizeof dir, rc_dir_fmt(), rl);
-    if (fx_list(dir, &d) != 0) continue;
-    for (k = 0; k < d.n; k++) {
-      const char* s = link_service(d.names[k]);
+    if (!(links = rc_links(rl))) continue;
+    for (k = 0; k < links->n; k++) {
+      const char* s = link_service(links->names[k]);
       if (s) fx_nameset_add(out, s);
     }
-    fx_names_free(&d);
   }
   if (fx_list("/etc/xinetd.d", &d) == 0) {
     for (k = 0; k < d.n; k++)
@@ -142,21 +157,20 @@ int fx_sysv_service(fx_json* j, const char* name) {
   char dir[64], links[7][FX_PATH_MAX], src[64], lock[FX_PATH_MAX], script[FX_PATH_MAX];
   int state[7], rl, any = 0;
   struct stat st;
-  fx_names d;
+  const fx_names* d;
   size_t k;
   for (rl = 0; rl <= 6; rl++) {
     state[rl] = 0, links[rl][0] = 0;
     snprintf(dir, sizeof dir, fmt, rl);
-    if (fx_list(dir, &d) != 0) continue;
-    for (k = 0; k < d.n; k++) {
-      const char* s = link_service(d.names[k]);
+    if (!(d = rc_links(rl))) continue;
+    for (k = 0; k < d->n; k++) {
+      const char* s = link_service(d->names[k]);
       if (!s || strcmp(s, name) != 0) continue;
-      state[rl] = d.names[k][0]; /* 'S' or 'K'; an S link wins if both exist */
-      snprintf(links[rl], sizeof links[rl], "%s/%s", dir, d.names[k]);
+      state[rl] = d->names[k][0]; /* 'S' or 'K'; an S link wins if both exist */
+      snprintf(links[rl], sizeof links[rl], "%s/%s", dir, d->names[k]);
       any = 1;
       if (state[rl] == 'S') break;
     }
-    fx_names_free(&d);
   }
   snprintf(script, sizeof script, "%s/%s", strstr(fmt, "rc.d") ? "/etc/rc.d/init.d" : "/etc/init.d", name);
   if (!any) {
