@@ -63,7 +63,8 @@ TEST_P(BadFixture, ReportsExactlyTheAnnotatedErrors) {
 
 INSTANTIATE_TEST_SUITE_P(Profiles, BadFixture,
                          ::testing::Values("bad-units.toml", "bad-hosts.toml", "bad-tests.toml",
-                                           "bad-preconditions.toml", "bad-types.toml", "issue-typos.toml"),
+                                           "bad-preconditions.toml", "bad-types.toml", "issue-typos.toml",
+                                           "bad-extra.toml"),
                          [](const auto& info) {
                            std::string n = info.param.substr(0, info.param.find('.'));
                            for (char& c : n)

@@ -175,6 +175,24 @@ CpuRule read_cpu(const Node& n, Diagnostics& d) {
   return cpu;
 }
 
+// [preconditions.bios]: NAME = "value" as conrep -s names them.
+std::vector<BiosExpectation> read_bios(const Node& n, Diagnostics& d) {
+  std::vector<BiosExpectation> out;
+  for (const Node& c : n.children) {
+    const std::string key = join_key("preconditions.bios", c.key);
+    if (c.type != Node::Type::kString) {
+      wrong_type(c, key, "a string as conrep -s prints it, like \"Disabled\"", d);
+      continue;
+    }
+    if (c.text.empty() || c.text.find_first_of("\n\r") != std::string::npos) {
+      d.error(c.pos, key, "expected one line of text as conrep -s prints it, like \"Disabled\"");
+      continue;
+    }
+    out.push_back(BiosExpectation{c.key, c.text, c.key_pos});
+  }
+  return out;
+}
+
 }  // namespace
 
 void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
@@ -207,6 +225,11 @@ void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
     s.finish();
   }
   if (const Node* n = r.get_table("cpu")) pre.cpu = read_cpu(*n, d);
+  if (const Node* n = r.get_table("bios")) pre.bios = read_bios(*n, d);
+  if (auto v = r.get_bool("buffers_cover_bdp")) {
+    pre.buffers_cover_bdp = *v;
+    pre.buffers_cover_bdp_pos = r.get("buffers_cover_bdp")->pos;
+  }
   r.finish();
 }
 

@@ -35,6 +35,7 @@ int Preconditions::rule_count() const {
   for (const InterfaceRule& i : interfaces)
     n += count(i.driver) + count(i.driver_version) + count(i.firmware_version) + count(i.link) + count(i.mtu);
   if (cpu) n += count(cpu->hyperthreading) + count(cpu->max_cstate) + count(cpu->governor);
+  n += static_cast<int>(bios.size()) + (buffers_cover_bdp ? 1 : 0);
   return n;
 }
 

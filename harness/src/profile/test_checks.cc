@@ -10,30 +10,84 @@
 namespace labgate::profile::detail {
 namespace {
 
+bool rr_or_stream(TestKind k) { return is_rr(k) || is_stream(k); }
+bool two_hosts(TestKind k) { return is_network(k); }
+bool on_hosts(TestKind k) { return k == TestKind::kJitter || k == TestKind::kCommand || is_disk(k); }
+bool measures_series(TestKind k) { return rr_or_stream(k) || k == TestKind::kJitter || is_disk(k); }
+bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
+bool pinged(TestKind k) { return k == TestKind::kPingFlood; }
+bool counted(TestKind k) { return k == TestKind::kPingFlood || k == TestKind::kCommand; }
+bool commanded(TestKind k) { return k == TestKind::kCommand; }
+bool mtu_kind(TestKind k) { return k == TestKind::kPathMtu; }
+bool jitter_kind(TestKind k) { return k == TestKind::kJitter; }
+bool rw_kind(TestKind k) { return k == TestKind::kDiskRandomRw; }
+bool interval_kind(TestKind k) { return measures_series(k) || k == TestKind::kPingFlood; }
+
+// Which kinds each key applies to, and what to say when it is written elsewhere.
+struct KeyFit {
+  const char* key;
+  bool (*fits)(TestKind);
+  const char* why;
+};
+
+constexpr KeyFit kKeyFits[] = {
+    {"from", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"to", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
+    {"cpus", jitter_kind,
+     "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
+    {"threshold", jitter_kind, "`threshold` is a jitter test's event threshold"},
+    {"message_size", rr_or_stream, "it sends no messages (a ping_flood's payload is `size`)"},
+    {"rate", rr_or_stream, "`rate` paces the messages of tcp/udp tests"},
+    {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
+    {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
+    {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
+    {"socket_buffer", rr_or_stream, "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets"},
+    {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
+    {"congestion", is_tcp, "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
+    {"warmup", measures_series, "it has no warm-up phase"},
+    {"interval", interval_kind, "`interval` is the series interval (or ping_flood's ping -i)"},
+    {"duration", has_duration, "a path_mtu test searches until it finds the MTU"},
+    {"mtu", mtu_kind, "`mtu` is the MTU a path_mtu test expects"},
+    {"count", counted, "`count` is how many echo requests (ping_flood) or runs (command)"},
+    {"size", pinged, "`size` is a ping_flood's ICMP payload (ping -s)"},
+    {"argv", commanded, "`argv` is the command a command test runs"},
+    {"pause", commanded, "`pause` is the sleep between a command test's runs"},
+    {"timeout", commanded, "`timeout` bounds one run of a command test"},
+    {"dir", is_disk, "`dir` is where a disk test may create its file"},
+    {"path", is_disk, "`path` is a disk test's file"},
+    {"file_size", is_disk, "`file_size` is a disk test's file size"},
+    {"block_size", is_disk, "`block_size` is a disk test's I/O size"},
+    {"threads", is_disk, "`threads` is a disk test's parallelism"},
+    {"direct", is_disk, "`direct` sets O_DIRECT for a disk test"},
+    {"read_mix", rw_kind, "`read_mix` is the share of reads of a disk_random_rw test"},
+};
+
 // Why a key does not fit a kind, or nullptr when it does.
 const char* misplaced(const std::string& key, TestKind kind) {
-  const bool jitter = kind == TestKind::kJitter;
-  if (jitter) {
-    if (key == "from" || key == "to") return "a jitter test runs on the hosts in `on`";
-    if (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll")
-      return "a jitter test sends no messages";
-    if (key == "cpu") return "a jitter test spins on the CPUs in `cpus`";
-  } else {
-    if (key == "on") return "it sends from `from` to `to`; `on` is for jitter tests";
-    if (key == "cpus")
-      return "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }";
-    if (key == "threshold") return "`threshold` is a jitter test's event threshold";
-  }
-  if (key == "nodelay" && !is_tcp(kind)) return "it sets TCP_NODELAY, for tcp_rr and tcp_stream only";
+  if (kind == TestKind::kJitter && (key == "from" || key == "to")) return "a jitter test runs on the hosts in `on`";
+  if (kind == TestKind::kJitter && (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll"))
+    return "a jitter test sends no messages";
+  if (kind == TestKind::kJitter && key == "cpu") return "a jitter test spins on the CPUs in `cpus`";
+  for (const KeyFit& f : kKeyFits)
+    if (key == f.key) return f.fits(kind) ? nullptr : f.why;
   return nullptr;
 }
 
 void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
-  if (s.kind == TestKind::kJitter) {
+  if (on_hosts(s.kind)) {
     if (s.on.empty()) {
       d.error(t.pos_of("on"), t.key_of("on"),
-              "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]");
+              s.kind == TestKind::kJitter
+                  ? "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
+                  : std::string("a ") + to_string(s.kind) + " test needs the host to run on, e.g. on = \"a\"");
+      return;
+    }
+    if (s.kind != TestKind::kJitter && s.on.size() > 1) {
+      d.error(t.pos_of("on"), t.key_of("on"),
+              std::string("a ") + to_string(s.kind) +
+                  " test runs on one host; write one test per host (or on = \"" + s.on[0] + "\")");
       return;
     }
     std::set<std::string> seen;
@@ -62,7 +116,8 @@ void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
     const Host* host = p.find_host(h);
     if (host->test_address.empty())
       d.error(host->pos, join_key("hosts", h) + ".test_address",
-              "missing; tcp/udp tests measure between the hosts' test (interconnect) addresses");
+              "missing; tcp/udp, ping_flood and path_mtu tests measure between the hosts' test "
+              "(interconnect) addresses");
   }
   if (both && s.from == s.to)
     d.error(
@@ -72,8 +127,10 @@ void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
 
 void check_timing(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
+  if (!has_duration(s.kind)) return;
   if (s.duration.count() <= 0)
     d.error(t.pos_of("duration"), t.key_of("duration"), "must be above 0, e.g. \"10s\"");
+  if (!measures_series(s.kind)) return;  // ping_flood and command: no warm-up, no series
   if (s.warmup >= s.duration && s.duration.count() > 0)
     d.error(t.pos_of("warmup"), t.key_of("warmup"), "must be shorter than the duration");
   if (s.interval.count() <= 0)
@@ -86,6 +143,12 @@ void check_timing(const TestDraft& t, Diagnostics& d) {
 
 void check_budget(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
+  if (s.kind == TestKind::kPathMtu) {
+    if (t.has_budget)
+      d.error(s.budget.empty() ? s.pos : s.budget.front().pos, t.key + ".budget",
+              "a path_mtu test is judged against the MTU it expects (mtu = 1500), not a budget");
+    return;
+  }
   if (!t.has_budget) {
     d.error(s.pos, t.key + ".budget",
             "missing; a test without a budget cannot fail. Add e.g. budget = { p99 = \"140us\" }");
@@ -104,11 +167,12 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
 
 }  // namespace
 
-void check_test(const TestDraft& t, const Profile& p, Diagnostics& d) {
+void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (!t.has_kind) {
-    d.error(s.pos, t.key + ".kind",
-            "missing; expected one of: tcp_rr, udp_rr, tcp_stream, udp_stream, jitter");
+    std::vector<std::string> kinds;
+    for (TestKind k : all_test_kinds()) kinds.emplace_back(to_string(k));
+    d.error(s.pos, t.key + ".kind", "missing; expected one of: " + join(kinds));
     return;
   }
   if (t.kind_bad) return;  // reported where it was read; the checks below would guess
@@ -127,13 +191,14 @@ void check_test(const TestDraft& t, const Profile& p, Diagnostics& d) {
   }
   check_hosts(t, p, d);
   check_timing(t, d);
-  if (s.kind != TestKind::kJitter) {
+  if (rr_or_stream(s.kind)) {
     if (s.message_size == 0)
       d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
     else if (!is_tcp(s.kind) && s.message_size > 65507)
       d.error(t.pos_of("message_size"), t.key_of("message_size"),
               "a UDP message holds at most 65507 bytes; found " + std::to_string(s.message_size));
   }
+  check_extra_kind(t, p, d);
   if (runs) check_budget(t, d);
 }
 

@@ -30,11 +30,18 @@ struct TestDraft {
 /// there; records positions, and `written` unless `from_defaults`.
 void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults);
 
-/// Reads `budget = { p99 = "140us", ... }` (each value in its statistic's unit).
-void read_budget(const Node& n, TestDraft& t, Diagnostics& d);
+/// Reads a budget table `{ p99 = "140us", ... }` (each value in its statistic's
+/// unit); `key` names it in messages ("test[x].budget").
+std::vector<Bound> read_bounds(const Node& n, const std::string& key, Diagnostics& d);
 
 /// Checks one complete test: kind and tool fit, hosts exist, keys apply to the
 /// kind, durations are consistent, the budget bounds statistics the test produces.
-void check_test(const TestDraft& t, const Profile& p, Diagnostics& d);
+/// May complete defaults that depend on the kind (a disk test's file path, a
+/// path_mtu test's expected MTU from the preconditions).
+void check_test(TestDraft& t, const Profile& p, Diagnostics& d);
+
+/// The checks of the kinds added for the seeds' field practice: path_mtu,
+/// ping_flood, command and the disk kinds.
+void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d);
 
 }  // namespace labgate::profile::detail

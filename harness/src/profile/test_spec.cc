@@ -7,12 +7,17 @@
 namespace labgate::profile {
 namespace {
 
-constexpr std::array<TestKind, 5> kKinds{TestKind::kTcpRr, TestKind::kUdpRr, TestKind::kTcpStream,
-                                         TestKind::kUdpStream, TestKind::kJitter};
-constexpr std::array<Tool, 4> kTools{Tool::kBuiltin, Tool::kNetperf, Tool::kSockperf, Tool::kIperf3};
-constexpr std::array<Stat, 11> kStats{Stat::kP50,     Stat::kP90,           Stat::kP99,    Stat::kP99_9,
-                                      Stat::kP99_99,  Stat::kMax,           Stat::kMean,   Stat::kStddev,
-                                      Stat::kDropped, Stat::kMinThroughput, Stat::kMaxLoss};
+constexpr std::array<TestKind, 11> kKinds{
+    TestKind::kTcpRr,     TestKind::kUdpRr,   TestKind::kTcpStream,      TestKind::kUdpStream,
+    TestKind::kJitter,    TestKind::kPathMtu, TestKind::kPingFlood,      TestKind::kCommand,
+    TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw};
+constexpr std::array<Tool, 5> kTools{Tool::kBuiltin, Tool::kNetperf, Tool::kSockperf, Tool::kIperf3,
+                                     Tool::kSysbench};
+constexpr std::array<Stat, 18> kStats{
+    Stat::kP50,         Stat::kP90,           Stat::kP99,          Stat::kP99_9,           Stat::kP99_99,
+    Stat::kMax,         Stat::kMean,          Stat::kStddev,       Stat::kDropped,         Stat::kMinThroughput,
+    Stat::kMaxLoss,     Stat::kMdev,          Stat::kMinIops,      Stat::kMaxFailures,     Stat::kMaxRetransmits,
+    Stat::kMaxRxDrops,  Stat::kMaxRxErrors,   Stat::kMaxUdpRcvbufErrors};
 
 template <typename E, std::size_t N>
 std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) {
@@ -21,7 +26,8 @@ std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) 
   return std::nullopt;
 }
 
-bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos; }
+// The histogram statistics (mdev is ping's own figure, not a histogram's).
+bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev; }
 
 // netperf's omni output has P50/P90/P99, mean, stddev and max latency; no finer tail.
 bool netperf_latency(Stat s) {
@@ -43,6 +49,18 @@ const char* to_string(TestKind k) {
       return "udp_stream";
     case TestKind::kJitter:
       return "jitter";
+    case TestKind::kPathMtu:
+      return "path_mtu";
+    case TestKind::kPingFlood:
+      return "ping_flood";
+    case TestKind::kCommand:
+      return "command";
+    case TestKind::kDiskRandomRead:
+      return "disk_random_read";
+    case TestKind::kDiskRandomWrite:
+      return "disk_random_write";
+    case TestKind::kDiskRandomRw:
+      return "disk_random_rw";
   }
   return "?";
 }
@@ -57,6 +75,8 @@ const char* to_string(Tool t) {
       return "sockperf";
     case Tool::kIperf3:
       return "iperf3";
+    case Tool::kSysbench:
+      return "sysbench";
   }
   return "?";
 }
@@ -85,6 +105,20 @@ const char* to_string(Stat s) {
       return "min_throughput";
     case Stat::kMaxLoss:
       return "max_loss";
+    case Stat::kMdev:
+      return "mdev";
+    case Stat::kMinIops:
+      return "min_iops";
+    case Stat::kMaxFailures:
+      return "max_failures";
+    case Stat::kMaxRetransmits:
+      return "max_retransmits";
+    case Stat::kMaxRxDrops:
+      return "max_rx_drops";
+    case Stat::kMaxRxErrors:
+      return "max_rx_errors";
+    case Stat::kMaxUdpRcvbufErrors:
+      return "max_udp_rcvbuf_errors";
   }
   return "?";
 }
@@ -100,6 +134,12 @@ std::span<const Stat> all_stats() { return kStats; }
 StatUnit unit_of(Stat s) {
   switch (s) {
     case Stat::kDropped:
+    case Stat::kMinIops:
+    case Stat::kMaxFailures:
+    case Stat::kMaxRetransmits:
+    case Stat::kMaxRxDrops:
+    case Stat::kMaxRxErrors:
+    case Stat::kMaxUdpRcvbufErrors:
       return StatUnit::kCount;
     case Stat::kMinThroughput:
       return StatUnit::kBitsPerSec;
@@ -110,10 +150,42 @@ StatUnit unit_of(Stat s) {
   }
 }
 
-bool is_floor(Stat s) { return s == Stat::kMinThroughput; }
+bool is_floor(Stat s) { return s == Stat::kMinThroughput || s == Stat::kMinIops; }
+bool is_counter(Stat s) {
+  return s == Stat::kMaxRetransmits || s == Stat::kMaxRxDrops || s == Stat::kMaxRxErrors ||
+         s == Stat::kMaxUdpRcvbufErrors;
+}
+
+const char* reported_key(Stat s) {
+  switch (s) {
+    case Stat::kMdev:
+      return "mdev";
+    case Stat::kMinIops:
+      return "iops";
+    case Stat::kMaxFailures:
+      return "failures";
+    case Stat::kMaxRetransmits:
+      return "retransmits";
+    case Stat::kMaxRxDrops:
+      return "rx_drops";
+    case Stat::kMaxRxErrors:
+      return "rx_errors";
+    case Stat::kMaxUdpRcvbufErrors:
+      return "udp_rcvbuf_errors";
+    default:
+      return nullptr;
+  }
+}
+
 bool is_rr(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kUdpRr; }
 bool is_stream(TestKind k) { return k == TestKind::kTcpStream || k == TestKind::kUdpStream; }
 bool is_tcp(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kTcpStream; }
+bool is_disk(TestKind k) {
+  return k == TestKind::kDiskRandomRead || k == TestKind::kDiskRandomWrite || k == TestKind::kDiskRandomRw;
+}
+bool is_network(TestKind k) {
+  return is_rr(k) || is_stream(k) || k == TestKind::kPingFlood || k == TestKind::kPathMtu;
+}
 
 bool tool_runs(Tool tool, TestKind kind) {
   switch (tool) {
@@ -125,12 +197,39 @@ bool tool_runs(Tool tool, TestKind kind) {
       return is_rr(kind);
     case Tool::kIperf3:
       return is_stream(kind);
+    case Tool::kSysbench:
+      return is_disk(kind);
   }
   return false;
 }
 
+namespace {
+
+// What the measurement kinds added for the seeds' field practice report.
+bool produces_extra(Tool tool, TestKind kind, Stat stat) {
+  switch (kind) {
+    case TestKind::kPathMtu:
+      return false;  // judged against `mtu`, not a budget
+    case TestKind::kPingFlood:
+      // ping -f prints loss and rtt min/avg/max/mdev, no percentiles.
+      return stat == Stat::kMaxLoss || stat == Stat::kMax || stat == Stat::kMean || stat == Stat::kMdev;
+    case TestKind::kCommand:
+      return is_latency(stat) || stat == Stat::kMaxFailures;
+    default:  // disk kinds
+      if (stat == Stat::kMinIops || stat == Stat::kMinThroughput) return true;
+      if (tool == Tool::kSysbench)  // min/avg/max and the --percentile=99 line
+        return stat == Stat::kP99 || stat == Stat::kMax || stat == Stat::kMean;
+      return is_latency(stat);
+  }
+}
+
+}  // namespace
+
 bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
+  if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
+    return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
+  if (!is_rr(kind) && !is_stream(kind) && kind != TestKind::kJitter) return produces_extra(tool, kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
                         (stat == Stat::kMinThroughput && is_stream(kind)) ||
@@ -147,6 +246,8 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
       // rr: latency only (a UDP_RR drop stalls the test rather than being counted);
       // stream: throughput, and loss from UDP_STREAM's sent vs received messages.
       return is_rr(kind) ? netperf_latency(stat) : !is_latency(stat);
+    case Tool::kSysbench:
+      return false;  // disk kinds only (handled above)
   }
   return false;
 }

@@ -43,6 +43,15 @@ struct CpuRule {
   std::optional<std::string> governor;
 };
 
+/// One [preconditions.bios] rule: a BIOS (HP RBSU) setting as HP's `conrep -s`
+/// names it, e.g. Intel_Hyperthreading = "Disabled". Hosts without conrep report
+/// these rules as not checkable, never as passed.
+struct BiosExpectation {
+  std::string name;   ///< conrep's section name, "HP_Power_Profile"
+  std::string value;  ///< the section's text, "Maximum_Performance"
+  SourcePos pos;
+};
+
 /// kernel_cmdline = { present = [...], absent = [...] }: whole words of /proc/cmdline.
 struct CmdlineRule {
   std::vector<std::string> present;
@@ -59,9 +68,15 @@ struct Preconditions {
   std::vector<InterfaceRule> interfaces;
   std::vector<std::string> services_disabled;
   std::optional<CpuRule> cpu;
+  std::vector<BiosExpectation> bios;  ///< [preconditions.bios], in file order
+  /// buffers_cover_bdp = true: net.core.rmem_max/wmem_max and the tcp_rmem/tcp_wmem
+  /// maxima must each hold the bandwidth-delay product measured between the hosts.
+  bool buffers_cover_bdp = false;
+  SourcePos buffers_cover_bdp_pos;
 
   /// How many rules this is (each becomes one test case per host): one per
-  /// scalar expectation, cmdline word, sysctl, module/interface field, service.
+  /// scalar expectation, cmdline word, sysctl, module/interface field, service,
+  /// BIOS setting, and buffers_cover_bdp.
   int rule_count() const;
 };
 

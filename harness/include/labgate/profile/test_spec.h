@@ -1,6 +1,7 @@
-// One [[test]] of a profile: what to measure (kind, tool, hosts, parameters) and
-// the budget it must meet, plus the tables of which tool measures which kind and
-// which statistics each produces (the loader and the budget evaluator share them).
+// One [[test]] of a profile (or one case of a swept [[test]]): what to measure
+// (kind, tool, hosts, parameters) and the budget it must meet, plus the tables of
+// which tool measures which kind and which statistics each produces (the loader
+// and the budget evaluator share them).
 #pragma once
 
 #include <chrono>
@@ -17,8 +18,20 @@ namespace labgate::profile {
 
 using Nanos = std::chrono::nanoseconds;
 
-enum class TestKind { kTcpRr, kUdpRr, kTcpStream, kUdpStream, kJitter };
-enum class Tool { kBuiltin, kNetperf, kSockperf, kIperf3 };
+enum class TestKind {
+  kTcpRr,
+  kUdpRr,
+  kTcpStream,
+  kUdpStream,
+  kJitter,
+  kPathMtu,          ///< largest packet that passes with Don't Fragment, vs the expected MTU
+  kPingFlood,        ///< ICMP echo flood (ping -f): loss and rtt min/avg/max/mdev
+  kCommand,          ///< an argv run N times or for a duration: wall times and exit codes
+  kDiskRandomRead,   ///< random reads of block_size on a file below a configured directory
+  kDiskRandomWrite,  ///< random writes, likewise
+  kDiskRandomRw,     ///< a mix of both (read_mix of the operations are reads)
+};
+enum class Tool { kBuiltin, kNetperf, kSockperf, kIperf3, kSysbench };
 
 /// The statistics a budget may bound.
 enum class Stat {
@@ -32,13 +45,20 @@ enum class Stat {
   kStddev,
   kDropped,
   kMinThroughput,
-  kMaxLoss
+  kMaxLoss,
+  kMdev,               ///< ping's rtt mdev (a duration)
+  kMinIops,            ///< disk operations per second (a floor)
+  kMaxFailures,        ///< command runs that failed or timed out
+  kMaxRetransmits,     ///< delta of Tcp RetransSegs on the sending host during the test
+  kMaxRxDrops,         ///< delta of receive drops (interfaces + kernel queues) on either host
+  kMaxRxErrors,        ///< delta of receive errors (interfaces + IP/UDP InErrors) on either host
+  kMaxUdpRcvbufErrors  ///< delta of Udp RcvbufErrors on either host
 };
 
 /// How a statistic's limit is expressed (and so parsed from the profile).
 enum class StatUnit {
   kNanos,       ///< a duration: "140us"
-  kCount,       ///< an integer: dropped = 0
+  kCount,       ///< an integer: dropped = 0, min_iops = 150, max_retransmits = 0
   kBitsPerSec,  ///< a rate: "940Mbit/s"
   kFraction,    ///< a percentage: "0.1%" -> 0.001
 };
@@ -57,21 +77,36 @@ std::span<const Tool> all_tools();
 std::span<const Stat> all_stats();
 
 StatUnit unit_of(Stat s);
-/// min_throughput is a floor (observed must be >= limit); every other stat a ceiling.
+/// min_throughput and min_iops are floors (observed must be >= limit); every other
+/// stat a ceiling.
 bool is_floor(Stat s);
+/// The counter-delta statistics (max_retransmits, max_rx_drops, ...): measured by
+/// labgate from /proc snapshots around any network test, whatever the tool.
+bool is_counter(Stat s);
+/// The key a Measurement carries a non-latency statistic under in `reported`
+/// ("iops" for min_iops, "retransmits" for max_retransmits, ...); nullptr for the
+/// statistics Measurement::stat() already knows (latencies, dropped, throughput, loss).
+const char* reported_key(Stat s);
 /// tcp_rr / udp_rr: a round trip per message.
 bool is_rr(TestKind k);
 /// tcp_stream / udp_stream: one-way bulk sends.
 bool is_stream(TestKind k);
-/// tcp_rr / tcp_stream: a TCP connection (so nodelay applies).
+/// tcp_rr / tcp_stream: a TCP connection (so nodelay and congestion apply).
 bool is_tcp(TestKind k);
+/// disk_random_read / _write / _rw.
+bool is_disk(TestKind k);
+/// Traffic between two hosts' test addresses (rr, stream, ping_flood, path_mtu):
+/// `from`/`to` apply, and counter budgets for rr, stream and ping_flood.
+bool is_network(TestKind k);
 
 /// Whether `tool` can run a test of kind `kind` (sockperf: rr; iperf3: stream;
-/// netperf: rr and stream; builtin: all).
+/// netperf: rr and stream; sysbench: disk kinds; builtin: all).
 bool tool_runs(Tool tool, TestKind kind);
 /// Whether a `kind` test run by `tool` reports statistic `stat`, so a budget on it
 /// can be judged. E.g. iperf3 reports throughput and loss only; netperf's
-/// percentiles stop at p99; `dropped` exists for udp_rr only.
+/// percentiles stop at p99; `dropped` exists for udp_rr only; ping -f prints
+/// only min/avg/max/mdev; sysbench fileio prints min/avg/max and one percentile
+/// (labgate runs it with --percentile=99).
 bool produces(Tool tool, TestKind kind, Stat stat);
 
 /// One bound: latency stats in ns, dropped as a count, throughput in bit/s,
@@ -89,8 +124,41 @@ struct CpuPlacement {
   std::optional<int> server;
 };
 
+/// kind = "ping_flood": `ping -f -c count -s size [-i interval]`.
+struct PingParams {
+  std::uint64_t count = 1000;     ///< echo requests to send
+  std::uint64_t size = 56;        ///< ICMP payload bytes (ping -s); 56 is ping's default
+  std::optional<Nanos> interval;  ///< ping -i; unset = flood pace (the next as each reply comes)
+};
+
+/// kind = "command": run `argv` on one host `count` times, or for `duration`.
+struct CommandParams {
+  std::vector<std::string> argv;         ///< e.g. {"dig", "@ns1", "example.internal"}; never via a shell
+  std::optional<std::uint64_t> count;    ///< runs; unset = repeat for the test's duration
+  Nanos pause{0};                        ///< sleep between the end of one run and the next start
+  Nanos timeout = std::chrono::seconds(30);  ///< one run longer than this is killed and counts as failed
+};
+
+/// The disk kinds: random I/O on one file created (and removed) below `dir`.
+struct DiskParams {
+  std::string dir;   ///< the configured directory: [defaults.test] disk_dir, or the test's `dir`
+  std::string path;  ///< the file, strictly below dir; default <dir>/labgate-<test name>.dat
+  std::uint64_t file_size = std::uint64_t{1} << 30;  ///< 1 GiB
+  std::uint64_t block_size = 16 * 1024;              ///< 16 KiB, the seeds' sysbench block
+  int threads = 1;
+  bool direct = true;         ///< O_DIRECT: the page cache would make the numbers fiction
+  double read_mix = 0.6;      ///< disk_random_rw: fraction of operations that read (sysbench's 1.5 ratio)
+};
+
+/// One swept parameter of a test case: `message_size = [64, 1024]` gives cases
+/// with {"message_size", "64"} and {"message_size", "1024"}.
+struct SweepPoint {
+  std::string parameter;
+  std::string value;  ///< as written in the profile ("16KiB", "cubic", "1024")
+};
+
 struct TestSpec {
-  std::string name;
+  std::string name;  ///< "tcp_rr_64", or for a swept test "tcp_stream_sweep/message_size=1024"
   TestKind kind = TestKind::kTcpRr;
   Tool tool = Tool::kBuiltin;
   std::string from, to;         ///< rr/stream kinds: client host -> server host
@@ -106,7 +174,15 @@ struct TestSpec {
   bool busy_poll = false;                           ///< spin on non-blocking receive instead of sleeping
   Nanos threshold = std::chrono::microseconds(10);  ///< jitter: a gap above this is an event
   std::optional<int> port;                          ///< server port; unset = chosen per run
-  std::vector<Bound> budget;
+  std::optional<std::uint64_t> socket_buffer;       ///< SO_SNDBUF and SO_RCVBUF, both ends (netperf -s/-S)
+  std::optional<std::string> congestion;            ///< TCP_CONGESTION ("cubic"), tcp kinds
+  std::optional<int> mtu;                           ///< path_mtu: the MTU the path must carry
+  PingParams ping;                                  ///< ping_flood
+  CommandParams command;                            ///< command (runs on on[0])
+  DiskParams disk;                                  ///< disk kinds
+  std::string sweep_of;                             ///< the swept [[test]]'s name; empty if not swept
+  std::vector<SweepPoint> sweep;                    ///< this case's swept values, in file order
+  std::vector<Bound> budget;  ///< budget = {...}, with the matching budget_by overrides applied
   SourcePos pos;  ///< the [[test]] header
 
   /// The bound on `s`, if the budget has one.
