@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lg_measure_util.h"
 
@@ -29,6 +30,28 @@ void lg_series_init_at(lg_series* s, uint64_t interval_ns, lg_hist* cur, lg_inte
   s->cap = cap;
   s->interval_ns = interval_ns;
   s->next_ns = UINT64_MAX;
+  s->progress_fd = -1;
+}
+
+void lg_series_set_progress(lg_series* s, int fd, const lg_hist* all, const char* label, uint64_t total_ns) {
+  s->progress_fd = fd;
+  s->progress_all = all;
+  s->progress_label = label;
+  s->progress_total_ns = total_ns;
+}
+
+/* One write() per line, so lines of several processes (jitter) never interleave. */
+static void show_progress(const lg_series* s, const lg_interval* it) {
+  char line[512];
+  int n = snprintf(line, sizeof(line),
+                   "{\"progress\":\"%s\",\"elapsed_s\":%.3f,\"total_s\":%.3f,\"count\":%llu,\"p99_ns\":%llu,"
+                   "\"max_ns\":%llu,\"p99_ns_so_far\":%llu,\"max_ns_so_far\":%llu}\n",
+                   s->progress_label, (double)(it->start_ns + it->length_ns) / 1e9,
+                   (double)s->progress_total_ns / 1e9, (unsigned long long)it->count,
+                   (unsigned long long)it->p99_ns, (unsigned long long)it->max_ns,
+                   (unsigned long long)lg_hist_percentile(s->progress_all, 99.0),
+                   (unsigned long long)s->progress_all->max);
+  if (n > 0 && write(s->progress_fd, line, (size_t)n) < 0) return; /* progress is best effort */
 }
 
 int lg_series_init(lg_series* s, uint64_t interval_ns, uint64_t planned_ns) {
@@ -73,6 +96,7 @@ static void close_interval(lg_series* s, uint64_t start_ns, uint64_t length_ns) 
     it->p50_ns = lg_hist_percentile(s->cur, 50.0);
     it->p99_ns = lg_hist_percentile(s->cur, 99.0);
     it->max_ns = s->cur->max;
+    if (s->progress_fd >= 0) show_progress(s, it);
   }
   clear_cur(s->cur);
 }

@@ -24,6 +24,10 @@ typedef struct lg_series {
   lg_interval* items;   /**< closed intervals */
   size_t len, cap;
   uint64_t not_kept; /**< intervals closed after `cap` was reached (run overran its plan) */
+  int progress_fd;   /**< -1, or where a progress line goes as each interval closes */
+  const lg_hist* progress_all;
+  const char* progress_label;
+  uint64_t progress_total_ns;
 } lg_series;
 
 /** Allocates for a run of `planned_ns` (plus slack for a late finish). Returns 0,
@@ -38,6 +42,13 @@ void lg_series_init_at(lg_series* s, uint64_t interval_ns, lg_hist* cur, lg_inte
 /** Intervals needed for a run of `planned_ns` (what lg_series_init allocates), or
  * 0 if the plan needs more than 10 million intervals. */
 size_t lg_series_capacity(uint64_t interval_ns, uint64_t planned_ns);
+
+/** Asks for one line per closed interval on `fd` (stderr: stdout carries only
+ * the result), so a long run shows how it goes:
+ * {"progress":"LABEL","elapsed_s":3,"total_s":120,"count":..,"p99_ns":..,
+ *  "max_ns":..,"p99_ns_so_far":..,"max_ns_so_far":..}
+ * where the "so far" figures come from `all`, the run's whole histogram. */
+void lg_series_set_progress(lg_series* s, int fd, const lg_hist* all, const char* label, uint64_t total_ns);
 
 /** Starts interval 0 at `origin_ns`; anything recorded before is discarded. */
 void lg_series_start(lg_series* s, uint64_t origin_ns);

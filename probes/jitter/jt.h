@@ -18,6 +18,7 @@ typedef struct jt_config {
   int ncpus;
   uint64_t duration_ns, warmup_ns, interval_ns, threshold_ns;
   uint64_t max_events; /**< gaps over the threshold kept with their time, per CPU */
+  int progress;        /**< one line per CPU and interval on stderr */
 } jt_config;
 
 /** A gap over the threshold: when it started (since the end of warm-up) and how long. */
@@ -32,6 +33,7 @@ typedef struct jt_slot {
   int pin_errno; /**< non-zero: the child could not pin itself */
   int done;      /**< set last by the child, once everything else is written */
   char cpu_source[16];
+  char label[32]; /**< "jitter cpu N", for progress lines */
   uint64_t measured_ns;
   uint64_t over_threshold; /**< every gap over the threshold, listed or not */
   uint64_t events_len;     /**< how many are in the event list */

@@ -1,6 +1,7 @@
 /* The jitter probe's measuring loop, run by one forked child per CPU: read the
  * clock back to back and record every gap between two reads. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "jt.h"
@@ -53,6 +54,8 @@ void jt_spin(const jt_config* cfg, jt_slot* slot) {
   strncpy(slot->cpu_source, src, sizeof(slot->cpu_source) - 1);
   lg_hist_reset(h);
   lg_series_init_at(s, cfg->interval_ns, jt_interval_hist(slot), jt_items(slot), items_cap(cfg));
+  snprintf(slot->label, sizeof(slot->label), "jitter cpu %d", slot->cpu_asked);
+  if (cfg->progress) lg_series_set_progress(s, 2, h, slot->label, cfg->duration_ns);
   lg_prefault(h, sizeof(lg_hist)); /* no page fault mid-run */
   lg_prefault(events, cfg->max_events * sizeof(jt_event));
   start = spin_until(lg_now_ns() + cfg->warmup_ns);

@@ -18,7 +18,7 @@
 
 static const char kUsage[] =
     "usage: jitter [--cpus LIST] [--duration 10s] [--warmup 0s] [--threshold 10us]\n"
-    "              [--interval 1s] [--max-events 1000]\n"
+    "              [--interval 1s] [--max-events 1000] [--progress]\n"
     "On each CPU of LIST (e.g. 0,1 or 2-3) a pinned child reads CLOCK_MONOTONIC back\n"
     "(without --cpus: one child, not pinned, reported as cpu_asked -1)\n"
     "to back for the duration; every gap between two reads goes into that CPU's\n"
@@ -63,11 +63,15 @@ static uint64_t duration_arg(const char* flag, const char* text) {
 }
 
 static void parse_args(jt_config* cfg, int argc, char** argv) {
-  static const struct option opts[] = {
-      {"cpus", required_argument, 0, 'c'},     {"duration", required_argument, 0, 'd'},
-      {"warmup", required_argument, 0, 'w'},   {"threshold", required_argument, 0, 't'},
-      {"interval", required_argument, 0, 'i'}, {"max-events", required_argument, 0, 'm'},
-      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+  static const struct option opts[] = {{"cpus", required_argument, 0, 'c'},
+                                       {"duration", required_argument, 0, 'd'},
+                                       {"warmup", required_argument, 0, 'w'},
+                                       {"threshold", required_argument, 0, 't'},
+                                       {"interval", required_argument, 0, 'i'},
+                                       {"max-events", required_argument, 0, 'm'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"progress", no_argument, 0, 'p'},
+                                       {0, 0, 0, 0}};
   int opt;
   long v;
   opterr = 0;
@@ -92,6 +96,9 @@ static void parse_args(jt_config* cfg, int argc, char** argv) {
         if (lg_parse_long(optarg, 0, 1000000, &v) != 0)
           lg_usage_error("jitter", "--max-events: '%s' is not an integer in [0, 1000000]", optarg);
         cfg->max_events = (uint64_t)v;
+        break;
+      case 'p':
+        cfg->progress = 1;
         break;
       case 'h':
         fputs(kUsage, stdout);

@@ -16,7 +16,7 @@ static const char kUsage[] =
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
-    "                  [--server-timeout 3s] [--connect-timeout 3s]\n"
+    "                  [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
     "The server prints one line {\"event\":\"listening\",...,\"port\":P} when it is ready\n"
     "(--port 0, the default, picks a free port) and one JSON summary when it exits.\n"
     "The client prints one JSON document: parameters, histogram of round-trip times\n"
@@ -24,6 +24,7 @@ static const char kUsage[] =
     "3 could not measure (the reason is in the JSON's \"error\" and on stderr).\n";
 
 enum {
+  OPT_PROGRESS = 255,
   OPT_BIND = 256,
   OPT_CONNECT,
   OPT_PORT,
@@ -62,6 +63,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
+                                         {"progress", no_argument, 0, OPT_PROGRESS},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -145,6 +147,10 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
     case OPT_IDLE_TIMEOUT:
       if (!server) role_only = "--idle-timeout";
       cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg);
+      break;
+    case OPT_PROGRESS:
+      if (server) role_only = "--progress";
+      cfg->progress = 1;
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

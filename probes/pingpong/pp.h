@@ -35,7 +35,8 @@ typedef struct pp_config {
   int cpu; /**< -1: not pinned */
   int nodelay;
   int busy_poll;
-  double rate; /**< requests per second; 0 = closed loop */
+  int progress; /**< one line per interval on stderr (lg_series_set_progress) */
+  double rate;  /**< requests per second; 0 = closed loop */
   uint64_t duration_ns, warmup_ns, interval_ns;
   uint64_t recv_timeout_ns;   /**< UDP: a reply later than this is a drop */
   uint64_t server_timeout_ns; /**< no reply at all for this long: the server is gone */

@@ -171,6 +171,8 @@ int pp_run_client(const pp_config* cfg) {
             "pingpong client: cannot allocate the run's buffers (interval too short for the duration?)\n");
     return LG_EXIT_RUN;
   }
+  if (cfg->progress)
+    lg_series_set_progress(&c->series, 2, c->hist, cfg->udp ? "udp_rr" : "tcp_rr", cfg->duration_ns);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0)
     pp_fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);

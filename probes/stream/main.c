@@ -14,7 +14,7 @@ static const char kUsage[] =
     "  stream server --bind ADDR --proto tcp|udp [--port P] [--cpu C] [--idle-timeout 30s]\n"
     "  stream client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                [--warmup 1s] [--cpu C] [--nodelay] [--interval 1s] [--drain 200ms]\n"
-    "                [--server-timeout 3s] [--connect-timeout 3s]\n"
+    "                [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
     "The server listens on TCP port P of ADDR (and UDP port P for udp) and prints one\n"
     "line {\"event\":\"listening\",...,\"port\":P} when ready (--port 0, the default,\n"
     "picks a free port), then one JSON summary when it exits. The client prints one\n"
@@ -23,6 +23,7 @@ static const char kUsage[] =
     "measure (the reason is in the JSON's \"error\" and on stderr).\n";
 
 enum {
+  OPT_PROGRESS = 255,
   OPT_BIND = 256,
   OPT_CONNECT,
   OPT_PORT,
@@ -55,6 +56,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
+                                         {"progress", no_argument, 0, OPT_PROGRESS},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -75,9 +77,9 @@ static long long_arg(const char* flag, const char* text, long min, long max) {
  * harness's command line must not silently change what is measured. */
 static void apply(st_config* cfg, int server, int opt, const char* name, const char* arg,
                   const char** proto) {
-  static const int client_only[] = {OPT_CONNECT, OPT_SIZE,           OPT_DURATION,
-                                    OPT_WARMUP,  OPT_NODELAY,        OPT_INTERVAL,
-                                    OPT_DRAIN,   OPT_SERVER_TIMEOUT, OPT_CONNECT_TIMEOUT};
+  static const int client_only[] = {OPT_CONNECT,         OPT_SIZE,     OPT_DURATION, OPT_WARMUP,
+                                    OPT_NODELAY,         OPT_INTERVAL, OPT_DRAIN,    OPT_SERVER_TIMEOUT,
+                                    OPT_CONNECT_TIMEOUT, OPT_PROGRESS};
   size_t i;
   for (i = 0; i < sizeof(client_only) / sizeof(client_only[0]); i++)
     if (server && opt == client_only[i]) lg_usage_error("stream", "--%s is for `stream client` only", name);
@@ -124,6 +126,9 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
       break;
     case OPT_IDLE_TIMEOUT:
       cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg);
+      break;
+    case OPT_PROGRESS:
+      cfg->progress = 1;
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

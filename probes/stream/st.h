@@ -30,6 +30,7 @@ typedef struct st_config {
   uint64_t size;
   int cpu; /**< -1: not pinned */
   int nodelay;
+  int progress; /**< one line per interval on stderr (lg_series_set_progress) */
   uint64_t duration_ns, warmup_ns, interval_ns;
   uint64_t drain_ns;          /**< udp: pause before END so in-flight datagrams land */
   uint64_t server_timeout_ns; /**< a control answer later than this: the server is gone */

@@ -249,6 +249,8 @@ int st_run_client(const st_config* cfg) {
   }
   lg_hist_reset(c->hist);
   lg_prefault(c->hist, sizeof(lg_hist));
+  if (cfg->progress)
+    lg_series_set_progress(&c->series, 2, c->hist, cfg->udp ? "udp_stream" : "tcp_stream", cfg->duration_ns);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0)
     fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);

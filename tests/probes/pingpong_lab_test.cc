@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <sstream>
 #include <thread>
 
 #include "probe_lab.h"
@@ -41,7 +42,7 @@ class PingpongLab : public ProbeLab {
 
 TEST_F(PingpongLab, TcpClosedLoopRecordsEveryRoundTripAfterTheWarmup) {
   Server s = server("tcp", {"--cpu", "0"});
-  const ClientRun c = client(s, {"--duration", "2s", "--warmup", "500ms", "--cpu", "1"});
+  const ClientRun c = client(s, {"--duration", "2s", "--warmup", "500ms", "--cpu", "1", "--progress"});
   ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
   const measure::Measurement& m = c.m();
   EXPECT_EQ(m.kind, "tcp_rr");
@@ -56,6 +57,18 @@ TEST_F(PingpongLab, TcpClosedLoopRecordsEveryRoundTripAfterTheWarmup) {
   EXPECT_TRUE(m.warnings.empty()) << m.warnings.front();
   ASSERT_EQ(m.series.size(), 2u);
   EXPECT_EQ(m.series[0].count + m.series[1].count, m.histogram.count());
+  // --progress: one line per interval on stderr, stdout untouched.
+  std::istringstream err(c.result.err);
+  std::string line;
+  int lines = 0;
+  while (std::getline(err, line)) {
+    const auto p = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_TRUE(p.is_object()) << line;
+    EXPECT_EQ(p["progress"], "tcp_rr");
+    EXPECT_EQ(p["count"].get<std::uint64_t>(), m.series[static_cast<std::size_t>(lines)].count);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 2);
   // The warm-up happened (and was echoed) but none of it is in the histogram.
   const auto warm = c.doc["counters"]["warmup"]["received"].get<std::uint64_t>();
   EXPECT_GT(warm, 0u);
