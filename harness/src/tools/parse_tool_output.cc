@@ -14,6 +14,8 @@ measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
       return parse_iperf3(text, options);
     case profile::Tool::kBuiltin:
       break;
+    case profile::Tool::kSysbench:  // disk kinds: labgate/storage/sysbench_parser.h
+      text.fail(0, "sysbench fileio output is parsed by labgate::storage::parse_sysbench_fileio");
   }
   text.fail(0, "the built-in probes write labgate's own JSON; there is no tool output to parse");
 }

@@ -206,6 +206,8 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
       break;
     case Tool::kBuiltin:
       refuse(spec, "tool = \"builtin\" runs labgate's own probes, not an external tool");
+    case Tool::kSysbench:  // disk kinds: labgate/storage/sysbench_command.h
+      refuse(spec, "sysbench runs the disk kinds; see labgate::storage::sysbench_commands");
   }
   const auto total = spec.warmup + spec.duration;
   // Generous but bounded: a tool that outlives its run by this much is hung.
