@@ -19,6 +19,7 @@ int run(int argc, char** argv) {
   Action action;
   // Subcommands register here, one file each.
   add_validate_command(app, action);
+  add_import_command(app, action);
   add_lease_command(app, action);
   add_report_command(app, action);
   add_compare_command(app, action);

@@ -86,6 +86,8 @@ struct Sections {
   std::optional<netperf::Table> table;
   std::vector<std::string> notes;
   int ignored = 0, first_ignored = 0;
+  int duplicate_line = 0;  ///< the first repeated -k key, and what to say about it
+  std::string duplicate_message;
 };
 
 Sections read_sections(const ToolText& t) {
@@ -129,8 +131,15 @@ Sections read_sections(const ToolText& t) {
         kv.substr(0, eq).find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
             std::string_view::npos) {
       std::string key(kv.substr(0, eq));
-      if (auto it = s.keys.find(key); it != s.keys.end())
-        t.fail(ln, key + " appears twice (first at line " + std::to_string(it->second.line) + ")");
+      if (auto it = s.keys.find(key); it != s.keys.end()) {
+        // Judged once the file is known to be netperf output: junk can look like KEY=.
+        if (!s.duplicate_line) {
+          s.duplicate_line = ln;
+          s.duplicate_message =
+              key + " appears twice (first at line " + std::to_string(it->second.line) + ")";
+        }
+        continue;
+      }
       if (kv.size() != line.size())
         s.notes.push_back("line " + std::to_string(ln) + ": a '*' annotation added by hand before " + key +
                           " was ignored");
@@ -288,6 +297,7 @@ measure::Measurement parse_netperf(const ToolText& t, const ParseOptions& option
                                                    " with no result (truncated or failed run?)");
     t.fail(1, "not netperf output: no banner, -k KEY=VALUE results, -v 2 histogram or result table");
   }
+  if (s.duplicate_line) t.fail(s.duplicate_line, s.duplicate_message);
   const TestKind kind = resolve_kind(t, s, options);
 
   measure::Measurement m;

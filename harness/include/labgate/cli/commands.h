@@ -15,6 +15,8 @@ using Action = std::function<ExitCode()>;
 
 /// `labgate validate PROFILE...` (validate_command.cc).
 void add_validate_command(CLI::App& app, Action& action);
+/// `labgate import --tool T FILE [--test NAME --profile P]` (import_command.cc).
+void add_import_command(CLI::App& app, Action& action);
 /// `labgate report RESULTS_DIR...` (report_command.cc).
 void add_report_command(CLI::App& app, Action& action);
 /// `labgate compare RUN_A RUN_B` (compare_command.cc).

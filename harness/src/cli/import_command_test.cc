@@ -1,0 +1,147 @@
+// Tests of `labgate import`: saved netperf/sockperf/iperf3 runs from the seeds and
+// the lab become Measurement JSON, are judged by a profile test (exit 0 within, 1
+// over), and bad files or arguments exit 2 naming file:line, through the real CLI.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.h"
+
+namespace labgate::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kTools = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/";
+const std::string kProfile = kTools + "import-profile.toml";
+
+using test_util::Outcome;
+
+Outcome import(std::vector<std::string> args) {
+  args.insert(args.begin(), "import");
+  return test_util::run_cli(std::move(args));
+}
+
+class TempPath {
+ public:
+  TempPath() : path_("/tmp/labgate-import-" + std::to_string(getpid()) + "-" + std::to_string(++n_)) {}
+  ~TempPath() { std::remove(path_.c_str()); }
+  const std::string& str() const { return path_; }
+
+ private:
+  static inline int n_ = 0;
+  std::string path_;
+};
+
+TEST(ImportCommand, NetperfRunBecomesMeasurementJson) {
+  const Outcome o = import({"--tool", "netperf", kTools + "netperf/000-01.txt"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j.at("format"), "labgate-measurement-1");
+  EXPECT_EQ(j.at("source"), "netperf");
+  EXPECT_EQ(j.at("kind"), "tcp_rr");
+  EXPECT_EQ(j.at("metric"), "round_trip");
+  EXPECT_EQ(j.at("reported").at("p99"), 136000.0);
+  EXPECT_EQ(j.at("reported").at("max"), 1096000.0);
+  EXPECT_EQ(j.at("histogram").at("total"), 1314524);
+  EXPECT_THAT(o.err, HasSubstr("decade-bucket resolution"));  // said, not hidden
+}
+
+TEST(ImportCommand, OutWritesTheFile) {
+  TempPath out;
+  const Outcome o = import({"--tool", "iperf3", kTools + "iperf3/iperf312-udp.json", "--out", out.str()});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(o.out, "");
+  std::ifstream in(out.str());
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("kind"), "udp_stream");
+  EXPECT_EQ(j.at("sent"), 73238);
+}
+
+TEST(ImportCommand, SeedRunWithinTodaysBudgetExits0) {
+  TempPath out;
+  const Outcome o = import({"--tool", "netperf", kTools + "netperf/000-01.txt", "--test", "tcp_rr_64_netperf",
+                            "--profile", kProfile, "--out", out.str()});
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("test tcp_rr_64_netperf (" + kProfile + ":22:1): within budget"));
+  EXPECT_THAT(o.out, HasSubstr("ok    p99  136us <= 140us"));
+}
+
+TEST(ImportCommand, AvahiSpikeInSeedRunExits1) {
+  // Seed 000's fourth TCP_STREAM run: a 12 ms send stall, gone once avahi-daemon was off.
+  const Outcome o = import(
+      {"--tool", "netperf", kTools + "netperf/000-04.txt", "--test", "tcp_stream_64", "--profile", kProfile});
+  EXPECT_EQ(o.rc, 1) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(o.out).at("kind"), "tcp_stream");  // stdout stays pure JSON
+  EXPECT_THAT(o.err, HasSubstr("OVER BUDGET"));
+  EXPECT_THAT(o.err, HasSubstr("FAIL  max  12.129ms <= 500us"));
+  EXPECT_THAT(o.err, HasSubstr("runs builtin today; judging this netperf run by its budget"));
+}
+
+TEST(ImportCommand, SockperfHalfRttIsJudgedAsRoundTrip) {
+  TempPath out;
+  // Seed 000's sockperf 2.5 UDP run: avg-lat 38.495 us is a 76.99 us round trip.
+  const Outcome o = import({"--tool", "sockperf", kTools + "sockperf/000-02-udp.txt", "--test", "udp_rr_64",
+                            "--profile", kProfile, "--out", out.str()});
+  EXPECT_EQ(o.rc, 0) << o.out << o.err;
+  EXPECT_THAT(o.out, HasSubstr("ok    p50  76.756us <= 90us"));
+  EXPECT_THAT(o.out, HasSubstr("ok    p99_9  254.012us <= 300us"));
+  const Outcome tcp = import({"--tool", "sockperf", kTools + "sockperf/000-03-tcp.txt", "--kind", "tcp_rr"});
+  EXPECT_EQ(tcp.rc, 0) << tcp.err;
+}
+
+TEST(ImportCommand, BadFilesExit2NamingFileAndLine) {
+  const std::string f = kTools + "netperf/000-03.txt";
+  Outcome o = import({"--tool", "netperf", f, "--test", "tcp_rr_64_netperf", "--profile", kProfile});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_THAT(o.err, HasSubstr(f + ":2: this is a tcp_stream run, not the tcp_rr that was asked for"));
+
+  o = import({"--tool", "iperf3", kTools + "netperf/000-01.txt"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_THAT(o.err, HasSubstr("000-01.txt:1: not iperf3 -J output"));
+
+  o = import({"--tool", "sockperf", kTools + "sockperf/sockperf37-tcp-refused.txt"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_THAT(o.err, HasSubstr("sockperf37-tcp-refused.txt:2: sockperf reported a failure"));
+
+  TempPath junk;
+  {
+    std::ofstream out(junk.str(), std::ios::binary);
+    std::mt19937 rng(1);
+    for (int i = 0; i < (4 << 20); ++i) out.put(static_cast<char>(rng()));
+  }
+  o = import({"--tool", "netperf", junk.str()});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_THAT(o.err, HasSubstr(junk.str() + ":1: not netperf output"));
+
+  o = import({"--tool", "netperf", "/nonexistent/run.txt"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_THAT(o.err, HasSubstr("/nonexistent/run.txt: cannot read"));
+}
+
+TEST(ImportCommand, BadArgumentsExit2) {
+  const std::string f = kTools + "netperf/000-01.txt";
+  EXPECT_THAT(import({"--tool", "ping", f}).err,
+              HasSubstr("--tool must be netperf, sockperf or iperf3, not 'ping'"));
+  EXPECT_EQ(import({"--tool", "netperf", f, "--test", "x"}).rc, 2);
+  EXPECT_THAT(import({"--tool", "netperf", f, "--kind", "jitter"}).err, HasSubstr("--kind must be tcp_rr"));
+  const Outcome unknown = import({"--tool", "netperf", f, "--test", "nope", "--profile", kProfile});
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_THAT(unknown.err,
+              HasSubstr("has no test 'nope' (its tests: tcp_rr_64_netperf, tcp_stream_64, udp_rr_64)"));
+  const Outcome differ = import(
+      {"--tool", "netperf", f, "--kind", "udp_rr", "--test", "tcp_rr_64_netperf", "--profile", kProfile});
+  EXPECT_THAT(differ.err, HasSubstr("--kind udp_rr differs from test 'tcp_rr_64_netperf', which is tcp_rr"));
+  EXPECT_EQ(import({"--tool", "netperf"}).rc, 2);
+}
+
+}  // namespace
+}  // namespace labgate::cli
