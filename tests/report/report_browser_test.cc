@@ -21,8 +21,8 @@ namespace labgate::report_test {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 const fs::path kOut = LABGATE_REPORT_TEST_OUT;
 const fs::path kXsd = fs::path(LABGATE_SOURCE_DIR) / "tests/report/junit.xsd";
@@ -47,9 +47,15 @@ ProcessResult xmllint(const fs::path& xml, const std::string& log) {
 }
 
 std::vector<std::string> chromium(const std::vector<std::string>& extra, const fs::path& profile_dir) {
-  std::vector<std::string> argv = {"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                                   "--no-first-run", "--disable-background-networking",
-                                   "--disable-component-update", "--disable-sync",
+  std::vector<std::string> argv = {"chromium",
+                                   "--headless",
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--disable-quic",
+                                   "--no-first-run",
+                                   "--disable-background-networking",
+                                   "--disable-component-update",
+                                   "--disable-sync",
                                    "--user-data-dir=" + profile_dir.string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return argv;
@@ -77,8 +83,9 @@ TEST(JunitSchema, HostileNamesStillGiveValidXml) {
 TEST(JunitSchema, TheSchemaRejectsWhatJenkinsWouldNotRead) {
   // Proves the validation can fail: a testsuite without its required counts.
   const fs::path bad = kOut / "bad-junit.xml";
-  results::write_file_atomic(bad, "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"x\">"
-                                  "<testcase name=\"t\"/></testsuite></testsuites>\n");
+  results::write_file_atomic(bad,
+                             "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"x\">"
+                             "<testcase name=\"t\"/></testsuite></testsuites>\n");
   const ProcessResult r = xmllint(bad, "xmllint-bad.log");
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("tests"));
@@ -91,9 +98,8 @@ TEST(Browser, ReportRendersInHeadlessChromiumWithoutErrors) {
   fs::remove_all(profile);
   fs::create_directories(profile);
 
-  const ProcessResult dom =
-      run_process(chromium({"--dump-dom", "file://" + html.string()}, profile), seconds(120),
-                  (kOut / "chromium-dom.html").string());
+  const ProcessResult dom = run_process(chromium({"--dump-dom", "file://" + html.string()}, profile),
+                                        seconds(120), (kOut / "chromium-dom.html").string());
   ASSERT_FALSE(dom.timed_out) << "chromium --dump-dom did not finish in 120 s";
   ASSERT_EQ(dom.exit_code, 0) << dom.output;
   // The page's own script checked every chart is in the DOM with a non-empty box.
@@ -107,11 +113,10 @@ TEST(Browser, ReportRendersInHeadlessChromiumWithoutErrors) {
 
   const fs::path png = kOut / "report.png";
   fs::remove(png);
-  const ProcessResult shot = run_process(
-      chromium({"--hide-scrollbars", "--window-size=1400,3000", "--screenshot=" + png.string(),
-                "file://" + html.string()},
-               profile),
-      seconds(120), (kOut / "chromium-screenshot.log").string());
+  const ProcessResult shot = run_process(chromium({"--hide-scrollbars", "--window-size=1400,3000",
+                                                   "--screenshot=" + png.string(), "file://" + html.string()},
+                                                  profile),
+                                         seconds(120), (kOut / "chromium-screenshot.log").string());
   ASSERT_FALSE(shot.timed_out);
   ASSERT_EQ(shot.exit_code, 0) << shot.output;
   ASSERT_TRUE(fs::is_regular_file(png)) << shot.output;
@@ -172,13 +177,14 @@ TEST(Cli, CompareFailsOnRegressionBeyondTheThreshold) {
   EXPECT_THAT(out, HasSubstr("REGRESSION"));
   EXPECT_EQ(labgate({"compare", a.path().string(), b.path().string()}, "labgate-compare-report.log", &out), 0)
       << "without --fail-on-regression compare only reports";
-  EXPECT_EQ(labgate({"compare", a.path().string(), (kOut / "nope").string()}, "labgate-compare-bad.log", &out), 2);
+  EXPECT_EQ(
+      labgate({"compare", a.path().string(), (kOut / "nope").string()}, "labgate-compare-bad.log", &out), 2);
   EXPECT_EQ(labgate({"compare", a.path().string(), b.path().string(), "--fail-on-regression", "ten"},
                     "labgate-compare-badpct.log", &out),
             2);
   EXPECT_THAT(out, HasSubstr("--fail-on-regression"));
-  EXPECT_EQ(labgate({"compare", a.path().string(), b.path().string(), "--stats", "p97x"}, "labgate-compare-badstat.log",
-                    &out),
+  EXPECT_EQ(labgate({"compare", a.path().string(), b.path().string(), "--stats", "p97x"},
+                    "labgate-compare-badstat.log", &out),
             2);
 }
 

@@ -10,9 +10,9 @@
 namespace labgate::report_test {
 
 struct ProcessResult {
-  int exit_code = -1;      ///< -1 when killed by a signal or timed out
+  int exit_code = -1;  ///< -1 when killed by a signal or timed out
   bool timed_out = false;
-  std::string output;      ///< stdout and stderr together
+  std::string output;  ///< stdout and stderr together
 };
 
 /// Runs argv[0] (found on PATH) with the arguments; output goes to `log_file`

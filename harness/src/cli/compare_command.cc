@@ -23,7 +23,8 @@ struct CompareArgs {
 
 void check_stat_names(const std::vector<std::string>& names, const char* option) {
   for (const auto& s : names) {
-    const bool known = report::percentile_of(s) || s == "mean" || s == "stddev" || s == "min" || s == "throughput";
+    const bool known =
+        report::percentile_of(s) || s == "mean" || s == "stddev" || s == "min" || s == "throughput";
     if (!known)
       throw Failure(ExitCode::kUsageError, std::string(option) + ": unknown statistic '" + s +
                                                "' (use p50, p90, p99, p99_9, p99_99, max, mean, stddev, min, "

@@ -18,7 +18,8 @@ ExitCode regenerate_all(const std::vector<std::string>& dirs) {
     const results::RunDir dir = results::RunDir::open(d);
     const results::RunResult run = report::regenerate(dir);
     std::cout << "wrote " << (dir.path() / "report.html").string() << " and "
-              << (dir.path() / "junit.xml").string() << " (run " << run.run_id << ": " << run.verdict() << ")\n";
+              << (dir.path() / "junit.xml").string() << " (run " << run.run_id << ": " << run.verdict()
+              << ")\n";
   }
   return ExitCode::kPassed;
 }

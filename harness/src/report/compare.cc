@@ -30,7 +30,7 @@ std::string key_of(const TestRecord& t) { return t.suite_name() + "." + t.test_n
 std::optional<double> value_of(const TestRecord& t, const MeasurementView& v, const std::string& stat) {
   if (stat == "throughput") {
     if (v.throughput_bps) return v.throughput_bps;
-    if (const auto it = t.figures.find("throughput_mbps"); it != t.figures.end()) return it->second * 1e6;
+    if (const auto it = t.figures.find("throughput_mbit_s"); it != t.figures.end()) return it->second * 1e6;
     return std::nullopt;
   }
   return latency_stat_ns(t, v, stat);
@@ -109,10 +109,11 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
   if (o.fail_on_regression) {
     std::string gated;
     for (const auto& g : o.gated) gated += (gated.empty() ? "" : ", ") + g;
-    s += "regression: B slower than A by more than " + format_plain(*o.fail_on_regression * 100) + "% on " + gated +
-         "\n";
+    s += "regression: B slower than A by more than " + format_plain(*o.fail_on_regression * 100) + "% on " +
+         gated + "\n";
   }
-  s += "\n" + pad("test", width) + pad("stat", 12) + pad("A", 14) + pad("B", 14) + pad("B-A", 14) + "change\n";
+  s +=
+      "\n" + pad("test", width) + pad("stat", 12) + pad("A", 14) + pad("B", 14) + pad("B-A", 14) + "change\n";
   for (const auto& t : c.tests) {
     std::string label = t.key;
     if (t.only_in_a) label += " (only in A)";
@@ -122,7 +123,8 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       std::string change = "-";
       if (d.slowdown) {
         // Shown as the change of the value itself; for throughput that is -slowdown.
-        change = format_signed_percent(d.stat == "throughput" && *d.slowdown != 0 ? -*d.slowdown : *d.slowdown);
+        change =
+            format_signed_percent(d.stat == "throughput" && *d.slowdown != 0 ? -*d.slowdown : *d.slowdown);
       }
       if (d.regression) change += "  REGRESSION";
       s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d.stat, d.a), 14) +

@@ -103,8 +103,7 @@ TEST(Compare, ThroughputRegressesWhenItDrops) {
 TEST(Compare, TestsInOnlyOneRunAreListedNotJudged) {
   CompareOptions o;
   o.fail_on_regression = 0.0;
-  const Comparison c =
-      compare_runs(run_of("A", {rr("gone", {1000})}), run_of("B", {rr("new", {5000})}), o);
+  const Comparison c = compare_runs(run_of("A", {rr("gone", {1000})}), run_of("B", {rr("new", {5000})}), o);
   ASSERT_EQ(c.tests.size(), 2u);
   EXPECT_TRUE(c.tests[0].only_in_a);
   EXPECT_TRUE(c.tests[1].only_in_b);

@@ -1,8 +1,8 @@
 // Number formatting shared by the JUnit, HTML and compare reporters.
 #include "labgate/report/format.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 

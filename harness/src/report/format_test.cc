@@ -24,7 +24,10 @@ TEST(Format, RatesFractionsCountsAndMargins) {
   EXPECT_EQ(format_bps(1.25e9), "1.25 Gbit/s");
   EXPECT_EQ(format_in_unit(0.001, "fraction"), "0.1%");
   EXPECT_EQ(format_in_unit(3, "count"), "3");
-  EXPECT_EQ(format_count(1234567), "1\xE2\x80\x89" "234\xE2\x80\x89" "567");
+  EXPECT_EQ(format_count(1234567),
+            "1\xE2\x80\x89"
+            "234\xE2\x80\x89"
+            "567");
   EXPECT_EQ(format_signed_percent(0.125), "+12.5%");
   EXPECT_EQ(format_signed_percent(-0.0786), "-7.9%");
 }

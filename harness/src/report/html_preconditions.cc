@@ -12,18 +12,27 @@ using results::CheckRecord;
 using results::CheckVerdict;
 
 std::string pill(const std::string& verdict) {
-  std::string cls = verdict == "pass" ? "pass" : verdict == "fail" ? "fail" : verdict == "error" ? "error" : "skip";
+  std::string cls = verdict == "pass"    ? "pass"
+                    : verdict == "fail"  ? "fail"
+                    : verdict == "error" ? "error"
+                                         : "skip";
   return "<span class=\"pill " + cls + "\">" + html_escape(verdict) + "</span>";
 }
 
 namespace {
 
-std::string verdict_name(CheckVerdict v) { return v == CheckVerdict::kNotCheckable ? "not checkable" : to_string(v); }
+std::string verdict_name(CheckVerdict v) {
+  return v == CheckVerdict::kNotCheckable ? "not checkable" : to_string(v);
+}
 
 std::string cell(const CheckRecord& c) {
-  const std::string cls = c.verdict == CheckVerdict::kPass ? "ok" : c.verdict == CheckVerdict::kFail ? "bad" : "na";
-  const std::string tip = c.message.empty() ? c.source : c.message + (c.source.empty() ? "" : " (" + c.source + ")");
-  const std::string shown = c.verdict == CheckVerdict::kNotCheckable && c.found.empty() ? "not checkable" : c.found;
+  const std::string cls = c.verdict == CheckVerdict::kPass   ? "ok"
+                          : c.verdict == CheckVerdict::kFail ? "bad"
+                                                             : "na";
+  const std::string tip =
+      c.message.empty() ? c.source : c.message + (c.source.empty() ? "" : " (" + c.source + ")");
+  const std::string shown =
+      c.verdict == CheckVerdict::kNotCheckable && c.found.empty() ? "not checkable" : c.found;
   return "<td class=\"found " + cls + "\" title=\"" + html_escape(tip) + "\">" + html_escape(shown) + "</td>";
 }
 
@@ -35,7 +44,8 @@ std::string preconditions(const results::RunResult& run) {
   std::vector<std::string> hosts;
   for (const auto& h : run.hosts) hosts.push_back(h.name);
   for (const auto& c : run.checks)
-    if (c.host != "pair" && std::find(hosts.begin(), hosts.end(), c.host) == hosts.end()) hosts.push_back(c.host);
+    if (c.host != "pair" && std::find(hosts.begin(), hosts.end(), c.host) == hosts.end())
+      hosts.push_back(c.host);
   std::vector<std::string> rules;
   std::map<std::string, std::map<std::string, const CheckRecord*>> by_rule;
   for (const auto& c : run.checks) {
@@ -62,8 +72,8 @@ std::string preconditions(const results::RunResult& run) {
       any_fail |= c->verdict == CheckVerdict::kFail;
       all_na &= c->verdict == CheckVerdict::kNotCheckable;
     }
-    s += std::string("<tr") + (any_fail ? " class=\"failed\"" : "") + "><td class=\"rule\">" + html_escape(rule) +
-         "</td>";
+    s += std::string("<tr") + (any_fail ? " class=\"failed\"" : "") + "><td class=\"rule\">" +
+         html_escape(rule) + "</td>";
     if (const auto it = row.find("pair"); it != row.end()) {
       // A rule across hosts (same_on_all_hosts) shows its values in one cell.
       CheckRecord merged = *it->second;
@@ -75,19 +85,24 @@ std::string preconditions(const results::RunResult& run) {
       }
     }
     s += "<td class=\"expected\">" + html_escape(expected) + "</td><td>" +
-         pill(any_fail ? "fail" : all_na ? "not checkable" : "pass") + "</td></tr>";
+         pill(any_fail ? "fail"
+              : all_na ? "not checkable"
+                       : "pass") +
+         "</td></tr>";
   }
   s += "</tbody></table>";
 
   std::string failures;
   for (const auto& c : run.checks) {
     if (c.verdict == CheckVerdict::kPass) continue;
-    failures += "<li>" + pill(verdict_name(c.verdict)) + " <b>" + html_escape(c.test_name()) + "</b> &#8212; " +
+    failures += "<li>" + pill(verdict_name(c.verdict)) + " <b>" + html_escape(c.test_name()) +
+                "</b> &#8212; " +
                 html_escape(c.message.empty() ? "found " + c.found + ", expected " + c.expected : c.message);
     if (!c.fix.empty()) failures += "<pre class=\"fix\">" + html_escape(c.fix) + "</pre>";
     failures += "</li>";
   }
-  if (!failures.empty()) s += "<h3>Failed and not checkable, with the fix</h3><ul class=\"failures\">" + failures + "</ul>";
+  if (!failures.empty())
+    s += "<h3>Failed and not checkable, with the fix</h3><ul class=\"failures\">" + failures + "</ul>";
   return s + "</section>";
 }
 

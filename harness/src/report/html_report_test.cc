@@ -48,8 +48,9 @@ TEST(HtmlReport, PreconditionTableShowsHostsSideBySide) {
   const std::string html = html_report(testing::synthetic_run());
   EXPECT_THAT(html, HasSubstr("<th>Rule</th><th>host a: found</th><th>host b: found</th><th>Expected</th>"));
   // One row for tcp_sack with a's 0 (ok) next to b's 1 (bad).
-  EXPECT_TRUE(std::regex_search(html, std::regex("net\\.ipv4\\.tcp_sack</td><td class=\"found ok\"[^>]*>0</td>"
-                                                 "<td class=\"found bad\"[^>]*>1</td><td class=\"expected\">0</td>")));
+  EXPECT_TRUE(std::regex_search(
+      html, std::regex("net\\.ipv4\\.tcp_sack</td><td class=\"found ok\"[^>]*>0</td>"
+                       "<td class=\"found bad\"[^>]*>1</td><td class=\"expected\">0</td>")));
   EXPECT_THAT(html, HasSubstr("colspan=\"2\""));  // the pair rule spans both hosts
   EXPECT_THAT(html, HasSubstr("echo &#39;net.ipv4.tcp_sack = 0&#39; &gt;&gt; /etc/sysctl.conf"));
 }
@@ -60,11 +61,15 @@ TEST(HtmlReport, EveryMeasuredTestHasItsPlotsAndContext) {
   EXPECT_EQ(count(html, "<svg class=\"lg-chart\""), 12);
   EXPECT_THAT(html, HasSubstr("data-lg-charts=\"12\""));
   EXPECT_THAT(html, HasSubstr("warm-up excluded: first 2 s"));
-  EXPECT_THAT(html, HasSubstr("CPU placement: client cpu 2, server cpu 2"));
+  EXPECT_THAT(html, HasSubstr("CPU placement: pinned to CPU 2, ran on CPU 2, server cpu asked 2"));
+  EXPECT_THAT(html, HasSubstr("CPU placement: CPU 2, cpus [2]"));
   EXPECT_THAT(html, HasSubstr("<b>round-trip time</b>"));
   EXPECT_THAT(html, HasSubstr("<b>clock gap</b>"));
   EXPECT_THAT(html, HasSubstr("iperf3 client on host b exited with signal 11"));
   EXPECT_THAT(html, HasSubstr("941 Mbit/s"));
+  EXPECT_THAT(html, HasSubstr("2 events over the threshold, placed in time"));
+  EXPECT_THAT(html,
+              HasSubstr("<td class=\"num\">17.42 s</td><td class=\"num\">14.0 \xC2\xB5s</td><td>2</td>"));
 }
 
 TEST(HtmlReport, EscapesHostileText) {

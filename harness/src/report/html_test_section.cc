@@ -1,5 +1,6 @@
 // report.html's section for one test: context, budget table, plots, details.
 #include <algorithm>
+#include <vector>
 
 #include "html_sections.h"
 #include "labgate/report/format.h"
@@ -11,21 +12,39 @@ namespace labgate::report::html {
 using results::TestRecord;
 
 std::string cpu_placement(const MeasurementView& v) {
-  std::string out;
+  const auto param = [&](const char* k) {
+    const auto it = v.parameters.find(k);
+    return it == v.parameters.end() ? std::string() : it->second;
+  };
+  std::vector<std::string> parts;
+  // The probes' own keys: what was asked and where the measuring thread really ran.
+  const std::string asked = param("cpu_asked"), actual = param("cpu_actual"), end = param("cpu_actual_end");
+  if (!asked.empty() || !actual.empty()) {
+    std::string s = asked.empty() || asked == "-1" ? "not pinned" : "pinned to CPU " + asked;
+    if (!actual.empty() && actual != "-1") s += ", ran on CPU " + actual;
+    if (!end.empty() && end != actual && end != "-1") s += ", on CPU " + end + " at the end";
+    parts.push_back(s);
+  }
+  if (v.cpu) parts.push_back("CPU " + std::to_string(*v.cpu));
+  // Anything else a producer recorded about CPUs (server side, tools' -T).
   for (const auto& [k, value] : v.parameters) {
-    if (k.find("cpu") == std::string::npos) continue;
+    if (k.find("cpu") == std::string::npos || k == "cpu_asked" || k == "cpu_actual" ||
+        k == "cpu_actual_end" || k == "cpu_actual_source")
+      continue;
     std::string key = k;
     std::replace(key.begin(), key.end(), '_', ' ');
-    out += (out.empty() ? "" : ", ") + key + " " + value;
+    parts.push_back(key + " " + value);
   }
-  if (out.empty() && v.cpu) out = "CPU " + std::to_string(*v.cpu);
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
   return out.empty() ? "not recorded" : out;
 }
 
 namespace {
 
 std::string budget_table(const TestRecord& t) {
-  if (t.budget.empty()) return "<p class=\"meta\">No budget for this test: figures are recorded, not judged.</p>";
+  if (t.budget.empty())
+    return "<p class=\"meta\">No budget for this test: figures are recorded, not judged.</p>";
   std::string s =
       "<table class=\"budget\"><thead><tr><th>Statistic</th><th class=\"num\">Observed</th><th class=\"num\">"
       "Limit</th><th class=\"num\">Margin</th><th>Verdict</th><th>Note</th></tr></thead><tbody>";
@@ -34,8 +53,9 @@ std::string budget_table(const TestRecord& t) {
     s += std::string("<tr") + (b.pass ? "" : " class=\"failed\"") + "><td>" + html_escape(b.stat) +
          "</td><td class=\"num\">" +
          (b.observed ? html_escape(format_in_unit(*b.observed, b.unit)) : std::string("not measured")) +
-         "</td><td class=\"num\">" + (floor ? "&#8805; " : "&#8804; ") + html_escape(format_in_unit(b.limit, b.unit)) +
-         "</td><td class=\"num " + (b.margin && *b.margin < 0 ? "neg" : "pos") + "\">" +
+         "</td><td class=\"num\">" + (floor ? "&#8805; " : "&#8804; ") +
+         html_escape(format_in_unit(b.limit, b.unit)) + "</td><td class=\"num " +
+         (b.margin && *b.margin < 0 ? "neg" : "pos") + "\">" +
          (b.margin ? html_escape(format_signed_percent(*b.margin)) : std::string("&#8212;")) + "</td><td>" +
          pill(b.pass ? "pass" : "fail") + "</td><td>" + html_escape(b.reason) + "</td></tr>";
   }
@@ -72,6 +92,21 @@ std::string details(const TestRecord& t, const MeasurementView& v) {
       s += "<tr><th>" + html_escape(k) + "</th><td>" + html_escape(value) + "</td></tr>";
     s += "</table></details>";
   }
+  if (!v.events.empty()) {
+    // The largest first: the ones worth chasing (an interrupt, a daemon waking up).
+    std::vector<EventPoint> top = v.events;
+    std::sort(top.begin(), top.end(),
+              [](const EventPoint& a, const EventPoint& b) { return a.value_ns > b.value_ns; });
+    if (top.size() > 20) top.resize(20);
+    s += "<details><summary>" + std::to_string(v.events.size()) +
+         " events over the threshold, placed in time</summary><table class=\"params\"><tr><th>At</th><th>" +
+         html_escape(t.metric.empty() ? "value" : t.metric) + "</th><th>CPU</th></tr>";
+    for (const auto& e : top)
+      s += "<tr><td class=\"num\">" + html_escape(format_plain(e.at_s)) + " s</td><td class=\"num\">" +
+           html_escape(format_ns(static_cast<double>(e.value_ns))) + "</td><td>" +
+           (e.cpu >= 0 ? std::to_string(e.cpu) : std::string("&#8212;")) + "</td></tr>";
+    s += "</table></details>";
+  }
   if (!t.raw_files.empty()) {
     s += "<details><summary>Raw output kept in the results folder</summary><ul>";
     for (const auto& f : t.raw_files) s += "<li><code>" + html_escape(f) + "</code></li>";
@@ -85,11 +120,12 @@ std::string details(const TestRecord& t, const MeasurementView& v) {
 std::string test_section(const TestRecord& t, const std::string& anchor, int& charts) {
   const MeasurementView v = view_measurement(t.measurement);
   std::string s = "<section class=\"card test\" id=\"" + html_escape(anchor) + "\"><h3>" +
-                  html_escape(t.suite_name()) + " &#183; " + html_escape(t.name) + " &#183; " + html_escape(t.pair) +
-                  " " + pill(to_string(t.verdict)) + "</h3>";
+                  html_escape(t.suite_name()) + " &#183; " + html_escape(t.name) + " &#183; " +
+                  html_escape(t.pair) + " " + pill(to_string(t.verdict)) + "</h3>";
   s += context_line(t, v);
   if (!t.conforming)
-    s += "<p class=\"warn\">Measured on a non-conforming system: preconditions failed, so these numbers do not "
+    s += "<p class=\"warn\">Measured on a non-conforming system: preconditions failed, so these numbers do "
+         "not "
          "describe the servers as the profile wants them.</p>";
   if (!t.failure.empty()) s += "<pre class=\"failure\">" + html_escape(t.failure) + "</pre>";
   s += budget_table(t);
@@ -103,7 +139,8 @@ std::string test_section(const TestRecord& t, const std::string& anchor, int& ch
     s += "<div class=\"charts\">" + plots + "</div>";
   } else if (!v.reported.empty()) {
     s += "<p class=\"meta\">No histogram: the tool reported only summary statistics:";
-    for (const auto& [k, value] : v.reported) s += " " + html_escape(k) + " " + html_escape(format_plain(value)) + ";";
+    for (const auto& [k, value] : v.reported)
+      s += " " + html_escape(k) + " " + html_escape(format_plain(value)) + ";";
     s += "</p>";
   }
   std::vector<std::string> notes = v.warnings;

@@ -29,7 +29,7 @@ struct Case {
   std::string type;     // failure / error type attribute
   std::string detail;   // element body
   std::vector<std::pair<std::string, std::string>> properties;
-  std::string out;      // system-out
+  std::string out;  // system-out
 };
 
 struct Suite {
@@ -51,16 +51,18 @@ Case check_case(const CheckRecord& c) {
   Case k;
   k.name = c.test_name();
   k.properties = {{"expected", c.expected}, {"found", c.found}, {"source", c.source}};
-  std::string detail = "expected: " + c.expected + "\nfound:    " + c.found + "\nsource:   " + c.source + "\n";
+  std::string detail =
+      "expected: " + c.expected + "\nfound:    " + c.found + "\nsource:   " + c.source + "\n";
   if (!c.fix.empty()) detail += "fix:\n" + c.fix + "\n";
   switch (c.verdict) {
-    case CheckVerdict::kPass: break;
+    case CheckVerdict::kPass:
+      break;
     case CheckVerdict::kFail:
       k.outcome = Outcome::kFailure;
       k.type = "precondition";
-      k.message = c.message.empty() ? "host " + c.host + ": " + c.rule + " is " + c.found + ", profile wants " +
-                                          c.expected
-                                    : c.message;
+      k.message = c.message.empty()
+                      ? "host " + c.host + ": " + c.rule + " is " + c.found + ", profile wants " + c.expected
+                      : c.message;
       k.detail = k.message + "\n" + detail;
       break;
     case CheckVerdict::kNotCheckable:
@@ -100,13 +102,15 @@ Case test_case(const TestRecord& t) {
   if (!note.empty()) body += note + "\n";
   for (const auto& p : v.problems) body += "measurement: " + p + "\n";
   switch (t.verdict) {
-    case TestVerdict::kPass: k.out = body; break;
+    case TestVerdict::kPass:
+      k.out = body;
+      break;
     case TestVerdict::kFail:
     case TestVerdict::kError:
       k.outcome = t.verdict == TestVerdict::kFail ? Outcome::kFailure : Outcome::kError;
       k.type = t.verdict == TestVerdict::kFail ? "budget" : "gate";
       k.message = t.failure.empty() ? std::string(t.verdict == TestVerdict::kFail ? "budget exceeded"
-                                                                                   : "the test could not run")
+                                                                                  : "the test could not run")
                                     : t.failure;
       if (!note.empty()) k.message += " [" + note + "]";
       k.detail = k.message + "\n" + body;
@@ -145,16 +149,21 @@ std::vector<Suite> suites_of(const RunResult& run) {
 }
 
 std::string render_case(const std::string& suite, const Case& k) {
-  std::string s = "    <testcase" + attr("name", k.name) + attr("classname", suite) + attr("time", seconds(k.time_s));
+  std::string s =
+      "    <testcase" + attr("name", k.name) + attr("classname", suite) + attr("time", seconds(k.time_s));
   s += ">\n";
   if (!k.properties.empty()) {
     s += "      <properties>\n";
-    for (const auto& [n, v] : k.properties) s += "        <property" + attr("name", n) + attr("value", v) + "/>\n";
+    for (const auto& [n, v] : k.properties)
+      s += "        <property" + attr("name", n) + attr("value", v) + "/>\n";
     s += "      </properties>\n";
   }
   switch (k.outcome) {
-    case Outcome::kPass: break;
-    case Outcome::kSkipped: s += "      <skipped" + attr("message", k.message) + "/>\n"; break;
+    case Outcome::kPass:
+      break;
+    case Outcome::kSkipped:
+      s += "      <skipped" + attr("message", k.message) + "/>\n";
+      break;
     case Outcome::kFailure:
     case Outcome::kError: {
       const char* tag = k.outcome == Outcome::kFailure ? "failure" : "error";
@@ -205,7 +214,8 @@ std::string junit_xml(const RunResult& run) {
             attr("skipped", std::to_string(sk)) + attr("time", seconds(time)) +
             attr("timestamp", results::format_time(run.start_time)) + ">\n";
     body += "    <properties>\n";
-    for (const auto& [n, v] : run_props) body += "      <property" + attr("name", n) + attr("value", v) + "/>\n";
+    for (const auto& [n, v] : run_props)
+      body += "      <property" + attr("name", n) + attr("value", v) + "/>\n";
     body += "    </properties>\n";
     for (const auto& k : suite.cases) body += render_case(suite.name, k);
     if (!warnings.empty()) body += "    <system-out>" + xml_escape_text(warnings) + "</system-out>\n";

@@ -24,8 +24,9 @@ TEST(Junit, OneTestcasePerRuleAndTestNamedForJenkins) {
   const std::string xml = junit_xml(testing::synthetic_run());
   const std::string sack = testcase(xml, "b/sysctl/net.ipv4.tcp_sack");
   EXPECT_THAT(sack, HasSubstr("classname=\"Preconditions\""));
-  EXPECT_THAT(sack, HasSubstr("<failure message=\"host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0\" "
-                              "type=\"precondition\">"));
+  EXPECT_THAT(sack,
+              HasSubstr("<failure message=\"host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0\" "
+                        "type=\"precondition\">"));
   EXPECT_THAT(sack, HasSubstr("sysctl -w net.ipv4.tcp_sack=0\n"));
   EXPECT_THAT(testcase(xml, "a/sysctl/net.ipv4.tcp_sack"), Not(HasSubstr("<failure")));
 
@@ -43,7 +44,8 @@ TEST(Junit, NotCheckableIsSkippedAndBrokenTestsAreErrors) {
   EXPECT_THAT(testcase(xml, "a/bios/Intel_Hyperthreading"),
               HasSubstr("<skipped message=\"conrep is not installed on host a\"/>"));
   const std::string broken = testcase(xml, "udp_stream_64/b-&gt;a");
-  EXPECT_THAT(broken, HasSubstr("<error message=\"iperf3 client on host b exited with signal 11 after 3.2 s"));
+  EXPECT_THAT(broken,
+              HasSubstr("<error message=\"iperf3 client on host b exited with signal 11 after 3.2 s"));
   EXPECT_THAT(broken, HasSubstr("type=\"gate\""));
 }
 
@@ -58,14 +60,17 @@ TEST(Junit, CountsPerSuiteAndOverall) {
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"Latency\" tests=\"2\" failures=\"" +
                              std::to_string(latency_failures) + "\" errors=\"0\""));
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"Throughput\" tests=\"2\" failures=\"0\" errors=\"1\""));
-  EXPECT_THAT(xml, HasSubstr("<testsuites name=\"labgate lab 20240501-120000-nightly\" tests=\"18\" failures=\"" +
-                             std::to_string(1 + latency_failures) + "\" errors=\"1\""));
+  EXPECT_THAT(xml,
+              HasSubstr("<testsuites name=\"labgate lab 20240501-120000-nightly\" tests=\"18\" failures=\"" +
+                        std::to_string(1 + latency_failures) + "\" errors=\"1\""));
   EXPECT_THAT(xml, HasSubstr("<property name=\"labgate.conforming\" value=\"false\"/>"));
 }
 
 TEST(Junit, EscapesHostileNamesAndMessages) {
   results::RunResult run = testing::synthetic_run();
-  run.checks[0].rule = "sysctl/\"quoted\" <tag> & \x01" "ctl";
+  run.checks[0].rule =
+      "sysctl/\"quoted\" <tag> & \x01"
+      "ctl";
   run.checks[0].message = "line1\nline2 <b>&amp;</b> \x1b[31m";
   run.tests[0].name = "rr 'x' <&>\x07";
   const std::string xml = junit_xml(run);
@@ -91,15 +96,16 @@ TEST(Junit, AGateThatCouldNotRunLeavesAnErrorTestcase) {
   run.error = "host b unreachable: connect to 198.18.0.6:22 timed out after 10 s";
   const std::string xml = junit_xml(run);
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"Gate\" tests=\"1\" failures=\"0\" errors=\"1\""));
-  EXPECT_THAT(xml, HasSubstr("<error message=\"host b unreachable: connect to 198.18.0.6:22 timed out after 10 s\""));
+  EXPECT_THAT(
+      xml, HasSubstr("<error message=\"host b unreachable: connect to 198.18.0.6:22 timed out after 10 s\""));
 }
 
 TEST(Junit, DerivesStandardFiguresFromTheHistogram) {
   results::RunResult run = testing::synthetic_run();
   run.tests[0].figures.clear();
   const std::string rr = testcase(junit_xml(run), "tcp_rr_64/a-&gt;b");
-  for (const char* p : {"p50_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us", "max_us", "mean_us", "stddev_us",
-                        "samples"})
+  for (const char* p :
+       {"p50_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us", "max_us", "mean_us", "stddev_us", "samples"})
     EXPECT_THAT(rr, HasSubstr(std::string("<property name=\"") + p + "\" value=\"")) << p;
 }
 

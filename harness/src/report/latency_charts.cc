@@ -43,7 +43,8 @@ std::string histogram_chart(const results::TestRecord& t, const MeasurementView&
   std::map<int, double> bins;
   h.for_each_bucket([&](std::uint64_t lo, std::uint64_t hi, std::uint64_t count) {
     const double mid = std::max(1.0, (static_cast<double>(lo) + static_cast<double>(hi)) / 2.0);
-    bins[static_cast<int>(std::floor((std::log10(mid) - lo_dec) * kBinsPerDecade))] += static_cast<double>(count);
+    bins[static_cast<int>(std::floor((std::log10(mid) - lo_dec) * kBinsPerDecade))] +=
+        static_cast<double>(count);
   });
   if (bins.empty()) return "";
   const auto edge = [&](int i) { return std::pow(10.0, lo_dec + static_cast<double>(i) / kBinsPerDecade); };
@@ -51,10 +52,9 @@ std::string histogram_chart(const results::TestRecord& t, const MeasurementView&
   std::vector<Bar> bars;
   for (const auto& [i, count] : bins) {
     peak = std::max(peak, count);
-    bars.push_back({edge(i), edge(i + 1),
-                    count,
-                    format_ns(edge(i)) + " \u2013 " + format_ns(edge(i + 1)) + ": " + format_count(count) +
-                        " samples"});
+    bars.push_back(
+        {edge(i), edge(i + 1), count,
+         format_ns(edge(i)) + " \u2013 " + format_ns(edge(i + 1)) + ": " + format_count(count) + " samples"});
   }
   AxisSpec x{Scale::kLog, edge(bins.begin()->first - 1), edge(bins.rbegin()->first + 2),
              metric_of(t) + " (log scale)", ns_tick};
@@ -64,8 +64,8 @@ std::string histogram_chart(const results::TestRecord& t, const MeasurementView&
   int row = 0;
   for (const auto& [stat, colour] : std::vector<std::pair<std::string, const char*>>{
            {"p50", palette::kP50}, {"p99", palette::kP99}, {"max", palette::kMax}}) {
-    const double value = stat == "max" ? static_cast<double>(h.max()) : static_cast<double>(h.percentile(
-                                                                              *percentile_of(stat)));
+    const double value = stat == "max" ? static_cast<double>(h.max())
+                                       : static_cast<double>(h.percentile(*percentile_of(stat)));
     c.vline(value, colour, stat + " " + format_ns(value), row++);
   }
   return c.svg();
@@ -90,7 +90,8 @@ std::string percentile_chart(const results::TestRecord& t, const MeasurementView
   std::vector<Limit> limits;
   for (const auto& b : t.budget)
     if (b.unit == "ns")
-      if (const auto p = percentile_of(b.stat)) limits.push_back({b.stat, *p >= 100 ? x_hi : nines(*p), b.limit, &b});
+      if (const auto p = percentile_of(b.stat))
+        limits.push_back({b.stat, *p >= 100 ? x_hi : nines(*p), b.limit, &b});
   std::sort(limits.begin(), limits.end(), [](const Limit& a, const Limit& b) { return a.x < b.x; });
 
   double y_lo = static_cast<double>(h.percentile(50)), y_hi = static_cast<double>(h.max());
@@ -98,8 +99,7 @@ std::string percentile_chart(const results::TestRecord& t, const MeasurementView
   AxisSpec x{Scale::kNines, x_lo, x_hi, "percentile (nines scale)", nullptr};
   AxisSpec y{Scale::kLog, std::max(1.0, y_lo / 1.5), y_hi * 1.6, metric_of(t) + " (log scale)", ns_tick};
   Chart c("Percentile curve of " + metric_of(t), x, y);
-  if (resolved < x_hi)
-    c.shade_x(resolved, x_hi, "fewer than 1/(1-p) samples: shows max");
+  if (resolved < x_hi) c.shade_x(resolved, x_hi, "fewer than 1/(1-p) samples: shows max");
   c.line(curve, palette::kData, "measured");
   if (!limits.empty()) {
     // The budget as the line the curve must stay under: at rank x it is the
@@ -115,12 +115,13 @@ std::string percentile_chart(const results::TestRecord& t, const MeasurementView
     }
     c.line(step, palette::kBudget, "budget", true);
     for (const auto& l : limits) {
-      c.label({l.x, l.limit}, palette::kBudget, pretty_stat(l.stat) + " \u2264 " + format_ns(l.limit), l.x > 3.5);
+      c.label({l.x, l.limit}, palette::kBudget, pretty_stat(l.stat) + " \u2264 " + format_ns(l.limit),
+              l.x > 3.5);
       if (l.line->observed) {
         const bool ok = l.line->pass;
         c.marker({l.x, *l.line->observed}, ok ? palette::kPass : palette::kFail,
-                 pretty_stat(l.stat) + ": " + format_ns(*l.line->observed) + " (budget " + format_ns(l.limit) +
-                     ") " + (ok ? "pass" : "FAIL"),
+                 pretty_stat(l.stat) + ": " + format_ns(*l.line->observed) + " (budget " +
+                     format_ns(l.limit) + ") " + (ok ? "pass" : "FAIL"),
                  false);
       }
     }

@@ -16,7 +16,10 @@ TEST(XmlEscape, KeepsLineBreaksInAttributesAsReferences) {
 }
 
 TEST(XmlEscape, DropsControlCharactersXmlForbids) {
-  EXPECT_EQ(xml_escape(std::string("a\x01" "b\x1b[31mred\x7f\x00z", 14)), "ab[31mredz");
+  EXPECT_EQ(xml_escape(std::string("a\x01"
+                                   "b\x1b[31mred\x7f\x00z",
+                                   14)),
+            "ab[31mredz");
   // C1 controls (U+0080..U+009F) are dropped too.
   EXPECT_EQ(xml_escape("x\xC2\x85y"), "xy");
   // U+FFFE and U+FFFF are not XML characters.
@@ -24,14 +27,18 @@ TEST(XmlEscape, DropsControlCharactersXmlForbids) {
 }
 
 TEST(XmlEscape, ReplacesInvalidUtf8) {
-  EXPECT_EQ(xml_escape("bad\xFF" "byte"), "bad\xEF\xBF\xBD" "byte");
+  EXPECT_EQ(xml_escape("bad\xFF"
+                       "byte"),
+            "bad\xEF\xBF\xBD"
+            "byte");
   EXPECT_EQ(xml_escape("trunc\xE2\x82"), "trunc\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(xml_escape("overlong\xC0\xAF"), "overlong\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(xml_escape("surrogate\xED\xA0\x80"), "surrogate\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST(XmlEscape, KeepsValidMultibyteText) {
-  EXPECT_EQ(xml_escape("85 \xC2\xB5s \xE2\x89\xA4 \xF0\x9F\x93\x88"), "85 \xC2\xB5s \xE2\x89\xA4 \xF0\x9F\x93\x88");
+  EXPECT_EQ(xml_escape("85 \xC2\xB5s \xE2\x89\xA4 \xF0\x9F\x93\x88"),
+            "85 \xC2\xB5s \xE2\x89\xA4 \xF0\x9F\x93\x88");
   EXPECT_EQ(clean_text("<ok>\x02"), "<ok>");
 }
 

@@ -53,6 +53,26 @@ void read_series(const json& s, MeasurementView& v) {
   }
 }
 
+void read_events(const json& e, MeasurementView& v) {
+  if (!e.is_array()) {
+    v.problems.push_back("'events' is not an array");
+    return;
+  }
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    try {
+      if (!e[i].is_object()) throw std::invalid_argument("not an object");
+      EventPoint p;
+      p.at_s = e[i].at("at_s").get<double>();
+      p.value_ns = u64(e[i], "value_ns");
+      p.cpu = e[i].value("cpu", -1);
+      v.events.push_back(p);
+    } catch (const std::exception& ex) {
+      v.problems.push_back("events[" + std::to_string(i) + "]: " + ex.what());
+      return;
+    }
+  }
+}
+
 void read_strings(const json& m, const char* key, std::vector<std::string>& out) {
   const auto it = m.find(key);
   if (it == m.end() || !it->is_array()) return;
@@ -78,11 +98,13 @@ MeasurementView view_measurement(const json& m) {
     }
   }
   if (const auto it = m.find("series"); it != m.end() && !it->is_null()) read_series(*it, v);
+  if (const auto it = m.find("events"); it != m.end() && !it->is_null()) read_events(*it, v);
   if (const auto it = m.find("reported"); it != m.end() && it->is_object())
     for (const auto& [k, val] : it->items())
       if (val.is_number()) v.reported[k] = val.get<double>();
   if (const auto it = m.find("parameters"); it != m.end() && it->is_object())
-    for (const auto& [k, val] : it->items()) v.parameters[k] = val.is_string() ? val.get<std::string>() : val.dump();
+    for (const auto& [k, val] : it->items())
+      v.parameters[k] = val.is_string() ? val.get<std::string>() : val.dump();
   v.throughput_bps = number_at(m, "throughput_bps", v);
   v.loss_fraction = number_at(m, "loss_fraction", v);
   v.warmup_s = number_at(m, "warmup_s", v);
@@ -103,8 +125,10 @@ std::optional<double> percentile_of(const std::string& stat) {
   if (stat.size() < 2 || stat[0] != 'p') return std::nullopt;
   std::string digits = stat.substr(1);
   for (char& c : digits) {
-    if (c == '_') c = '.';
-    else if (c < '0' || c > '9') return std::nullopt;
+    if (c == '_')
+      c = '.';
+    else if (c < '0' || c > '9')
+      return std::nullopt;
   }
   try {
     const double p = std::stod(digits);
@@ -137,7 +161,7 @@ std::map<std::string, double> junit_figures(const results::TestRecord& t, const 
   }
   if (!out.count("samples") && v.histogram) out["samples"] = static_cast<double>(v.histogram->count());
   if (!out.count("dropped") && v.dropped) out["dropped"] = *v.dropped;
-  if (!out.count("throughput_mbps") && v.throughput_bps) out["throughput_mbps"] = *v.throughput_bps / 1e6;
+  if (!out.count("throughput_mbit_s") && v.throughput_bps) out["throughput_mbit_s"] = *v.throughput_bps / 1e6;
   return out;
 }
 

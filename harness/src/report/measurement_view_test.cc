@@ -16,8 +16,10 @@ TEST(MeasurementView, ReadsHistogramSeriesAndScalars) {
   for (std::uint64_t v = 1; v <= 1000; ++v) h.record(v * 100);
   const nlohmann::json m = {
       {"histogram", h.to_json()},
-      {"series", {{"interval_s", 1}, {"intervals", {{{"start_s", 0}, {"length_s", 1}, {"count", 10},
-                                                     {"p50_ns", 5}, {"p99_ns", 9}, {"max_ns", 12}}}}}},
+      {"series",
+       {{"interval_s", 1},
+        {"intervals",
+         {{{"start_s", 0}, {"length_s", 1}, {"count", 10}, {"p50_ns", 5}, {"p99_ns", 9}, {"max_ns", 12}}}}}},
       {"throughput_bps", 9.4e8},
       {"warmup_excluded_s", 2.0},
       {"parameters", {{"client_cpu", 2}, {"tool", "builtin"}}},

@@ -37,7 +37,8 @@ std::string num(double v) {
   return buf;
 }
 
-std::string text(double x, double y, const std::string& s, const char* anchor, const std::string& extra = "") {
+std::string text(double x, double y, const std::string& s, const char* anchor,
+                 const std::string& extra = "") {
   return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + anchor + "\"" + extra + ">" +
          xml_escape(s) + "</text>";
 }
@@ -62,8 +63,8 @@ std::string tick_text(const AxisSpec& a, double v) {
 
 std::vector<double> log_multiples(const AxisSpec& a, const std::vector<int>& mults) {
   std::vector<double> out;
-  for (int d = static_cast<int>(std::floor(std::log10(a.lo))); d <= static_cast<int>(std::ceil(std::log10(a.hi)));
-       ++d)
+  for (int d = static_cast<int>(std::floor(std::log10(a.lo)));
+       d <= static_cast<int>(std::ceil(std::log10(a.hi))); ++d)
     for (const int m : mults) {
       const double v = m * std::pow(10.0, d);
       if (v >= a.lo * (1 - 1e-9) && v <= a.hi * (1 + 1e-9)) out.push_back(v);
@@ -105,15 +106,17 @@ std::vector<double> axis_ticks(const AxisSpec& a) {
   return out;
 }
 
-Chart::Chart(std::string title, AxisSpec x, AxisSpec y) : title_(std::move(title)), x_(std::move(x)), y_(std::move(y)) {}
+Chart::Chart(std::string title, AxisSpec x, AxisSpec y)
+    : title_(std::move(title)), x_(std::move(x)), y_(std::move(y)) {}
 
 void Chart::line(std::vector<Point> pts, const std::string& colour, const std::string& legend, bool dashed) {
   if (!legend.empty()) legend_.emplace_back(colour, legend);
   draw_.push_back([pts = std::move(pts), colour, dashed](const Frame& f) {
     std::string p;
     for (const auto& pt : pts) p += num(f.px(pt.x)) + "," + num(f.py(pt.y)) + " ";
-    return "<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.6\" stroke-linejoin=\"round\"" +
-           (dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" + p + "\"/>";
+    return "<polyline fill=\"none\" stroke=\"" + colour +
+           "\" stroke-width=\"1.6\" stroke-linejoin=\"round\"" + (dashed ? " stroke-dasharray=\"6 4\"" : "") +
+           " points=\"" + p + "\"/>";
   });
 }
 
@@ -125,7 +128,8 @@ void Chart::bars(std::vector<Bar> bars, const std::string& colour, const std::st
     for (const auto& b : bars) {
       const double x0 = f.px(b.x0), x1 = f.px(b.x1), top = f.py(b.y), base = f.py(floor_y);
       s += "<rect x=\"" + num(x0) + "\" y=\"" + num(top) + "\" width=\"" + num(std::max(0.8, x1 - x0 - 0.4)) +
-           "\" height=\"" + num(std::max(0.0, base - top)) + "\"><title>" + xml_escape(b.tooltip) + "</title></rect>";
+           "\" height=\"" + num(std::max(0.0, base - top)) + "\"><title>" + xml_escape(b.tooltip) +
+           "</title></rect>";
     }
     return s + "</g>";
   });
@@ -146,8 +150,8 @@ void Chart::vline(double x, const std::string& colour, const std::string& label,
 
 void Chart::hline(double y, const std::string& colour, const std::string& label, bool dashed) {
   draw_.push_back([=](const Frame& f) {
-    return "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(y)) + "\" y2=\"" +
-           num(f.py(y)) + "\" stroke=\"" + colour + "\" stroke-width=\"1.2\"" +
+    return "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(y)) +
+           "\" y2=\"" + num(f.py(y)) + "\" stroke=\"" + colour + "\" stroke-width=\"1.2\"" +
            (dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
   });
   labels_.push_back([=](const Frame& f) {
@@ -169,8 +173,8 @@ void Chart::label(Point at, const std::string& colour, const std::string& s, boo
 void Chart::marker(Point at, const std::string& colour, const std::string& tooltip, bool hollow) {
   labels_.push_back([=](const Frame& f) {
     return "<circle cx=\"" + num(f.px(at.x)) + "\" cy=\"" + num(f.py(at.y)) + "\" r=\"4\" fill=\"" +
-           (hollow ? std::string("#fff") : colour) + "\" stroke=\"" + colour + "\" stroke-width=\"1.6\"><title>" +
-           xml_escape(tooltip) + "</title></circle>";
+           (hollow ? std::string("#fff") : colour) + "\" stroke=\"" + colour +
+           "\" stroke-width=\"1.6\"><title>" + xml_escape(tooltip) + "</title></circle>";
   });
 }
 
@@ -195,7 +199,8 @@ std::string Chart::svg(int width, int height) const {
   f.y = &y_;
   std::string s = "<svg class=\"lg-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " +
                   std::to_string(width) + " " + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-                  xml_escape(title_) + "\" font-family=\"system-ui, -apple-system, 'Segoe UI', sans-serif\" " +
+                  xml_escape(title_) +
+                  "\" font-family=\"system-ui, -apple-system, 'Segoe UI', sans-serif\" " +
                   "font-size=\"11\" fill=\"#374151\">";
   s += text(f.left, 17, title_, "start", " font-size=\"13\" font-weight=\"600\" fill=\"#111827\"");
   double lx = f.left;
@@ -211,8 +216,8 @@ std::string Chart::svg(int width, int height) const {
     for (const double v : log_multiples(a, {2, 3, 4, 5, 6, 7, 8, 9}))
       grid += vertical ? "<line x1=\"" + num(f.px(v)) + "\" x2=\"" + num(f.px(v)) + "\" y1=\"" + num(f.top) +
                              "\" y2=\"" + num(f.bottom()) + "\" stroke=\"#f3f4f6\"/>"
-                       : "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(v)) +
-                             "\" y2=\"" + num(f.py(v)) + "\" stroke=\"#f3f4f6\"/>";
+                       : "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" +
+                             num(f.py(v)) + "\" y2=\"" + num(f.py(v)) + "\" stroke=\"#f3f4f6\"/>";
   };
   minor(x_, true);
   minor(y_, false);
@@ -222,8 +227,8 @@ std::string Chart::svg(int width, int height) const {
     ticks += text(f.px(v), f.bottom() + 15, tick_text(x_, v), "middle");
   }
   for (const double v : axis_ticks(y_)) {
-    grid += "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(v)) + "\" y2=\"" +
-            num(f.py(v)) + "\" stroke=\"#e5e7eb\"/>";
+    grid += "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(v)) +
+            "\" y2=\"" + num(f.py(v)) + "\" stroke=\"#e5e7eb\"/>";
     ticks += text(f.left - 6, f.py(v) + 4, tick_text(y_, v), "end");
   }
   s += grid;

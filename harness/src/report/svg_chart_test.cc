@@ -30,7 +30,8 @@ TEST(AxisTicks, LogUsesDecadesAndAddsMultiplesOnShortRanges) {
 TEST(AxisTicks, NinesAreThePercentilesPeopleQuote) {
   EXPECT_THAT(axis_ticks({Scale::kNines, std::log10(2.0), 5, "", nullptr}),
               ElementsAre(DoubleNear(std::log10(2.0), 1e-12), 1, 2, 3, 4, 5));
-  Chart c("t", {Scale::kNines, std::log10(2.0), 5, "percentile", nullptr}, {Scale::kLinear, 0, 1, "y", nullptr});
+  Chart c("t", {Scale::kNines, std::log10(2.0), 5, "percentile", nullptr},
+          {Scale::kLinear, 0, 1, "y", nullptr});
   const std::string svg = c.svg();
   for (const char* label : {">50%<", ">90%<", ">99%<", ">99.9%<", ">99.99%<", ">99.999%<"})
     EXPECT_THAT(svg, HasSubstr(label));

@@ -60,7 +60,9 @@ std::string local_stamp(Clock::time_point t) {
 void make_dirs(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw Failure(ExitCode::kCouldNotRun, "cannot create results folder " + dir.string() + ": " + ec.message());
+  if (ec)
+    throw Failure(ExitCode::kCouldNotRun,
+                  "cannot create results folder " + dir.string() + ": " + ec.message());
 }
 
 // Small files are indented for people; run.json and measurements, which hold
@@ -90,16 +92,13 @@ RunDir RunDir::create(const fs::path& results_root, const std::string& suffix, C
 
 RunDir RunDir::open(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw Failure(ExitCode::kUsageError, dir.string() + " is not a directory");
+  if (!fs::is_directory(dir, ec)) throw Failure(ExitCode::kUsageError, dir.string() + " is not a directory");
   if (!fs::is_regular_file(dir / "run.json", ec))
     throw Failure(ExitCode::kUsageError, dir.string() + " is not a labgate results folder (no run.json)");
   return RunDir(dir);
 }
 
-void RunDir::copy_profile(const fs::path& profile) const {
-  write_text("profile.toml", read_file(profile));
-}
+void RunDir::copy_profile(const fs::path& profile) const { write_text("profile.toml", read_file(profile)); }
 
 void RunDir::write_facts(const std::string& host, const nlohmann::json& facts) const {
   make_dirs(path_ / "facts");
@@ -112,8 +111,8 @@ std::string RunDir::test_dir(const std::string& test, const std::string& pair) c
   return rel.string();
 }
 
-std::string RunDir::write_test_file(const std::string& test, const std::string& pair, const std::string& file_name,
-                                    std::string_view content) const {
+std::string RunDir::write_test_file(const std::string& test, const std::string& pair,
+                                    const std::string& file_name, std::string_view content) const {
   const std::string rel = test_dir(test, pair) + "/" + safe_component(file_name);
   write_file_atomic(path_ / rel, content);
   return rel;

@@ -3,18 +3,17 @@
 #include "labgate/results/run_dir.h"
 
 #include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 
 #include "labgate/results/atomic_file.h"
 #include "labgate/results/testing/temp_dir.h"
@@ -24,9 +23,9 @@ namespace labgate::results {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
+using testing::TempDir;
 
 std::string slurp(const fs::path& p) { return read_file(p); }
 
@@ -73,9 +72,11 @@ TEST(RunDir, NeverReusesAnExistingRunFolder) {
 
 TEST(RunDir, RejectsASuffixThatIsNotAPlainName) {
   TempDir tmp;
-  for (const std::string& bad : std::vector<std::string>{"../up", "a b", "x/y", ".hidden", std::string(65, 'a')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"../up", "a b", "x/y", ".hidden", std::string(65, 'a')}) {
     std::string msg;
-    EXPECT_EQ(code_of([&] { RunDir::create(tmp.path(), bad, Clock::now()); }, &msg), ExitCode::kUsageError) << bad;
+    EXPECT_EQ(code_of([&] { RunDir::create(tmp.path(), bad, Clock::now()); }, &msg), ExitCode::kUsageError)
+        << bad;
     EXPECT_THAT(msg, HasSubstr("--suffix"));
   }
   EXPECT_TRUE(fs::is_empty(tmp.path()));
@@ -164,7 +165,8 @@ TEST(RunDir, DiskFullKeepsWhatWasWrittenAndNamesTheFile) {
   std::string msg;
   EXPECT_EQ(code_of([&] { d.write_text("run.json", std::string(256 * 1024, 'x')); }, &msg),
             ExitCode::kCouldNotRun);
-  EXPECT_EQ(msg, "cannot write results file " + (d.path() / "run.json").string() + ": No space left on device");
+  EXPECT_EQ(msg,
+            "cannot write results file " + (d.path() / "run.json").string() + ": No space left on device");
   EXPECT_EQ(slurp(d.path() / "run.json"), before) << "a failed write must leave the previous file intact";
   for (const auto& e : fs::directory_iterator(d.path()))
     EXPECT_THAT(e.path().filename().string(), ::testing::Not(HasSubstr(".tmp."))) << "temp file left behind";

@@ -14,18 +14,24 @@ using nlohmann::json;
 
 const char* to_string(CheckVerdict v) {
   switch (v) {
-    case CheckVerdict::kPass: return "pass";
-    case CheckVerdict::kFail: return "fail";
-    case CheckVerdict::kNotCheckable: return "not_checkable";
+    case CheckVerdict::kPass:
+      return "pass";
+    case CheckVerdict::kFail:
+      return "fail";
+    case CheckVerdict::kNotCheckable:
+      return "not_checkable";
   }
   return "fail";
 }
 
 const char* to_string(TestVerdict v) {
   switch (v) {
-    case TestVerdict::kPass: return "pass";
-    case TestVerdict::kFail: return "fail";
-    case TestVerdict::kError: return "error";
+    case TestVerdict::kPass:
+      return "pass";
+    case TestVerdict::kFail:
+      return "fail";
+    case TestVerdict::kError:
+      return "error";
   }
   return "error";
 }
@@ -50,10 +56,14 @@ bool RunResult::conforming() const {
 std::string RunResult::verdict() const {
   if (!exit_code) return "incomplete";
   switch (*exit_code) {
-    case 0: return "passed";
-    case 1: return "failed";
-    case 2: return "usage error";
-    case 3: return "could not run";
+    case 0:
+      return "passed";
+    case 1:
+      return "failed";
+    case 2:
+      return "usage error";
+    case 3:
+      return "could not run";
   }
   return "exit " + std::to_string(*exit_code);
 }
@@ -74,8 +84,8 @@ std::string format_time(Clock::time_point t) {
 Clock::time_point parse_time(const std::string& text) {
   std::tm tm{};
   int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                  &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
       consumed != 19)
     throw std::invalid_argument("'" + text + "' is not an ISO 8601 UTC time like 2024-05-01T12:00:00.000Z");
   std::size_t pos = 19;
@@ -101,9 +111,9 @@ Clock::time_point parse_time(const std::string& text) {
 // ------------------------------------------------------------------ writing
 
 json to_json(const CheckRecord& c) {
-  return {{"host", c.host},         {"rule", c.rule},       {"expected", c.expected},
-          {"found", c.found},       {"source", c.source},   {"verdict", to_string(c.verdict)},
-          {"message", c.message},   {"fix", c.fix}};
+  return {{"host", c.host},       {"rule", c.rule},     {"expected", c.expected},
+          {"found", c.found},     {"source", c.source}, {"verdict", to_string(c.verdict)},
+          {"message", c.message}, {"fix", c.fix}};
 }
 
 namespace {
@@ -111,9 +121,8 @@ namespace {
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json to_json(const BudgetLine& b) {
-  return {{"stat", b.stat},   {"observed", optional_number(b.observed)},
-          {"limit", b.limit}, {"unit", b.unit},
-          {"margin", optional_number(b.margin)}, {"pass", b.pass},
+  return {{"stat", b.stat},    {"observed", optional_number(b.observed)}, {"limit", b.limit},
+          {"unit", b.unit},    {"margin", optional_number(b.margin)},     {"pass", b.pass},
           {"reason", b.reason}};
 }
 
@@ -126,13 +135,20 @@ json to_json(const HostInfo& h) {
 json to_json(const TestRecord& t) {
   json budget = json::array();
   for (const auto& b : t.budget) budget.push_back(to_json(b));
-  return {{"suite", t.suite_name()}, {"name", t.name},
-          {"pair", t.pair},          {"kind", t.kind},
-          {"tool", t.tool},          {"metric", t.metric},
-          {"verdict", to_string(t.verdict)}, {"budget", std::move(budget)},
-          {"figures", t.figures},    {"measurement", t.measurement},
-          {"failure", t.failure},    {"conforming", t.conforming},
-          {"duration_s", t.duration_s}, {"raw_files", t.raw_files}};
+  return {{"suite", t.suite_name()},
+          {"name", t.name},
+          {"pair", t.pair},
+          {"kind", t.kind},
+          {"tool", t.tool},
+          {"metric", t.metric},
+          {"verdict", to_string(t.verdict)},
+          {"budget", std::move(budget)},
+          {"figures", t.figures},
+          {"measurement", t.measurement},
+          {"failure", t.failure},
+          {"conforming", t.conforming},
+          {"duration_s", t.duration_s},
+          {"raw_files", t.raw_files}};
 }
 
 json to_json(const RunResult& r) {
@@ -277,7 +293,8 @@ RunResult run_result_from_json(const json& j) {
   if (const auto code = r.opt_int("exit_code")) run.exit_code = static_cast<int>(*code);
   run.error = r.str_or("error", "");
   const auto& checks = r.array("checks", false);
-  for (std::size_t i = 0; i < checks.size(); ++i) run.checks.push_back(check_at(checks[i], indexed("checks", i)));
+  for (std::size_t i = 0; i < checks.size(); ++i)
+    run.checks.push_back(check_at(checks[i], indexed("checks", i)));
   const auto& tests = r.array("tests", false);
   for (std::size_t i = 0; i < tests.size(); ++i) run.tests.push_back(test_at(tests[i], indexed("tests", i)));
   run.warnings = strings(r, "warnings");

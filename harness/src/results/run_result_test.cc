@@ -29,8 +29,8 @@ RunResult sample_run() {
   r.checks.push_back({"b", "sysctl/net.ipv4.tcp_sack", "0", "1", "/proc/sys/net/ipv4/tcp_sack",
                       CheckVerdict::kFail, "host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0",
                       "sysctl -w net.ipv4.tcp_sack=0"});
-  r.checks.push_back({"a", "bios/Intel_Hyperthreading", "Disabled", "", "conrep -s", CheckVerdict::kNotCheckable,
-                      "conrep is not installed on host a", ""});
+  r.checks.push_back({"a", "bios/Intel_Hyperthreading", "Disabled", "", "conrep -s",
+                      CheckVerdict::kNotCheckable, "conrep is not installed on host a", ""});
   TestRecord t;
   t.name = "tcp_rr_64";
   t.pair = "a->b";

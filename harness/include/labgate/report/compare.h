@@ -23,14 +23,14 @@ struct CompareOptions {
 
 struct StatDelta {
   std::string stat;
-  std::optional<double> a, b;           ///< ns, or bit/s for throughput
-  std::optional<double> slowdown;       ///< fraction, positive = B is worse; nullopt if A is 0 or missing
+  std::optional<double> a, b;      ///< ns, or bit/s for throughput
+  std::optional<double> slowdown;  ///< fraction, positive = B is worse; nullopt if A is 0 or missing
   bool gated = false;
   bool regression = false;
 };
 
 struct TestDelta {
-  std::string key;     ///< "Latency.tcp_rr_64/a->b"
+  std::string key;  ///< "Latency.tcp_rr_64/a->b"
   std::string metric;
   std::vector<StatDelta> stats;
   bool only_in_a = false, only_in_b = false;

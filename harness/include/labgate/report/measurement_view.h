@@ -6,11 +6,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "labgate/results/run_result.h"
 #include "labgate/stats/histogram.h"
@@ -23,16 +22,24 @@ struct SeriesPoint {
   std::uint64_t count = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
 };
 
+/// A single event placed in time (jitter: a clock gap over the threshold).
+struct EventPoint {
+  double at_s = 0;
+  std::uint64_t value_ns = 0;
+  int cpu = -1;
+};
+
 struct MeasurementView {
   std::optional<stats::Histogram> histogram;  ///< only when it holds samples
   std::vector<SeriesPoint> series;
-  std::map<std::string, double> reported;     ///< a tool's own summary stats (ns / counts)
+  std::vector<EventPoint> events;
+  std::map<std::string, double> reported;  ///< a tool's own summary stats (ns / counts)
   std::map<std::string, std::string> parameters;
   std::optional<double> throughput_bps, loss_fraction, warmup_s, duration_s;
   std::optional<double> sent, received, dropped, duplicated, out_of_order;
-  std::optional<int> cpu;                     ///< jitter: the CPU measured
+  std::optional<int> cpu;  ///< jitter: the CPU measured
   std::vector<std::string> warnings;
-  std::vector<std::string> problems;          ///< parts of the JSON that could not be read
+  std::vector<std::string> problems;  ///< parts of the JSON that could not be read
 };
 
 /// Reads what it can of a Measurement JSON (null gives an empty view). Accepts
@@ -52,7 +59,7 @@ std::optional<double> latency_stat_ns(const results::TestRecord& t, const Measur
 std::optional<double> percentile_of(const std::string& stat);
 
 /// The figures a JUnit testcase carries: the recorded ones, completed with the
-/// standard set (p50_us ... max_us, mean_us, stddev_us, samples, throughput_mbps)
+/// standard set (p50_us ... max_us, mean_us, stddev_us, samples, throughput_mbit_s)
 /// derived from the measurement where the recorder did not give them.
 std::map<std::string, double> junit_figures(const results::TestRecord& t, const MeasurementView& v);
 

@@ -51,7 +51,8 @@ class Chart {
   Chart(std::string title, AxisSpec x, AxisSpec y);
 
   /// A polyline (points outside the axes are clamped to the edge).
-  void line(std::vector<Point> pts, const std::string& colour, const std::string& legend, bool dashed = false);
+  void line(std::vector<Point> pts, const std::string& colour, const std::string& legend,
+            bool dashed = false);
   /// Bars, filled with `colour`.
   void bars(std::vector<Bar> bars, const std::string& colour, const std::string& legend);
   /// A vertical reference line at x with a short label near its top; `row`

@@ -3,10 +3,9 @@
 // hand-edited or truncated run.json is diagnosed, never crashes a reporter.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace labgate::results {
 

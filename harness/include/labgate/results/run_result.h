@@ -5,11 +5,10 @@
 
 #include <chrono>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace labgate::results {
 
@@ -44,8 +43,8 @@ struct CheckRecord {
   std::string found;     ///< what the host had, as text (both values for pair rules)
   std::string source;    ///< where the value came from, "/proc/sys/net/ipv4/tcp_sack"
   CheckVerdict verdict = CheckVerdict::kFail;
-  std::string message;   ///< full sentence: "host b: /proc/sys/... is 1, profile wants 0"
-  std::string fix;       ///< what a sysadmin would run; empty when there is nothing to do
+  std::string message;  ///< full sentence: "host b: /proc/sys/... is 1, profile wants 0"
+  std::string fix;      ///< what a sysadmin would run; empty when there is nothing to do
 
   /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite.
   std::string test_name() const { return host + "/" + rule; }
@@ -56,7 +55,7 @@ struct BudgetLine {
   std::string stat;                ///< "p99", "max", "dropped", "min_throughput", ...
   std::optional<double> observed;  ///< nullopt: the measurement could not say (a failure)
   double limit = 0;
-  std::string unit;                ///< "ns", "count", "bit/s" or "fraction"
+  std::string unit;  ///< "ns", "count", "bit/s" or "fraction"
   /// Headroom relative to the limit: (limit-observed)/limit for ceilings,
   /// (observed-limit)/limit for floors; negative when exceeded, nullopt when unknown.
   std::optional<double> margin;
@@ -66,12 +65,12 @@ struct BudgetLine {
 
 /// One measurement test on one pair (or one host/CPU for jitter).
 struct TestRecord {
-  std::string suite;    ///< "Latency", "Throughput", "Jitter"...; empty = from kind
-  std::string name;     ///< the profile's test name, "tcp_rr_64"
-  std::string pair;     ///< "a->b", or "a/cpu2" for jitter
-  std::string kind;     ///< "tcp_rr", "udp_stream", "jitter", ...
-  std::string tool;     ///< "builtin", "netperf", "sockperf", "iperf3"
-  std::string metric;   ///< "round-trip time", "per-send time", "clock gap"
+  std::string suite;   ///< "Latency", "Throughput", "Jitter"...; empty = from kind
+  std::string name;    ///< the profile's test name, "tcp_rr_64"
+  std::string pair;    ///< "a->b", or "a/cpu2" for jitter
+  std::string kind;    ///< "tcp_rr", "udp_stream", "jitter", ...
+  std::string tool;    ///< "builtin", "netperf", "sockperf", "iperf3"
+  std::string metric;  ///< "round-trip time", "per-send time", "clock gap"
   TestVerdict verdict = TestVerdict::kError;
   std::vector<BudgetLine> budget;
   /// The figures recorded as JUnit properties, unit in the name: "p99_us", "samples".
@@ -80,7 +79,7 @@ struct TestRecord {
   /// (labgate-hist-1), "series", "throughput_bps", "parameters"... when present.
   /// null when the test produced no measurement (an error before measuring).
   nlohmann::json measurement;
-  std::string failure;   ///< every exceeded budget, or why it could not run
+  std::string failure;  ///< every exceeded budget, or why it could not run
   /// false when preconditions failed: "measured on a non-conforming system".
   bool conforming = true;
   double duration_s = 0;  ///< wall time of the test, set-up included

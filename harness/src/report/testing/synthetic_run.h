@@ -50,34 +50,42 @@ inline Recorded record(const LatencyShape& s, unsigned seed) {
       h.record(static_cast<std::uint64_t>(std::max(1.0, v)));
     }
     if (sec == s.spike_at_s) h.record(static_cast<std::uint64_t>(s.spike_ns));
-    r.series.push_back({{"start_s", sec}, {"length_s", 1.0}, {"count", h.count()},
-                        {"p50_ns", h.percentile(50)}, {"p99_ns", h.percentile(99)}, {"max_ns", h.max()}});
+    r.series.push_back({{"start_s", sec},
+                        {"length_s", 1.0},
+                        {"count", h.count()},
+                        {"p50_ns", h.percentile(50)},
+                        {"p99_ns", h.percentile(99)},
+                        {"max_ns", h.max()}});
     r.total.merge(h);
   }
   return r;
 }
 
 /// Judges budgets the way the budget evaluator does (ceilings on latency stats).
-inline std::vector<results::BudgetLine> judge(const stats::Histogram& h, const std::vector<std::pair<std::string, double>>& limits) {
+inline std::vector<results::BudgetLine> judge(const stats::Histogram& h,
+                                              const std::vector<std::pair<std::string, double>>& limits) {
   std::vector<results::BudgetLine> out;
   for (const auto& [stat, limit] : limits) {
     double observed = 0;
-    if (stat == "max") observed = static_cast<double>(h.max());
-    else if (stat == "mean") observed = h.mean();
+    if (stat == "max")
+      observed = static_cast<double>(h.max());
+    else if (stat == "mean")
+      observed = h.mean();
     else {
       std::string digits = stat.substr(1);
       std::replace(digits.begin(), digits.end(), '_', '.');
       observed = static_cast<double>(h.percentile(std::stod(digits)));
     }
     const double margin = (limit - observed) / limit;
-    out.push_back({stat, observed, limit, "ns", margin, observed <= limit,
-                   observed <= limit ? "" : "over budget by " + std::to_string(static_cast<int>(-margin * 100)) + "%"});
+    out.push_back(
+        {stat, observed, limit, "ns", margin, observed <= limit,
+         observed <= limit ? "" : "over budget by " + std::to_string(static_cast<int>(-margin * 100)) + "%"});
   }
   return out;
 }
 
-inline results::TestRecord latency_test(const std::string& name, const std::string& kind, const std::string& pair,
-                                        const LatencyShape& shape, unsigned seed,
+inline results::TestRecord latency_test(const std::string& name, const std::string& kind,
+                                        const std::string& pair, const LatencyShape& shape, unsigned seed,
                                         const std::vector<std::pair<std::string, double>>& limits) {
   const Recorded r = record(shape, seed);
   results::TestRecord t;
@@ -85,8 +93,9 @@ inline results::TestRecord latency_test(const std::string& name, const std::stri
   t.kind = kind;
   t.pair = pair;
   t.tool = "builtin";
-  t.metric = kind == "jitter" ? "clock gap" : kind.find("stream") != std::string::npos ? "per-send time"
-                                                                                       : "round-trip time";
+  t.metric = kind == "jitter"                           ? "clock gap"
+             : kind.find("stream") != std::string::npos ? "per-send time"
+                                                        : "round-trip time";
   t.budget = judge(r.total, limits);
   const bool pass = std::all_of(t.budget.begin(), t.budget.end(), [](const auto& b) { return b.pass; });
   t.verdict = pass ? results::TestVerdict::kPass : results::TestVerdict::kFail;
@@ -103,8 +112,14 @@ inline results::TestRecord latency_test(const std::string& name, const std::stri
                    {"duration_s", shape.seconds},
                    {"warmup_s", 2.0},
                    {"dropped", 0},
-                   {"parameters", {{"message_size", "64"}, {"client_cpu", "2"}, {"server_cpu", "2"},
-                                   {"clocksource", "tsc"}}}};
+                   {"parameters",
+                    {{"message_size", "64"},
+                     {"cpu_asked", "2"},
+                     {"cpu_actual", "2"},
+                     {"cpu_actual_end", "2"},
+                     {"cpu_actual_source", "getcpu"},
+                     {"server_cpu_asked", "2"},
+                     {"clock_source", "tsc"}}}};
   t.duration_s = shape.seconds + 3.5;
   t.raw_files = {"tests/" + name + "/probe.json"};
   return t;
@@ -126,23 +141,25 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   using results::CheckVerdict;
   for (const std::string host : {"a", "b"}) {
     const bool b = host == "b";
-    run.checks.push_back({host, "sysctl/net.ipv4.tcp_sack", "0", b ? "1" : "0", "/proc/sys/net/ipv4/tcp_sack",
-                          b ? CheckVerdict::kFail : CheckVerdict::kPass,
-                          b ? "host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0" : "",
-                          b ? "sysctl -w net.ipv4.tcp_sack=0\necho 'net.ipv4.tcp_sack = 0' >> /etc/sysctl.conf" : ""});
-    run.checks.push_back({host, "sysctl/net.ipv4.tcp_timestamps", "0", "0", "/proc/sys/net/ipv4/tcp_timestamps",
-                          CheckVerdict::kPass, "", ""});
+    run.checks.push_back(
+        {host, "sysctl/net.ipv4.tcp_sack", "0", b ? "1" : "0", "/proc/sys/net/ipv4/tcp_sack",
+         b ? CheckVerdict::kFail : CheckVerdict::kPass,
+         b ? "host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0" : "",
+         b ? "sysctl -w net.ipv4.tcp_sack=0\necho 'net.ipv4.tcp_sack = 0' >> /etc/sysctl.conf" : ""});
+    run.checks.push_back({host, "sysctl/net.ipv4.tcp_timestamps", "0", "0",
+                          "/proc/sys/net/ipv4/tcp_timestamps", CheckVerdict::kPass, "", ""});
     run.checks.push_back({host, "sysctl/net.ipv4.tcp_rmem", "4096 87380 16777216", "4096 87380 16777216",
                           "/proc/sys/net/ipv4/tcp_rmem", CheckVerdict::kPass, "", ""});
     run.checks.push_back({host, "service/avahi-daemon", "disabled, stopped", "disabled, stopped",
                           "/etc/rc.d/rc3.d", CheckVerdict::kPass, "", ""});
     run.checks.push_back({host, "cpu/max_cstate", "0", "0", "/sys/module/intel_idle/parameters/max_cstate",
                           CheckVerdict::kPass, "", ""});
-    run.checks.push_back({host, "bios/Intel_Hyperthreading", "Disabled", "", "conrep -s", CheckVerdict::kNotCheckable,
-                          "conrep is not installed on host " + host, ""});
+    run.checks.push_back({host, "bios/Intel_Hyperthreading", "Disabled", "", "conrep -s",
+                          CheckVerdict::kNotCheckable, "conrep is not installed on host " + host, ""});
   }
-  run.checks.push_back({"pair", "same/kernel_release", "same on all hosts", "a: 6.1.0-18-amd64, b: 6.1.0-18-amd64",
-                        "/proc/sys/kernel/osrelease", CheckVerdict::kPass, "", ""});
+  run.checks.push_back({"pair", "same/kernel_release", "same on all hosts",
+                        "a: 6.1.0-18-amd64, b: 6.1.0-18-amd64", "/proc/sys/kernel/osrelease",
+                        CheckVerdict::kPass, "", ""});
 
   LatencyShape tcp;
   tcp.spike_at_s = 41;
@@ -161,7 +178,8 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   send.tail_ns = 20'000;
   run.tests.push_back(latency_test("tcp_stream_64", "tcp_stream", "a->b", send, seed + 2, {{"p99", 5'000}}));
   run.tests.back().measurement["throughput_bps"] = 941.2e6;
-  run.tests.back().budget.push_back({"min_throughput", 941.2e6, 250e6, "bit/s", (941.2e6 - 250e6) / 250e6, true, ""});
+  run.tests.back().budget.push_back(
+      {"min_throughput", 941.2e6, 250e6, "bit/s", (941.2e6 - 250e6) / 250e6, true, ""});
   LatencyShape gaps;
   gaps.median_ns = 45;
   gaps.sigma = 0.25;
@@ -170,9 +188,13 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   gaps.per_second = 20'000;
   gaps.spike_at_s = 17;
   gaps.spike_ns = 14'000;
-  run.tests.push_back(latency_test("timer_jitter", "jitter", "a/cpu2", gaps, seed + 3,
-                                   {{"p99_99", 5'000}, {"max", 20'000}}));
-  run.tests.back().measurement["parameters"] = {{"cpu", "2"}, {"clocksource", "tsc"}};
+  run.tests.push_back(
+      latency_test("timer_jitter", "jitter", "a/cpu2", gaps, seed + 3, {{"p99_99", 5'000}, {"max", 20'000}}));
+  run.tests.back().measurement["cpu"] = 2;
+  run.tests.back().measurement["parameters"] = {
+      {"cpus", "[2]"}, {"threshold_ns", "10000"}, {"clock_source", "tsc"}};
+  run.tests.back().measurement["events"] = {{{"at_s", 17.42}, {"value_ns", 14'000}, {"cpu", 2}},
+                                            {{"at_s", 33.1}, {"value_ns", 11'250}, {"cpu", 2}}};
 
   results::TestRecord broken;
   broken.name = "udp_stream_64";
