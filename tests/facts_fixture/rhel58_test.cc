@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "labgate/checks/checks.h"
 #include "labgate/checks/fix_script.h"
@@ -170,6 +171,58 @@ TEST(Rhel58Facts, TheSnapshotCarriesTheSeedsValuesWithTheirSources) {
   EXPECT_EQ(*f.interfaces.at("eth1").firmware_version.value, "5719-v1.31 NCSI v1.1.15.0");
   EXPECT_EQ(*after().modules.at("tg3").configured.at("tg3_disable_eee").value, "1");
   EXPECT_EQ(after().modules.at("tg3").configured.at("tg3_disable_eee").source, "/etc/modprobe.conf:9");
+}
+
+// The seed's `chkconfig --list` of the services it turns off (section 三),
+// verbatim: the "before" root must say exactly this.
+constexpr const char* kSeedChkconfig =
+    "acpid 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "autofs 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "avahi-daemon 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "bluetooth 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "cpuspeed 0:off 1:on 2:on 3:on 4:on 5:on 6:off\n"
+    "crond 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "cups 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "firstboot 0:off 1:off 2:off 3:on 4:off 5:on 6:off\n"
+    "hidd 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "ip6tables 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "iscsi 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "iscsid 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "kudzu 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "lvm2-monitor 0:off 1:on 2:on 3:on 4:on 5:on 6:off\n"
+    "mcstrans 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "mdmonitor 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "messagebus 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "netfs 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "pcscd 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "readahead_early 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "readahead_later 0:off 1:off 2:off 3:off 4:off 5:on 6:off\n"
+    "restorecond 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "rhnsd 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "rpcgssd 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "rpcidmapd 0:off 1:off 2:off 3:on 4:on 5:on 6:off\n"
+    "sendmail 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "smartd 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "sysstat 0:off 1:off 2:on 3:on 4:off 5:on 6:off\n"
+    "xfs 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n"
+    "yum-updatesd 0:off 1:off 2:on 3:on 4:on 5:on 6:off\n";
+
+TEST(Rhel58Facts, BeforeRunlevelsAreTheSeedsChkconfigList) {
+  std::istringstream in(kSeedChkconfig);
+  std::string name, line;
+  int services = 0;
+  while (in >> name && std::getline(in, line)) {
+    const auto& unit = before().services.units.at(name);
+    std::string ours;
+    for (int rl = 0; rl < 7; ++rl)
+      ours += " " + std::to_string(rl) + ":" + (*unit.runlevels.value)[rl].value_or("off");
+    EXPECT_EQ(ours, line) << name;
+    ++services;
+    // After the seed's stopservice.sh: off everywhere.
+    for (const auto& rl : *after().services.units.at(name).runlevels.value)
+      EXPECT_EQ(rl.value_or("off"), "off");
+  }
+  EXPECT_EQ(services, 30);
 }
 
 }  // namespace
