@@ -1,0 +1,124 @@
+// Faults on the lab: a command past command_timeout is killed on the host; sshd
+// killed in the middle of a command is reported in time and the next run leaves
+// nothing behind; too much output is cut off; Ctrl-C still cleans up.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "lab_env.h"
+#include "labgate/deploy/host_deployment.h"
+#include "labgate/transport/interrupt.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::lab {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+class FaultsOnLab : public LabTest {
+ protected:
+  void TearDown() override {
+    restore_lab();  // destructive tests leave the lab as they found it
+    transport::set_pending_interrupt(0);
+    LabTest::TearDown();
+  }
+  bool gone_within(const std::string& host, const std::string& needle, std::chrono::seconds limit = 5s) {
+    const auto until = Clock::now() + limit;
+    while (!pids_matching(host, needle).empty()) {
+      if (Clock::now() > until) return false;
+      std::this_thread::sleep_for(100ms);
+    }
+    return true;
+  }
+};
+
+TEST_F(FaultsOnLab, CommandPastCommandTimeoutIsKilledOnTheHost) {
+  for (const int port : {22, 2222}) {
+    profile::Host h = host("a", port, port == 2222);
+    h.ssh.command_timeout = 2s;
+    auto t = transport::make_transport(h);
+    const std::string marker = "labgate-timeout-" + std::to_string(port);
+    const auto t0 = Clock::now();
+    // A group: the sleeper, and a child of it that ignores SIGTERM.
+    auto r = t->run({"sh", "-c", "(trap '' TERM; exec sleep 301) & exec sleep 300", marker});
+    EXPECT_TRUE(r.timed_out);
+    EXPECT_LT(Clock::now() - t0, 10s);
+    EXPECT_TRUE(gone_within("a", "sleep 30")) << "still running on host a after the timeout (port " << port << ")";
+    EXPECT_TRUE(t->run({"true"}).ok());  // and the session is still usable
+  }
+}
+
+TEST_F(FaultsOnLab, SshdKilledMidCommandIsReportedAndTheRerunLeavesNothing) {
+  profile::Host h = host("b");
+  h.ssh.command_timeout = 60s;
+  std::string first_dir;
+  {
+    auto t = transport::make_transport(h);
+    deploy::HostDeployment d(*t, h, "labtest-drop", "run that loses its server");
+    first_dir = d.dir();
+    std::thread killer([] {
+      std::this_thread::sleep_for(1500ms);
+      kill_sshd("b");
+    });
+    const auto t0 = Clock::now();
+    const std::string msg = could_not_run([&] { d.run({"sleep", "302"}); });
+    killer.join();
+    EXPECT_LT(Clock::now() - t0, 15s) << "took too long to notice";
+    EXPECT_NE(msg.find("host b"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("connection lost while running"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("sleep 302"), std::string::npos) << msg;
+    // sshd is gone, so the sleeper is an orphan on the host and cleanup cannot
+    // reach it: the destructor reports, and must not hang.
+    const auto t1 = Clock::now();
+    EXPECT_THROW(d.cleanup(), Failure);
+    EXPECT_LT(Clock::now() - t1, 15s);
+  }
+  EXPECT_FALSE(pids_matching("b", "sleep 302").empty()) << "expected the orphan the next run must clean";
+  restore_lab();
+  // The rerun (holding the lease, so it may sweep) stops the orphan and removes
+  // the directory; after its own cleanup nothing of either run is left.
+  {
+    auto t = transport::make_transport(h);
+    deploy::HostDeployment d(*t, h, "labtest-drop", "rerun", /*sweep_leftovers=*/true);
+    EXPECT_EQ(d.swept(), std::vector<std::string>{first_dir});
+    EXPECT_TRUE(gone_within("b", "sleep 302"));
+  }
+  const auto left = run_local({"sh", "-c", "ls -d \"$1\"/labgate-labtest-drop.* 2>/dev/null; true", "sh",
+                               host_tmp("b")});
+  EXPECT_EQ(left.out, "") << "directories left on host b";
+  EXPECT_TRUE(pids_matching("b", "sleep 302").empty());
+}
+
+TEST_F(FaultsOnLab, EndlessOutputIsCutOffAndStopped) {
+  profile::Host h = host("a");
+  auto t = transport::make_transport(h);
+  transport::RunOptions o;
+  o.output_limit = 1u << 20;
+  const std::string msg = could_not_run([&] { t->run({"yes", "labgate-flood"}, o); });
+  EXPECT_NE(msg.find("more than 1 MiB to stdout"), std::string::npos) << msg;
+  EXPECT_TRUE(gone_within("a", "labgate-flood"));
+}
+
+TEST_F(FaultsOnLab, InterruptStopsTheCommandAndCleanupStillRuns) {
+  profile::Host h = host("a");
+  auto t = transport::make_transport(h);
+  std::string dir;
+  {
+    deploy::HostDeployment d(*t, h, "labtest-int", "interrupted run");
+    dir = d.dir();
+    std::thread ctrl_c([] {
+      std::this_thread::sleep_for(1s);
+      transport::set_pending_interrupt(SIGINT);
+    });
+    const std::string msg = could_not_run([&] { d.run({"sleep", "303"}); });
+    ctrl_c.join();
+    EXPECT_NE(msg.find("interrupted by SIGINT"), std::string::npos) << msg;
+  }  // cleanup runs with the interrupt still pending
+  EXPECT_FALSE(t->lstat(dir));
+  EXPECT_TRUE(gone_within("a", "sleep 303"));
+}
+
+}  // namespace
+}  // namespace labgate::lab

@@ -1,0 +1,132 @@
+// SSH transport against the lab's real sshds: port 22 (OpenSSH 9.2 defaults) and
+// port 2222 (only what OpenSSH 4.3p2 offers) with legacy_algorithms.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "lab_env.h"
+#include "labgate/deploy/digest.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::lab {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Server {
+  int port;
+  bool legacy;
+};
+
+class SshOnLab : public LabTest, public ::testing::WithParamInterface<Server> {
+ protected:
+  std::unique_ptr<transport::Transport> connect(const std::string& name = "a") {
+    return transport::make_transport(host(name, GetParam().port, GetParam().legacy));
+  }
+};
+
+TEST_P(SshOnLab, RunsCommandsWithExitCodesAndSeparateStreams) {
+  auto t = connect();
+  auto r = t->run({"sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(r.exit_status, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");  // no trace of the wrapper's process-group line
+  EXPECT_GT(r.duration, 0ns);
+  r = t->run({"cat", "/proc/sys/net/ipv4/tcp_sack"});
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "0\n");  // the namespace's own sysctl: we really are on host a
+  r = t->run({"sh", "-c", "kill -KILL $$"});
+  EXPECT_EQ(r.signal, "KILL");
+  EXPECT_EQ(r.exit_status, -1);
+  r = t->run({"labgate-no-such-command"});
+  EXPECT_EQ(r.exit_status, 127);
+}
+
+TEST_P(SshOnLab, ArgumentsArriveByteForByte) {
+  auto t = connect();
+  const std::vector<std::string> hostile{"a b", "it's", "$(touch /tmp/labgate-pwned)", "`id`", "new\nline",
+                                         "\"q\"", "*", "~", ";", "|", "", "\\"};
+  std::vector<std::string> argv{"printf", "%s\\0"};
+  argv.insert(argv.end(), hostile.begin(), hostile.end());
+  auto r = t->run(argv);
+  ASSERT_TRUE(r.ok()) << r.err;
+  std::vector<std::string> back;
+  std::string cur;
+  for (char c : r.out) {
+    if (c == '\0') {
+      back.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  EXPECT_EQ(back, hostile);
+  EXPECT_FALSE(t->lstat("/tmp/labgate-pwned"));
+}
+
+TEST_P(SshOnLab, OutputToEofEvenWhenItComesAfterTheExitStatus) {
+  // A grandchild keeps writing after the command itself has exited: OpenSSH
+  // sends exit-status first, the output follows; all of it must be captured.
+  auto t = connect();
+  auto r = t->run({"sh", "-c", "(sleep 0.5; echo late) & echo early; exit 5"});
+  EXPECT_EQ(r.exit_status, 5);
+  EXPECT_EQ(r.out, "early\nlate\n");
+}
+
+TEST_P(SshOnLab, UploadsFiveMebibytesAndVerifiesThem) {
+  auto t = connect();
+  std::string data(5u << 20, '\0');
+  std::mt19937_64 rng(GetParam().port);
+  for (auto& c : data) c = static_cast<char>(rng());
+  const std::string path = "/tmp/labgate-labtest-upload-" + deploy::random_token(6);
+  t->upload_data(data, path, 0640);
+  auto info = t->lstat(path);
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->size, data.size());
+  EXPECT_EQ(info->mode, 0640u);
+  EXPECT_EQ(t->read_file(path, 6u << 20), data);
+  auto sum = t->run({"sha256sum", path});
+  EXPECT_EQ(sum.out.substr(0, 64), deploy::sha256_hex(data));
+  EXPECT_THROW(t->upload_data("x", path, 0600), Failure);  // never overwritten
+  t->run({"rm", "-f", path});
+}
+
+TEST_P(SshOnLab, OneSessionServesEveryCommand) {
+  auto t = connect("b");
+  const std::string log = state_dir() + "/sshd-b-" + std::to_string(GetParam().port) + ".log";
+  auto accepted = [&] {
+    std::ifstream f(log);
+    int n = 0;
+    for (std::string line; std::getline(f, line);) n += line.find("Accepted publickey") != std::string::npos;
+    return n;
+  };
+  const int before = accepted();
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(t->run({"true"}).ok());
+  t->upload_data("x", "/tmp/labgate-labtest-one-" + deploy::random_token(6), 0600);
+  EXPECT_EQ(accepted() - before, 1) << "each command logged in again (" << log << ")";
+  t->run(transport::sh_argv("rm -f /tmp/labgate-labtest-one-*"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, SshOnLab, ::testing::Values(Server{22, false}, Server{2222, true}),
+                         [](const auto& info) { return info.param.port == 22 ? "modern" : "legacy"; });
+
+class LegacyServer : public LabTest {};
+
+TEST_F(LegacyServer, WithoutLegacyAlgorithmsTheErrorSaysWhatToSet) {
+  auto t = transport::make_transport(host("a", 2222, false));
+  const std::string msg = could_not_run([&] { t->run({"true"}); });
+  EXPECT_NE(msg.find("host a (root@" + address("a") + ":2222)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("key exchange (KexAlgorithms)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("diffie-hellman-group1-sha1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("legacy_algorithms = true"), std::string::npos) << msg;
+}
+
+TEST_F(LegacyServer, LegacyAlgorithmsStillTalkToAModernServer) {
+  auto t = transport::make_transport(host("a", 22, true));
+  EXPECT_TRUE(t->run({"true"}).ok());
+}
+
+}  // namespace
+}  // namespace labgate::lab
