@@ -59,7 +59,7 @@ ExitCode run_import(const ImportArgs& a) {
   tools::ParseOptions options;
   if (!a.kind.empty()) {
     options.kind = profile::parse_test_kind(a.kind);
-    if (!options.kind || *options.kind == profile::TestKind::kJitter)
+    if (!options.kind || !(profile::is_rr(*options.kind) || profile::is_stream(*options.kind)))
       usage("--kind must be tcp_rr, udp_rr, tcp_stream or udp_stream, not '" + a.kind + "'");
   }
   std::optional<profile::Profile> prof;

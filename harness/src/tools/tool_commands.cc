@@ -189,6 +189,9 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
 ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   if (spec.kind == TestKind::kJitter)
     refuse(spec, "jitter tests run the built-in jitter probe, not an external tool");
+  if (!profile::is_rr(spec.kind) && !profile::is_stream(spec.kind))
+    refuse(spec, std::string("netperf, sockperf and iperf3 measure rr and stream kinds, not ") +
+                     profile::to_string(spec.kind));
   if (ep.server_address.empty() || ep.client_address.empty())
     refuse(spec, "both hosts need a test_address for " + std::string(profile::to_string(spec.tool)));
   if (ep.port < 1 || ep.port > 65535)

@@ -167,6 +167,9 @@ TEST(ToolCommands, FractionalSecondsAreRoundedUpAndSaid) {
 TEST(ToolCommands, WhatNoToolCanRun) {
   EXPECT_THAT([&] { build_invocation(spec(Tool::kNetperf, TestKind::kJitter), kEp); },
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("built-in jitter probe")));
+  EXPECT_THAT(
+      [&] { build_invocation(spec(Tool::kNetperf, TestKind::kPingFlood), kEp); },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("rr and stream kinds, not ping_flood")));
   EXPECT_THAT([&] { build_invocation(spec(Tool::kBuiltin, TestKind::kTcpRr), kEp); },
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("labgate's own probes")));
   EXPECT_THAT(
