@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the real work of a measuring probe (pingpong, stream or jitter) under the
+# RHEL 5 (Linux 2.6.18) system-call emulation, on loopback: server and client
+# both under the filter, each run must end with status "ok", and the CPU must be
+# learned the 2.6.18 way (getcpu is newer: "cpu_actual_source":"proc_stat").
+# Usage: RHEL5_EXEC=... PROBE_DIR=... rhel5_run.sh pingpong|stream|jitter
+set -euo pipefail
+: "${RHEL5_EXEC:?RHEL5_EXEC must name tests/rhel5_exec}" "${PROBE_DIR:?PROBE_DIR must name the built probes}"
+probe=${1:?usage: rhel5_run.sh pingpong|stream|jitter}
+work=$(mktemp -d /tmp/lgp-rhel5.XXXXXX)
+server_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() { echo "rhel5_run $probe: $*" >&2; exit 1; }
+
+# Starts "$probe server" under the filter and sets $port from its listening line.
+start_server() {
+  "$RHEL5_EXEC" "$PROBE_DIR/$probe" server --bind 127.0.0.1 --idle-timeout 10s "$@" >"$work/server.out" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 100); do
+    port=$(sed -n 's/.*"listening".*"port":\([0-9]*\).*/\1/p' "$work/server.out" | head -1)
+    [ -n "$port" ] && return 0
+    kill -0 "$server_pid" 2>/dev/null || fail "server exited: $(cat "$work/server.out")"
+    sleep 0.05
+  done
+  fail "server printed no listening line: $(cat "$work/server.out")"
+}
+
+stop_server() {
+  kill "$server_pid"
+  wait "$server_pid" || true
+  server_pid=""
+}
+
+# Runs one client (or jitter) under the filter and checks its JSON.
+check_run() {
+  local what=$1
+  shift
+  "$RHEL5_EXEC" "$@" >"$work/out.json" 2>"$work/err.txt" || fail "$what: exit $? ($(cat "$work/err.txt"))"
+  grep -q '"status":"ok"' "$work/out.json" || fail "$what: status not ok: $(head -c 300 "$work/out.json")"
+  grep -q '"cpu_actual_source":"proc_stat"' "$work/out.json" ||
+    fail "$what: the CPU was not read from /proc/self/stat under the 2.6.18 filter"
+  echo "ok: $what"
+}
+
+case "$probe" in
+  pingpong)
+    for proto in tcp udp; do
+      start_server --proto "$proto"
+      client=("$PROBE_DIR/pingpong" client --connect 127.0.0.1 --port "$port" --proto "$proto" --duration 500ms
+              --warmup 100ms --cpu 0)
+      check_run "$proto closed loop" "${client[@]}"
+      check_run "$proto open loop" "${client[@]}" --rate 2000/s
+      check_run "$proto busy poll" "${client[@]}" --busy-poll
+      stop_server
+    done
+    ;;
+  stream)
+    for proto in tcp udp; do
+      start_server --proto "$proto"
+      check_run "$proto stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" --proto "$proto" \
+        --duration 500ms --warmup 100ms --cpu 0
+      stop_server
+    done
+    ;;
+  jitter)
+    check_run "jitter" "$PROBE_DIR/jitter" --cpus 0 --duration 500ms --warmup 100ms
+    ;;
+  *) fail "unknown probe '$probe'" ;;
+esac
