@@ -49,9 +49,11 @@ TEST(Load, ExampleProfileIsValidAndTyped) {
   EXPECT_EQ(pre.interfaces[0].firmware_version, "5719-v1.31 NCSI v1.1.15.0");
   EXPECT_EQ(pre.services_disabled.size(), 30u);
   EXPECT_EQ(pre.cpu->max_cstate, 0);
-  EXPECT_EQ(pre.rule_count(), 62);
+  EXPECT_EQ(pre.bios.size(), 19u);  // seed 000's RBSU table
+  EXPECT_TRUE(pre.buffers_cover_bdp);
+  EXPECT_EQ(pre.rule_count(), 62 + 19 + 1);
 
-  ASSERT_EQ(p.tests.size(), 7u);
+  ASSERT_EQ(p.tests.size(), 24u);
   const TestSpec& t = p.tests[0];
   EXPECT_EQ(t.name, "tcp_rr_64");
   EXPECT_EQ(t.duration, std::chrono::seconds(120));  // [defaults.test]
@@ -68,6 +70,26 @@ TEST(Load, ExampleProfileIsValidAndTyped) {
   EXPECT_EQ(jitter->on, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(jitter->cpus, (std::vector<int>{2, 3}));
   EXPECT_EQ(jitter->duration, std::chrono::seconds(60));
+}
+
+TEST(Load, ExampleProfileHoldsTheSeedsFieldPractice) {
+  LoadResult r = load(kRoot + "/profiles/example-rhel58-pair.toml");
+  ASSERT_TRUE(r.profile) << all_errors(r);
+  const Profile& p = *r.profile;
+  EXPECT_EQ(p.find_test("path_mtu")->mtu, 1500);  // from [preconditions.interfaces.eth1]
+  EXPECT_EQ(p.find_test("flood_ping/size=4096")->ping.size, 4096u);
+  EXPECT_DOUBLE_EQ(p.find_test("flood_ping/size=4096")->find_bound(Stat::kMean)->limit, 250e3);
+  EXPECT_DOUBLE_EQ(p.find_test("flood_ping/size=1024")->find_bound(Stat::kMean)->limit, 150e3);
+  EXPECT_DOUBLE_EQ(p.find_test("tcp_stream_msg/message_size=1024")->find_bound(Stat::kMinThroughput)->limit, 900e6);
+  EXPECT_DOUBLE_EQ(p.find_test("tcp_stream_sockbuf/socket_buffer=16KiB")->find_bound(Stat::kMinThroughput)->limit,
+                   100e6);
+  EXPECT_EQ(p.find_test("tcp_stream_cc/congestion=htcp")->congestion, "htcp");
+  EXPECT_EQ(p.find_test("dns_lookup")->command.count, 100u);
+  const TestSpec* sb = p.find_test("rac_storage_sysbench");
+  EXPECT_EQ(sb->tool, Tool::kSysbench);
+  EXPECT_EQ(sb->disk.path, "/u01/labgate/labgate-rac_storage_sysbench.dat");
+  EXPECT_TRUE(sb->disk.direct);
+  EXPECT_EQ(p.find_test("rac_storage_rndrd")->disk.block_size, 16384u);
 }
 
 TEST(Load, LabProfilesAreValid) {
