@@ -23,6 +23,9 @@ int run(int argc, char** argv) {
   add_lease_command(app, action);
   add_report_command(app, action);
   add_compare_command(app, action);
+  add_run_command(app, action);
+  add_facts_command(app, action);
+  add_check_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -24,6 +24,11 @@ void add_compare_command(CLI::App& app, Action& action);
 
 /// `labgate lease status|break PROFILE [--host H] [--force]` (lease_command.cc).
 void add_lease_command(CLI::App& app, Action& action);
+/// `labgate run`: the whole gate on a pair (run_command.cc).
+void add_run_command(CLI::App& app, Action& action);
+/// `labgate facts` and `labgate check` (check_command.cc).
+void add_facts_command(CLI::App& app, Action& action);
+void add_check_command(CLI::App& app, Action& action);
 
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);

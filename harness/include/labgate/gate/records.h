@@ -1,0 +1,33 @@
+// Turning what the layers below produce (check results, measurements, budget
+// verdicts) into the neutral run records the reporters read. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "labgate/budget/budget.h"
+#include "labgate/checks/check_result.h"
+#include "labgate/gate/test_cases.h"
+#include "labgate/measure/measurement.h"
+#include "labgate/results/run_result.h"
+
+namespace labgate::gate {
+
+results::CheckRecord to_record(const checks::CheckResult& c);
+
+/// "round-trip time", "per-send time", "clock gap": said next to every number.
+std::string metric_label(measure::Metric m);
+
+/// The figures a dashboard charts, unit in the name: p50_us ... max_us, mean_us,
+/// stddev_us, samples, dropped, duplicated, out_of_order, throughput_mbit_s, loss_pct.
+std::map<std::string, double> figures_of(const measure::Measurement& m);
+
+/// One judged measurement of a case. `pair` overrides the case's pair label
+/// (jitter: "a/cpu2").
+results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, const budget::BudgetResult& b,
+                              const std::string& pair);
+
+/// A case that could not be measured: verdict error with the reason.
+results::TestRecord error_record(const TestCase& c, const std::string& why);
+
+}  // namespace labgate::gate

@@ -1,0 +1,53 @@
+// The run.json of one results folder as each step of a gate run updates it: the
+// preconditions suite sets the checks, the latency suite adds a record per case,
+// `labgate run` closes it with the exit code. Every update is published at once
+// (run.json, checks.json, junit.xml, report.html), so an interrupted run keeps
+// everything it finished. Steps run one after another on one folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "labgate/profile/profile.h"
+#include "labgate/results/run_dir.h"
+#include "labgate/results/run_result.h"
+
+namespace labgate::gate {
+
+class RunBook {
+ public:
+  /// Opens `dir`, reading its run.json when a previous step wrote one, else
+  /// starting a new record for `profile` (and copying the profile file there).
+  RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix = "");
+
+  results::RunDir& dir() { return dir_; }
+  const results::RunResult& run() const { return run_; }
+
+  void set_checks(std::vector<results::CheckRecord> checks);
+  /// Adds a test record, replacing one with the same suite and name/pair.
+  void put_test(results::TestRecord record);
+  void warn(const std::string& warning);
+  void set_error(const std::string& error);
+  /// Ends the run: end time and exit code.
+  void finish(int exit_code);
+  /// False once the preconditions failed on some host (measurements taken then
+  /// are marked as taken on a non-conforming system).
+  bool conforming() const { return run_.conforming(); }
+  /// Writes run.json, checks.json, junit.xml and report.html.
+  void publish();
+
+ private:
+  results::RunDir dir_;
+  results::RunResult run_;
+};
+
+/// The folder a step should use: $LABGATE_RUN_DIR when set (an existing run
+/// folder made by `labgate run` or the CTest set-up fixture), else a new one
+/// under $LABGATE_RESULTS (default ./results) named with `suffix`.
+results::RunDir open_or_create_run_dir(const std::string& suffix);
+
+/// Exit code of a finished run from its records: 3 if anything could not run,
+/// else 1 if a check or test failed, else 0.
+int exit_code_of(const results::RunResult& run);
+
+}  // namespace labgate::gate

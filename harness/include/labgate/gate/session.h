@@ -1,0 +1,55 @@
+// One gate run's hold on its hosts: the lab lease, a transport and a private
+// deployment directory per host, and the probes installed there. Destroying it
+// stops everything the run started and removes its directories, then releases
+// the lease — on success, on failure and on SIGINT/SIGTERM alike.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "labgate/deploy/host_deployment.h"
+#include "labgate/lease/lab_lease.h"
+#include "labgate/profile/profile.h"
+#include "labgate/transport/transport.h"
+
+namespace labgate::gate {
+
+class GateSession {
+ public:
+  /// Takes the lease on `hosts` (profile names), connects to each and makes its
+  /// run directory. Throws Failure(kCouldNotRun) naming the host and the step.
+  GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts, const std::string& run_id);
+  ~GateSession();
+  GateSession(const GateSession&) = delete;
+  GateSession& operator=(const GateSession&) = delete;
+
+  const profile::Host& host(const std::string& name) const;
+  transport::Transport& transport(const std::string& name);
+  deploy::HostDeployment& deployment(const std::string& name);
+  /// The remote path of probe `probe` on host `name`, uploading and verifying it
+  /// the first time it is asked for.
+  std::string probe(const std::string& name, const std::string& probe);
+  /// True if someone broke our lease during the run: measurements may be spoiled.
+  bool lease_lost() const;
+
+  /// Cleans up every host and releases the lease; throws Failure if a host
+  /// could not be cleaned (after trying all of them). Idempotent.
+  void close();
+
+ private:
+  struct HostState {
+    const profile::Host* host = nullptr;
+    std::unique_ptr<transport::Transport> transport;
+    std::unique_ptr<deploy::HostDeployment> deployment;
+  };
+  HostState& state(const std::string& name);
+
+  const profile::Profile& profile_;
+  std::unique_ptr<lease::LabLease> lease_;
+  std::map<std::string, HostState> hosts_;
+  bool closed_ = false;
+};
+
+}  // namespace labgate::gate

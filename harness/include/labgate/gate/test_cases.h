@@ -1,0 +1,31 @@
+// A profile test becomes one case per direction or per host: tcp_rr_64 from a to
+// b is the case "tcp_rr_64/a->b"; a jitter test on a and b is "timer_jitter/a"
+// and "timer_jitter/b". Each case is one registered GoogleTest and one record.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "labgate/profile/profile.h"
+
+namespace labgate::gate {
+
+struct TestCase {
+  const profile::TestSpec* spec = nullptr;
+  std::string pair;    ///< "a->b" for rr/stream, "a" for jitter
+  std::string client;  ///< host that runs the client (or the jitter probe)
+  std::string server;  ///< host that runs the server; empty for jitter
+  std::string suite;   ///< "Latency", "Throughput" or "Jitter"
+  std::string label;   ///< CTest label: "latency", "throughput", "jitter"
+
+  /// "tcp_rr_64/a->b".
+  std::string name() const { return spec->name + "/" + pair; }
+};
+
+/// Every case of every test, in profile order; `only` restricts to one test name.
+std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string& only = "");
+
+/// The hosts the cases touch, sorted and unique.
+std::vector<std::string> hosts_of(const std::vector<TestCase>& cases);
+
+}  // namespace labgate::gate

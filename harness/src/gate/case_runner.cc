@@ -1,0 +1,148 @@
+// Runs one test case with the built-in probes or an external tool.
+#include "labgate/gate/case_runner.h"
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/measure/probe_command.h"
+#include "labgate/measure/probe_output.h"
+#include "labgate/tools/tool_driver.h"
+#include "labgate/transport/shell_quote.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::gate {
+
+using namespace std::chrono_literals;
+
+namespace {
+
+void keep(CaseRun& run, const std::string& name, const std::string& content) {
+  run.raw_files.emplace_back(name, content);
+}
+
+/// The probe's own explanation when it could not measure (its JSON "error"), else
+/// the transport's description of how it ended.
+std::string probe_failure(const transport::RunResult& r) {
+  try {
+    measure::parse_probe_output(r.out);
+  } catch (const measure::ProbeOutputError& e) {
+    if (e.probe_failed()) return e.what();
+  } catch (const std::exception&) {
+  }
+  std::string err = r.err.substr(0, 400);
+  return r.describe() + (err.empty() ? "" : ": " + err);
+}
+
+std::vector<measure::Measurement> parse_client(const transport::RunResult& r, const TestCase& c) {
+  measure::ParseContext ctx;
+  ctx.host = c.client;
+  ctx.peer = c.server;
+  try {
+    return measure::parse_probe_output(r.out, ctx);
+  } catch (const std::exception& e) {
+    throw Failure(ExitCode::kCouldNotRun,
+                  "host " + c.client + ": " + c.spec->name + ": probe output unusable: " + e.what());
+  }
+}
+
+/// Installs the probe for `c` on `host` and returns the directory it is in.
+std::string probe_dir(GateSession& session, const std::string& host, const TestCase& c) {
+  const std::string path = session.probe(host, measure::probe_for(c.spec->kind));
+  return path.substr(0, path.rfind('/'));
+}
+
+CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
+  const auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
+  keep(run, "command.txt", transport::shell_join(argv) + "\n");
+  transport::RunOptions o;
+  o.timeout = measure::probe_client_timeout(*c.spec);
+  auto r = session.deployment(c.client).run(argv, o);
+  keep(run, "jitter.out", r.out);
+  keep(run, "jitter.err", r.err);
+  if (!r.ok())
+    throw Failure(ExitCode::kCouldNotRun,
+                  "host " + c.client + ": " + c.spec->name + ": jitter probe " + probe_failure(r));
+  run.measurements = parse_client(r, c);
+  return run;
+}
+
+CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
+  const std::string address = session.host(c.server).test_address;
+  const std::string probe = measure::probe_for(c.spec->kind);
+  const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address);
+  const std::string client_dir = probe_dir(session, c.client, c);
+
+  auto server = session.deployment(c.server).start(server_argv);
+  // Whatever happens below, the server is stopped and its output kept.
+  struct StopServer {
+    transport::Process& p;
+    CaseRun& run;
+    ~StopServer() {
+      try {
+        auto r = p.stop();
+        run.raw_files.emplace_back("server.out", r.out);
+        run.raw_files.emplace_back("server.err", r.err);
+      } catch (const std::exception& e) {
+        spdlog::warn("stopping {}: {}", p.command(), e.what());
+      }
+    }
+  } stop{*server, run};
+
+  if (!server->wait_for_output("\n", 10s))
+    throw Failure(ExitCode::kCouldNotRun,
+                  "host " + c.server + ": " + probe + " server did not report a listening port within 10 s");
+  const std::string first = server->stdout_so_far();
+  measure::ListeningLine listening;
+  try {
+    listening = measure::parse_listening_line(first.substr(0, first.find('\n')));
+  } catch (const std::exception& e) {
+    throw Failure(ExitCode::kCouldNotRun, "host " + c.server + ": " + probe + " server: " + e.what());
+  }
+  const auto client_argv = measure::probe_client_argv(*c.spec, client_dir, address, listening.port);
+  keep(run, "command.txt",
+       "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
+           transport::shell_join(client_argv) + "\n");
+  spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
+
+  transport::RunOptions o;
+  o.timeout = measure::probe_client_timeout(*c.spec);
+  auto r = session.deployment(c.client).run(client_argv, o);
+  keep(run, "client.out", r.out);
+  keep(run, "client.err", r.err);
+  if (!r.ok())
+    throw Failure(ExitCode::kCouldNotRun,
+                  "host " + c.client + ": " + c.name() + ": " + probe + " client " + probe_failure(r));
+  run.measurements = parse_client(r, c);
+  return run;
+}
+
+CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
+  tools::Endpoint endpoint;
+  endpoint.server_address = session.host(c.server).test_address;
+  endpoint.client_address = session.host(c.client).test_address;
+  endpoint.port = c.spec->port.value_or(0);
+  auto t = tools::run_tool_test(*c.spec, session.transport(c.client), session.transport(c.server), endpoint);
+  keep(run, "command.txt",
+       "server@" + c.server + ": " + transport::shell_join(t.invocation.server_argv) + "\nclient@" + c.client +
+           ": " + transport::shell_join(t.invocation.client_argv) + "\n");
+  keep(run, "client.out", t.client.out);
+  keep(run, "client.err", t.client.err);
+  keep(run, "server.out", t.server.out);
+  keep(run, "server.err", t.server.err);
+  t.measurement.host = c.client;
+  t.measurement.peer = c.server;
+  for (const auto& w : t.invocation.warnings) t.measurement.warnings.push_back(w);
+  run.measurements.push_back(std::move(t.measurement));
+  return run;
+}
+
+}  // namespace
+
+CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
+  CaseRun local;
+  CaseRun& run = partial ? *partial : local;
+  if (c.spec->kind == profile::TestKind::kJitter) return run_jitter(session, c, run);
+  if (c.spec->tool == profile::Tool::kBuiltin) return run_builtin(session, c, run);
+  return run_tool(session, c, run);
+}
+
+}  // namespace labgate::gate

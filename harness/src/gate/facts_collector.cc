@@ -1,0 +1,61 @@
+// One facts probe run per host, in parallel, parsed into the typed snapshot.
+#include "labgate/gate/facts_collector.h"
+
+#include <algorithm>
+#include <future>
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/facts/parse.h"
+#include "labgate/facts/probe_args.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::gate {
+
+using namespace std::chrono_literals;
+
+namespace {
+HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, const std::string& host) {
+  std::vector<std::string> argv{session.probe(host, "facts")};
+  for (auto& a : facts::probe_arguments(profile.preconditions)) argv.push_back(std::move(a));
+  transport::RunOptions options;
+  // Reading /proc and /sys takes well under a second; a minute means it hangs.
+  options.timeout = std::min<transport::Nanos>(session.host(host).ssh.command_timeout, 60s);
+  options.output_limit = facts::kMaxSnapshotBytes;
+  auto r = session.deployment(host).run(argv, options);
+  transport::require_ok(r, host, argv);
+  HostSnapshot s;
+  s.host = host;
+  s.raw = r.out;
+  try {
+    s.facts = facts::parse_facts(r.out, "host " + host);
+  } catch (const std::exception& e) {
+    throw Failure(ExitCode::kCouldNotRun, std::string("facts probe output unusable: ") + e.what());
+  }
+  spdlog::debug("host {}: facts gathered in {} ms", host,
+                std::chrono::duration_cast<std::chrono::milliseconds>(r.duration).count());
+  return s;
+}
+}  // namespace
+
+std::vector<HostSnapshot> collect_facts(GateSession& session, const profile::Profile& profile,
+                                        const std::vector<std::string>& hosts) {
+  // Install sequentially (uploads share nothing but are quick), then run in parallel.
+  for (const auto& h : hosts) session.probe(h, "facts");
+  std::vector<std::future<HostSnapshot>> futures;
+  for (const auto& h : hosts)
+    futures.push_back(std::async(std::launch::async, [&, h] { return collect_one(session, profile, h); }));
+  std::vector<HostSnapshot> out;
+  std::string errors;
+  for (auto& f : futures) {
+    try {
+      out.push_back(f.get());
+    } catch (const std::exception& e) {
+      errors += (errors.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (!errors.empty()) throw Failure(ExitCode::kCouldNotRun, errors);
+  return out;
+}
+
+}  // namespace labgate::gate

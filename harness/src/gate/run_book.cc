@@ -1,0 +1,71 @@
+// The run.json of one results folder, updated and published by each gate step.
+#include "labgate/gate/run_book.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "labgate/report/publish.h"
+
+namespace labgate::gate {
+
+RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix)
+    : dir_(std::move(dir)) {
+  namespace fs = std::filesystem;
+  if (fs::exists(dir_.path() / "run.json")) {
+    run_ = dir_.load_run();
+    return;
+  }
+  run_.run_id = dir_.id();
+  run_.profile_path = profile.path;
+  run_.lab_name = profile.lab_name;
+  run_.suffix = suffix;
+  for (const auto& h : profile.hosts) run_.hosts.push_back({h.name, h.address, h.test_address});
+  run_.start_time = results::Clock::now();
+  run_.labgate_version = LABGATE_VERSION;
+  if (!fs::exists(dir_.path() / "profile.toml")) dir_.copy_profile(profile.path);
+}
+
+void RunBook::set_checks(std::vector<results::CheckRecord> checks) { run_.checks = std::move(checks); }
+
+void RunBook::put_test(results::TestRecord record) {
+  for (auto& t : run_.tests) {
+    if (t.suite_name() == record.suite_name() && t.test_name() == record.test_name()) {
+      t = std::move(record);
+      return;
+    }
+  }
+  run_.tests.push_back(std::move(record));
+}
+
+void RunBook::warn(const std::string& warning) { run_.warnings.push_back(warning); }
+
+void RunBook::set_error(const std::string& error) {
+  run_.error += (run_.error.empty() ? "" : "; ") + error;
+}
+
+void RunBook::finish(int exit_code) {
+  run_.end_time = results::Clock::now();
+  run_.exit_code = exit_code;
+}
+
+void RunBook::publish() { report::publish(dir_, run_); }
+
+results::RunDir open_or_create_run_dir(const std::string& suffix) {
+  if (const char* d = std::getenv("LABGATE_RUN_DIR"); d && *d) return results::RunDir::open(d);
+  const char* root = std::getenv("LABGATE_RESULTS");
+  return results::RunDir::create(root && *root ? root : "results", suffix, results::Clock::now());
+}
+
+int exit_code_of(const results::RunResult& run) {
+  bool failed = false;
+  if (!run.error.empty()) return 3;
+  for (const auto& t : run.tests) {
+    if (t.verdict == results::TestVerdict::kError) return 3;
+    if (t.verdict == results::TestVerdict::kFail) failed = true;
+  }
+  for (const auto& c : run.checks)
+    if (c.verdict == results::CheckVerdict::kFail) failed = true;
+  return failed ? 1 : 0;
+}
+
+}  // namespace labgate::gate

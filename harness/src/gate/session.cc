@@ -1,0 +1,89 @@
+// The gate run's hold on its hosts: lease first, then connections and run dirs.
+#include "labgate/gate/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/gate/probe_locator.h"
+#include "labgate/util/exit_code.h"
+
+namespace labgate::gate {
+
+GateSession::GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts,
+                         const std::string& run_id)
+    : profile_(profile) {
+  std::vector<profile::Host> leased;
+  for (const auto& name : hosts) {
+    const profile::Host* h = profile.find_host(name);
+    if (!h) throw Failure(ExitCode::kUsageError, "host '" + name + "' is not in " + profile.path);
+    leased.push_back(*h);
+  }
+  // The lease comes first: a second run must not even sweep our directories.
+  lease::LeaseOptions options;
+  options.wait = profile.lease_wait;
+  spdlog::info("taking the lease '{}' on {} host(s)", profile.lab_name, leased.size());
+  lease_ = std::make_unique<lease::LabLease>(profile.lab_name, leased, lease::Holder::current(run_id), options);
+  const std::string owner = lease_->holder().describe();
+  for (const auto& name : hosts) {
+    HostState st;
+    st.host = profile.find_host(name);
+    spdlog::info("host {}: connecting ({})", name, st.host->address);
+    st.transport = transport::make_transport(*st.host);
+    spdlog::debug("host {}: {}", name, st.transport->describe());
+    st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile.lab_name, owner,
+                                                             /*sweep_leftovers=*/true);
+    for (const auto& d : st.deployment->swept())
+      spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
+    hosts_.emplace(name, std::move(st));
+  }
+}
+
+GateSession::~GateSession() {
+  try {
+    close();
+  } catch (const std::exception& e) {
+    spdlog::error("cleanup: {}", e.what());
+  }
+}
+
+GateSession::HostState& GateSession::state(const std::string& name) {
+  auto it = hosts_.find(name);
+  if (it == hosts_.end())
+    throw Failure(ExitCode::kCouldNotRun, "host '" + name + "' is not part of this gate session");
+  return it->second;
+}
+
+const profile::Host& GateSession::host(const std::string& name) const {
+  const profile::Host* h = profile_.find_host(name);
+  if (!h) throw Failure(ExitCode::kUsageError, "host '" + name + "' is not in " + profile_.path);
+  return *h;
+}
+
+transport::Transport& GateSession::transport(const std::string& name) { return *state(name).transport; }
+
+deploy::HostDeployment& GateSession::deployment(const std::string& name) { return *state(name).deployment; }
+
+std::string GateSession::probe(const std::string& name, const std::string& probe) {
+  return state(name).deployment->install(local_probe(probe));
+}
+
+bool GateSession::lease_lost() const { return lease_ && lease_->lost(); }
+
+void GateSession::close() {
+  if (closed_) return;
+  closed_ = true;
+  std::string errors;
+  for (auto& [name, st] : hosts_) {
+    try {
+      if (st.deployment) st.deployment->cleanup();
+    } catch (const std::exception& e) {
+      errors += (errors.empty() ? "" : "; ") + std::string(e.what());
+    }
+    st.deployment.reset();
+    st.transport.reset();
+  }
+  if (lease_) lease_->release();
+  lease_.reset();
+  if (!errors.empty()) throw Failure(ExitCode::kCouldNotRun, "cleanup failed: " + errors);
+}
+
+}  // namespace labgate::gate

@@ -1,0 +1,52 @@
+// Expands profile tests into the cases the latency suite registers.
+#include "labgate/gate/test_cases.h"
+
+#include <algorithm>
+#include <set>
+
+namespace labgate::gate {
+
+namespace {
+void suite_of(profile::TestKind k, TestCase& c) {
+  if (k == profile::TestKind::kJitter) {
+    c.suite = "Jitter";
+    c.label = "jitter";
+  } else if (profile::is_stream(k)) {
+    c.suite = "Throughput";
+    c.label = "throughput";
+  } else {
+    c.suite = "Latency";
+    c.label = "latency";
+  }
+}
+}  // namespace
+
+std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string& only) {
+  std::vector<TestCase> out;
+  for (const auto& t : p.tests) {
+    if (!only.empty() && t.name != only) continue;
+    if (t.kind == profile::TestKind::kJitter) {
+      for (const auto& h : t.on) {
+        TestCase c{&t, h, h, "", "", ""};
+        suite_of(t.kind, c);
+        out.push_back(c);
+      }
+    } else {
+      TestCase c{&t, t.from + "->" + t.to, t.from, t.to, "", ""};
+      suite_of(t.kind, c);
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> hosts_of(const std::vector<TestCase>& cases) {
+  std::set<std::string> s;
+  for (const auto& c : cases) {
+    s.insert(c.client);
+    if (!c.server.empty()) s.insert(c.server);
+  }
+  return {s.begin(), s.end()};
+}
+
+}  // namespace labgate::gate

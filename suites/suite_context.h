@@ -1,0 +1,41 @@
+// What both acceptance suites share: which profile and run folder they work on,
+// loading the profile with its errors printed, and the exit code that tells
+// Jenkins "servers bad" (1) from "gate broken" (3).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "labgate/profile/profile.h"
+
+namespace labgate::suites {
+
+struct SuiteOptions {
+  std::string profile;  ///< --profile, else $LABGATE_PROFILE, else profiles/lab.toml
+  std::string only_test;  ///< --test NAME: only that profile test (latency suite)
+  std::string suffix;     ///< --suffix for a new results folder
+};
+
+/// Reads labgate's own flags (after InitGoogleTest removed gtest's). Exits 2
+/// with a message on an unknown flag.
+SuiteOptions parse_suite_options(int argc, char** argv, const char* program);
+
+/// Loads the profile; prints every error and returns nullopt when invalid.
+std::optional<profile::Profile> load_profile(const std::string& path);
+
+/// Where the suite's verdict ends up: the worst of what happened.
+class Outcome {
+ public:
+  void could_not_run() { could_not_run_ = true; }
+  bool gate_broken() const { return could_not_run_; }
+  /// 3 when the gate could not run something, else gtest's 0/1.
+  int exit_code(int gtest_result) const { return could_not_run_ ? 3 : (gtest_result ? 1 : 0); }
+
+ private:
+  bool could_not_run_ = false;
+};
+
+/// True when gtest was asked only to list tests: the suites then connect to nothing.
+bool listing_only();
+
+}  // namespace labgate::suites
