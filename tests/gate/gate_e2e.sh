@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# End-to-end gate tests on the built-in lab (needs root and `ci/lab up`):
+#   pass       labgate run on profiles/lab.toml passes every suite (exit 0)
+#   sysctl     with net.ipv4.tcp_sack=1 on host b, `labgate check` exits 1 naming
+#              host b, the key and both values, and the run's junit.xml names the test
+#   unreachable an unreachable host is exit 3 ("the gate could not run"), not 1
+set -uo pipefail
+case_name=$1
+bin=$2
+src=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$src"
+export LABGATE_RESULTS=$work/results
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case $case_name in
+  pass)
+    "$bin/labgate" run profiles/lab.toml --suffix e2e --results "$work/results" >"$work/out" 2>&1
+    rc=$?
+    tail -25 "$work/out"
+    [ $rc -eq 0 ] || fail "labgate run exited $rc, expected 0"
+    run=$(ls -d "$work"/results/*-e2e)
+    for f in run.json junit.xml report.html checks.json profile.toml facts/a.json facts/b.json; do
+      [ -s "$run/$f" ] || fail "results folder lacks $f"
+    done
+    grep -q 'name="p99_us"' "$run/junit.xml" || fail "junit.xml carries no p99_us property"
+    grep -q 'tcp_rr_64/a-&gt;b' "$run/junit.xml" || fail "junit.xml does not name Latency.tcp_rr_64/a->b"
+    ;;
+  sysctl)
+    ip netns exec lg-b sysctl -qw net.ipv4.tcp_sack=1 || fail "cannot change the sysctl in lg-b"
+    trap 'ip netns exec lg-b sysctl -qw net.ipv4.tcp_sack=0; rm -rf "$work"' EXIT
+    "$bin/labgate" check profiles/lab.toml >"$work/out" 2>&1
+    rc=$?
+    cat "$work/out"
+    [ $rc -eq 1 ] || fail "labgate check exited $rc, expected 1"
+    grep -q 'host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0' "$work/out" ||
+      fail "the failure does not name host b, the key and both values"
+    "$bin/labgate" run profiles/lab.toml -L preconditions --suffix sack --results "$work/results" >"$work/run" 2>&1
+    rc=$?
+    [ $rc -eq 1 ] || { cat "$work/run"; fail "labgate run -L preconditions exited $rc, expected 1"; }
+    junit=$(ls "$work"/results/*-sack/junit.xml)
+    grep -q 'name="b/sysctl/net.ipv4.tcp_sack"' "$junit" || fail "junit.xml does not name b/sysctl/net.ipv4.tcp_sack"
+    grep -A3 'name="b/sysctl/net.ipv4.tcp_sack"' "$junit" | grep -q '<failure' || fail "that testcase is not a failure"
+    ;;
+  unreachable)
+    sed 's/198\.18\.0\.6/198.18.0.250/; s/connect_timeout = .*/connect_timeout = "2s"/' profiles/lab.toml >"$work/lab.toml"
+    sed -i "s#\.\./\.lab/#$src/.lab/#g" "$work/lab.toml"
+    timeout 120 "$bin/labgate" check "$work/lab.toml" >"$work/out" 2>&1
+    rc=$?
+    cat "$work/out"
+    [ $rc -eq 3 ] || fail "labgate check exited $rc, expected 3"
+    grep -q 'host b' "$work/out" || fail "the error does not name host b"
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"
