@@ -126,8 +126,8 @@ TEST_F(AuthOnLab, TheCliExitsThreeOnEachRefusal) {
   const std::string dir = temp_dir("cli");
   auto profile_with = [&](const std::string& ssh_keys) {
     const std::string path = dir + "/p" + std::to_string(scratch_.size()) + std::to_string(rand()) + ".toml";
-    std::ofstream(path) << "[lab]\nname = \"labtest-cli\"\n\n[defaults.ssh]\nuser = \"root\"\n" << ssh_keys
-                        << "connect_timeout = \"5s\"\n\n[hosts.a]\naddress = \"" << address("a")
+    std::ofstream(path) << "[lab]\nname = \"labtest-cli\"\n\n[defaults.ssh]\nuser = \"root\"\n"
+                        << ssh_keys << "connect_timeout = \"5s\"\n\n[hosts.a]\naddress = \"" << address("a")
                         << "\"\ntest_address = \"198.19.1.1\"\n";
     return path;
   };

@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 class FaultsOnLab : public LabTest {
  protected:
   void TearDown() override {
-    restore_lab();  // destructive tests leave the lab as they found it
+    if (lab_ok()) restore_lab();  // destructive tests leave the lab as they found it
     transport::set_pending_interrupt(0);
     LabTest::TearDown();
   }
@@ -45,7 +45,8 @@ TEST_F(FaultsOnLab, CommandPastCommandTimeoutIsKilledOnTheHost) {
     auto r = t->run({"sh", "-c", "(trap '' TERM; exec sleep 301) & exec sleep 300", marker});
     EXPECT_TRUE(r.timed_out);
     EXPECT_LT(Clock::now() - t0, 10s);
-    EXPECT_TRUE(gone_within("a", "sleep 30")) << "still running on host a after the timeout (port " << port << ")";
+    EXPECT_TRUE(gone_within("a", "sleep 30"))
+        << "still running on host a after the timeout (port " << port << ")";
     EXPECT_TRUE(t->run({"true"}).ok());  // and the session is still usable
   }
 }
@@ -85,8 +86,8 @@ TEST_F(FaultsOnLab, SshdKilledMidCommandIsReportedAndTheRerunLeavesNothing) {
     EXPECT_EQ(d.swept(), std::vector<std::string>{first_dir});
     EXPECT_TRUE(gone_within("b", "sleep 302"));
   }
-  const auto left = run_local({"sh", "-c", "ls -d \"$1\"/labgate-labtest-drop.* 2>/dev/null; true", "sh",
-                               host_tmp("b")});
+  const auto left =
+      run_local({"sh", "-c", "ls -d \"$1\"/labgate-labtest-drop.* 2>/dev/null; true", "sh", host_tmp("b")});
   EXPECT_EQ(left.out, "") << "directories left on host b";
   EXPECT_TRUE(pids_matching("b", "sleep 302").empty());
 }
@@ -118,6 +119,67 @@ TEST_F(FaultsOnLab, InterruptStopsTheCommandAndCleanupStillRuns) {
   }  // cleanup runs with the interrupt still pending
   EXPECT_FALSE(t->lstat(dir));
   EXPECT_TRUE(gone_within("a", "sleep 303"));
+}
+
+// The management link to host a stops carrying packets, as when a switch port
+// dies: no FIN, no RST, just silence. (This kernel has no netem; an nftables
+// rule in the root namespace drops everything sent to a instead.)
+class LinkCutOnLab : public FaultsOnLab {
+ protected:
+  std::string table() const { return "labgate_labtest_cut" + std::to_string(pair()); }
+  void cut() {
+    auto r = run_local({"nft", "add table ip " + table() + "; add chain ip " + table() +
+                                   " out { type filter hook output priority 0; }; add rule ip " + table() +
+                                   " out ip daddr " + address("a") + " drop"});
+    ASSERT_TRUE(r.ok()) << r.err;
+  }
+  void heal() { run_local({"nft", "delete table ip " + table()}); }
+  void TearDown() override {
+    heal();
+    FaultsOnLab::TearDown();
+  }
+};
+
+TEST_F(LinkCutOnLab, ConnectTimeoutIsHonoured) {
+  cut();
+  profile::Host h = host("a");
+  h.ssh.connect_timeout = 2s;
+  const auto t0 = Clock::now();
+  const std::string msg = could_not_run([&] { transport::make_transport(h)->run({"true"}); });
+  const auto took = Clock::now() - t0;
+  EXPECT_GE(took, 1500ms);
+  EXPECT_LT(took, 6s);
+  EXPECT_NE(msg.find("host a (root@" + address("a") + ":22): cannot connect"), std::string::npos) << msg;
+}
+
+TEST_F(LinkCutOnLab, ADeadLinkUnderAQuietCommandIsNoticedByKeepalives) {
+  profile::Host h = host("a");
+  h.ssh.command_timeout = 120s;
+  std::string first_dir;
+  {
+    auto t = transport::make_transport(h);
+    deploy::HostDeployment d(*t, h, "labtest-cut", "run whose link dies");
+    first_dir = d.dir();
+    std::thread cutter([this] {
+      std::this_thread::sleep_for(1s);
+      cut();
+    });
+    const auto t0 = Clock::now();
+    const std::string msg = could_not_run([&] { d.run({"sleep", "304"}); });
+    cutter.join();
+    // The command is quiet: only keepalives put bytes on the wire, and the
+    // kernel gives up on them after TCP_USER_TIMEOUT (20 s), not after 120 s.
+    EXPECT_LT(Clock::now() - t0, 40s);
+    EXPECT_NE(msg.find("connection lost while running"), std::string::npos) << msg;
+    EXPECT_THROW(d.cleanup(), Failure);  // the host is still unreachable
+  }
+  heal();
+  // sshd never noticed: the sleeper still runs until a run holding the lease sweeps it.
+  EXPECT_FALSE(pids_matching("a", "sleep 304").empty());
+  auto t = transport::make_transport(h);
+  deploy::HostDeployment next(*t, h, "labtest-cut", "next run", /*sweep_leftovers=*/true);
+  EXPECT_EQ(next.swept(), std::vector<std::string>{first_dir});
+  EXPECT_TRUE(gone_within("a", "sleep 304"));
 }
 
 }  // namespace

@@ -91,7 +91,8 @@ std::vector<long> pids_matching(const std::string& host, const std::string& need
   std::vector<long> out;
   std::istringstream in(r.out);
   for (long pid; in >> pid;) {
-    if (pid != getpid() && !zombie(pid) && cmdline_of(pid).find(needle) != std::string::npos) out.push_back(pid);
+    if (pid != getpid() && !zombie(pid) && cmdline_of(pid).find(needle) != std::string::npos)
+      out.push_back(pid);
   }
   return out;
 }
@@ -108,7 +109,8 @@ void kill_sshd(const std::string& host) {
 }
 
 void restore_lab() {
-  const auto r = run_local({std::string(LABGATE_SOURCE_DIR) + "/ci/lab", "up", "--pair", std::to_string(pair())});
+  const auto r =
+      run_local({std::string(LABGATE_SOURCE_DIR) + "/ci/lab", "up", "--pair", std::to_string(pair())});
   ASSERT_EQ(r.exit_status, 0) << "ci/lab up failed: " << r.out << r.err;
 }
 
@@ -134,11 +136,15 @@ void LabTest::SetUp() {
     const auto r =
         run_local({std::string(LABGATE_SOURCE_DIR) + "/ci/lab", "status", "--pair", std::to_string(pair())});
     if (r.exit_status != 0) {
-      problem = "the built-in lab pair " + std::to_string(pair()) + " is not up; run `sudo ci/lab up --pair " +
-                std::to_string(pair()) + "` first.\n" + r.out + r.err;
+      problem = "the built-in lab pair " + std::to_string(pair()) +
+                " is not up; run `sudo ci/lab up --pair " + std::to_string(pair()) + "` first.\n" + r.out +
+                r.err;
     }
   });
-  if (problem.empty()) return;
+  if (problem.empty()) {
+    lab_ok_ = true;
+    return;
+  }
   if (const char* skip = std::getenv("LABGATE_SKIP_LAB"); skip && std::string(skip) == "1") {
     GTEST_SKIP() << "LABGATE_SKIP_LAB=1: " << problem;
   }

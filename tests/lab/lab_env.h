@@ -52,9 +52,14 @@ class LabTest : public ::testing::Test {
  protected:
   void SetUp() override;
   void TearDown() override;
-  /// Scratch dirs made by make_temp_dir during the test are removed here.
+  /// True once SetUp found the lab up: fixtures restore the lab only then.
+  bool lab_ok() const { return lab_ok_; }
+  /// Scratch dirs made by temp_dir during the test are removed here.
   std::vector<std::string> scratch_;
   std::string temp_dir(const std::string& tag);
+
+ private:
+  bool lab_ok_ = false;
 };
 
 /// Expects `f` to throw labgate::Failure with exit code 3 and returns its message.

@@ -46,8 +46,9 @@ TEST_P(SshOnLab, RunsCommandsWithExitCodesAndSeparateStreams) {
 
 TEST_P(SshOnLab, ArgumentsArriveByteForByte) {
   auto t = connect();
-  const std::vector<std::string> hostile{"a b", "it's", "$(touch /tmp/labgate-pwned)", "`id`", "new\nline",
-                                         "\"q\"", "*", "~", ";", "|", "", "\\"};
+  const std::vector<std::string> hostile{
+      "a b", "it's", "$(touch /tmp/labgate-pwned)", "`id`", "new\nline", "\"q\"", "*", "~", ";", "|",
+      "",    "\\"};
   std::vector<std::string> argv{"printf", "%s\\0"};
   argv.insert(argv.end(), hostile.begin(), hostile.end());
   auto r = t->run(argv);

@@ -2,8 +2,6 @@
 #include "labgate/transport/fake_transport.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
@@ -108,7 +106,8 @@ std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& ar
 }
 
 void FakeTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
-  if (files.count(remote_path)) fail("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
+  if (files.count(remote_path))
+    fail("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
   files[remote_path] = std::string(data);
   uploads_.push_back({remote_path, std::string(data), mode});
 }

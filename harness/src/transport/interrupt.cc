@@ -35,7 +35,9 @@ void throw_if_interrupted(std::string_view doing) {
   const int s = g_pending;
   if (s == 0) return;
   throw Failure(ExitCode::kCouldNotRun, std::string("interrupted by ") +
-                                            (s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "a signal") +
+                                            (s == SIGINT    ? "SIGINT"
+                                             : s == SIGTERM ? "SIGTERM"
+                                                            : "a signal") +
                                             " while " + std::string(doing));
 }
 

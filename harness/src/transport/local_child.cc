@@ -59,8 +59,9 @@ LocalChild::LocalChild(const std::vector<std::string>& argv, std::string input, 
   std::vector<std::string> args(argv.begin() + 1, argv.end());
   try {
     // Its own process group, so a timeout or stop reaches everything it forks.
-    child_.emplace(bp::exe = exe, bp::args = args, bp::std_out > out_pipe_, bp::std_err > err_pipe_,
-                   bp::std_in < in_pipe_, bp::extend::on_exec_setup = [](auto&) { setpgid(0, 0); });
+    child_.emplace(
+        bp::exe = exe, bp::args = args, bp::std_out > out_pipe_, bp::std_err > err_pipe_,
+        bp::std_in < in_pipe_, bp::extend::on_exec_setup = [](auto&) { setpgid(0, 0); });
   } catch (const bp::process_error& e) {
     const int code = e.code().value();
     exit_status_ = (code == ENOENT) ? 127 : 126;

@@ -5,7 +5,6 @@
 
 #include <boost/process/child.hpp>
 #include <boost/process/pipe.hpp>
-
 #include <chrono>
 #include <optional>
 #include <string>

@@ -7,16 +7,12 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
-#include <random>
-
-#include <spdlog/spdlog.h>
 
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
 #include "local_child.h"
-#include "ssh_control.h"
+#include "part_name.h"
 
 namespace labgate::transport {
 
@@ -29,7 +25,10 @@ using std::chrono::milliseconds;
 class LocalProcess : public Process {
  public:
   LocalProcess(std::string host, std::string command, std::unique_ptr<LocalChild> child)
-      : host_(std::move(host)), command_(std::move(command)), child_(std::move(child)), started_(Clock::now()) {}
+      : host_(std::move(host)),
+        command_(std::move(command)),
+        child_(std::move(child)),
+        started_(Clock::now()) {}
   ~LocalProcess() override { stop(std::chrono::seconds(2)); }
 
   std::optional<RunResult> wait(Nanos timeout) override {
@@ -85,13 +84,6 @@ class LocalProcess : public Process {
   std::optional<RunResult> result_;
 };
 
-std::string random_suffix() {
-  std::random_device rd;
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
-  return buf;
-}
-
 // Appends the child's group to `file`; a child that cannot be recorded is not
 // left running (a later cleanup could not find it).
 void record_pgid(LocalChild& child, const std::string& file) {
@@ -146,15 +138,16 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
     }
   }
   if (child.overflowed()) {
-    fail("host " + host_.name + ": `" + cmd + "` wrote more than " + format_size(options.output_limit) + " to " +
-         child.overflowed_stream() + " (output limit per stream)");
+    fail("host " + host_.name + ": `" + cmd + "` wrote more than " + format_size(options.output_limit) +
+         " to " + child.overflowed_stream() + " (output limit per stream)");
   }
   child.fill(r);
   r.duration = Clock::now() - t0;
   return r;
 }
 
-std::unique_ptr<Process> LocalTransport::start(const std::vector<std::string>& argv, const StartOptions& options) {
+std::unique_ptr<Process> LocalTransport::start(const std::vector<std::string>& argv,
+                                               const StartOptions& options) {
   const std::string cmd = shell_join(full_argv(argv));
   throw_if_interrupted("about to start `" + cmd + "` on host " + host_.name);
   auto child = std::make_unique<LocalChild>(full_argv(argv), "", options.output_limit);
@@ -163,7 +156,7 @@ std::unique_ptr<Process> LocalTransport::start(const std::vector<std::string>& a
 }
 
 void LocalTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
-  const std::string part = remote_path + ".part-" + random_suffix();
+  const std::string part = part_name(remote_path);
   // O_EXCL|O_NOFOLLOW: never write through a planted file or symlink.
   const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) fail("host " + host_.name + ": cannot create " + part + ": " + std::strerror(errno));
@@ -208,7 +201,8 @@ std::string LocalTransport::read_file(const std::string& remote_path, std::size_
     data.append(buf, static_cast<std::size_t>(n));
     if (data.size() > limit) {
       ::close(fd);
-      fail("host " + host_.name + ": " + remote_path + " is larger than " + format_size(limit) + "; not read");
+      fail("host " + host_.name + ": " + remote_path + " is larger than " + format_size(limit) +
+           "; not read");
     }
   }
   ::close(fd);

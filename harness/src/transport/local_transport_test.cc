@@ -68,9 +68,10 @@ TEST_F(LocalTransportTest, TimeoutKillsTheWholeProcessGroup) {
   RunOptions o;
   o.timeout = 500ms;
   // The grandchild ignores SIGTERM and holds no pipe: only a group kill reaches it.
-  RunResult r = t.run({"sh", "-c", "(trap '' TERM; exec sleep 60) >/dev/null 2>&1 & echo $! > \"$1\"; sleep 60",
-                       "sh", pidfile},
-                      o);
+  RunResult r =
+      t.run({"sh", "-c", "(trap '' TERM; exec sleep 60) >/dev/null 2>&1 & echo $! > \"$1\"; sleep 60", "sh",
+             pidfile},
+            o);
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(r.duration, 5s);
   const pid_t child = std::stoi(t.read_file(pidfile));

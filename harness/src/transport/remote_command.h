@@ -36,7 +36,7 @@ class PgidMarkerFilter {
  private:
   std::string pending_;  // bytes held until we know whether they are the marker
   std::optional<long> pgid_;
-  bool done_ = false;    // marker seen or given up on: pass everything through
+  bool done_ = false;  // marker seen or given up on: pass everything through
 };
 
 }  // namespace labgate::transport

@@ -82,8 +82,8 @@ TEST(WrapRemoteCommand, RecordsTheGroupInAFileAndQuotesIt) {
 
 TEST(WrapRemoteCommand, RefusesToStartWhenTheGroupCannotBeRecorded) {
   auto t = local();
-  RunResult r =
-      t.run({"setsid", "-w", "bash", "-c", wrap_remote_command({"echo", "ran"}, "/nonexistent/dir/pgids")}, {});
+  RunResult r = t.run(
+      {"setsid", "-w", "bash", "-c", wrap_remote_command({"echo", "ran"}, "/nonexistent/dir/pgids")}, {});
   EXPECT_EQ(r.exit_status, 125);
   EXPECT_EQ(r.out, "");
 }
@@ -92,7 +92,8 @@ TEST(KillGroupArgv, KillsEveryMemberIncludingOnesThatIgnoreTerm) {
   auto t = local();
   // A group leader with two children, one of which ignores SIGTERM.
   // setsid forks when already a group leader, so the session leader reports its own id.
-  auto p = t.start({"setsid", "sh", "-c", "sleep 317 & (trap '' TERM; sleep 317) & echo \"sid $$\"; wait"}, {});
+  auto p =
+      t.start({"setsid", "sh", "-c", "sleep 317 & (trap '' TERM; sleep 317) & echo \"sid $$\"; wait"}, {});
   ASSERT_TRUE(p->wait_for_output("\n", std::chrono::seconds(5)));
   const std::string out = p->stdout_so_far();
   ASSERT_EQ(out.rfind("sid ", 0), 0u) << out;

@@ -34,11 +34,43 @@ std::vector<std::string> round_trip(const std::string& shell, const std::vector<
   return back;
 }
 
-const std::vector<std::string> kHostile = {
-    "plain", "with space", "two  spaces", "tab\there", "new\nline", "trailing\n", "'", "''", "it's",
-    "\"double\"", "$(touch /tmp/labgate-pwned)", "`touch /tmp/labgate-pwned`", "$HOME", "${IFS}", "a;b",
-    "a|b", "a&b", "a>b", "<in", "*", "?", "[a-z]", "~", "~root", "#comment", "\\", "\\'", "!bang", "A=b",
-    "-n", "--", "é ünïcode", "\x01\x7f\xff", "%s%n", "a\r\nb", "{a,b}", "' ; rm -rf / ; '"};
+const std::vector<std::string> kHostile = {"plain",
+                                           "with space",
+                                           "two  spaces",
+                                           "tab\there",
+                                           "new\nline",
+                                           "trailing\n",
+                                           "'",
+                                           "''",
+                                           "it's",
+                                           "\"double\"",
+                                           "$(touch /tmp/labgate-pwned)",
+                                           "`touch /tmp/labgate-pwned`",
+                                           "$HOME",
+                                           "${IFS}",
+                                           "a;b",
+                                           "a|b",
+                                           "a&b",
+                                           "a>b",
+                                           "<in",
+                                           "*",
+                                           "?",
+                                           "[a-z]",
+                                           "~",
+                                           "~root",
+                                           "#comment",
+                                           "\\",
+                                           "\\'",
+                                           "!bang",
+                                           "A=b",
+                                           "-n",
+                                           "--",
+                                           "é ünïcode",
+                                           "\x01\x7f\xff",
+                                           "%s%n",
+                                           "a\r\nb",
+                                           "{a,b}",
+                                           "' ; rm -rf / ; '"};
 
 TEST(ShellQuote, HostileWordsSurviveDash) { EXPECT_EQ(round_trip("/bin/dash", kHostile), kHostile); }
 

@@ -3,13 +3,12 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <regex>
-
-#include <spdlog/spdlog.h>
 
 #include "labgate/util/exit_code.h"
 
@@ -68,15 +67,21 @@ std::string explain_connect_error(const std::string& libssh_error, bool legacy_a
   if (!std::regex_search(libssh_error, m, kNoMatch)) return libssh_error;
   const std::string what = m[1];
   std::string cls = what;
-  if (what.find("kex") != std::string::npos) cls = "key exchange (KexAlgorithms)";
-  else if (what.find("host key") != std::string::npos) cls = "host key (HostKeyAlgorithms)";
-  else if (what.find("encryption") != std::string::npos) cls = "cipher (Ciphers)";
-  else if (what.find("mac") != std::string::npos) cls = "MAC (MACs)";
-  else if (what.find("compression") != std::string::npos) cls = "compression";
+  if (what.find("kex") != std::string::npos)
+    cls = "key exchange (KexAlgorithms)";
+  else if (what.find("host key") != std::string::npos)
+    cls = "host key (HostKeyAlgorithms)";
+  else if (what.find("encryption") != std::string::npos)
+    cls = "cipher (Ciphers)";
+  else if (what.find("mac") != std::string::npos)
+    cls = "MAC (MACs)";
+  else if (what.find("compression") != std::string::npos)
+    cls = "compression";
   std::string msg = "no common " + cls + " algorithm: the server offers only [" + std::string(m[2]) + "]";
   if (!legacy_algorithms) {
-    msg += ". This looks like an old server (e.g. OpenSSH 4.3 on RHEL 5); set "
-           "`legacy_algorithms = true` for this host in the profile to allow what it needs";
+    msg +=
+        ". This looks like an old server (e.g. OpenSSH 4.3 on RHEL 5); set "
+        "`legacy_algorithms = true` for this host in the profile to allow what it needs";
   } else {
     msg += ", which not even `legacy_algorithms = true` allows";
   }
@@ -110,8 +115,10 @@ sftp_session SshConnection::sftp() {
   if (sftp_init(sf) != SSH_OK) {
     const std::string why = ssh_get_error(s);
     sftp_free(sf);
-    fail(who() + ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
-         "sshd_config?): " + why);
+    fail(who() +
+         ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
+         "sshd_config?): " +
+         why);
   }
   sftp_ = sf;
   return sftp_;
@@ -143,7 +150,8 @@ void SshConnection::connect() {
   try {
     set_options(s);
     if (ssh_connect(s) != SSH_OK) {
-      fail(who() + ": cannot connect: " + explain_connect_error(ssh_get_error(s), host_.ssh.legacy_algorithms));
+      fail(who() +
+           ": cannot connect: " + explain_connect_error(ssh_get_error(s), host_.ssh.legacy_algorithms));
     }
     verify_host_key(s);
     authenticate(s);
@@ -180,7 +188,8 @@ void SshConnection::set_options(ssh_session s) {
   set(SSH_OPTIONS_KNOWNHOSTS, known.c_str(), "KNOWNHOSTS");
   // Only the profile's known_hosts vouches for a host, not /etc/ssh/ssh_known_hosts.
   set(SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null", "GLOBAL_KNOWNHOSTS");
-  const long secs = static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(o.connect_timeout).count());
+  const long secs =
+      static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(o.connect_timeout).count());
   const long usecs = static_cast<long>(
       std::chrono::duration_cast<std::chrono::microseconds>(o.connect_timeout).count() % 1000000);
   set(SSH_OPTIONS_TIMEOUT, &secs, "TIMEOUT");
@@ -212,17 +221,20 @@ void SshConnection::verify_host_key(ssh_session s) {
   }
   const std::string scan = "ssh-keyscan -p " + std::to_string(host_.ssh.port) + " -t " + type + " " +
                            host_.address + " >> " + known;
-  const std::string how = "After checking the fingerprint out of band (on the server: ssh-keygen -lf "
-                          "/etc/ssh/ssh_host_*_key.pub), accept it with\n  " + scan +
-                          "\nor add this line to " + known + ":\n  " + line;
+  const std::string how =
+      "After checking the fingerprint out of band (on the server: ssh-keygen -lf "
+      "/etc/ssh/ssh_host_*_key.pub), accept it with\n  " +
+      scan + "\nor add this line to " + known + ":\n  " + line;
   switch (ssh_session_is_known_server(s)) {
     case SSH_KNOWN_HOSTS_OK:
       return;
     case SSH_KNOWN_HOSTS_CHANGED:
       fail(who() + ": HOST KEY CHANGED. The server presents " + type + " key " + fp + ", but " + known +
-           " holds a different " + type + " key for it. This may be a reinstalled server or an attacker; "
+           " holds a different " + type +
+           " key for it. This may be a reinstalled server or an attacker; "
            "refusing. If the change is expected, remove the old entry (ssh-keygen -R '" +
-           (host_.ssh.port == 22 ? host_.address : "[" + host_.address + "]:" + std::to_string(host_.ssh.port)) +
+           (host_.ssh.port == 22 ? host_.address
+                                 : "[" + host_.address + "]:" + std::to_string(host_.ssh.port)) +
            "' -f " + known + ") and: " + how);
     case SSH_KNOWN_HOSTS_OTHER:
       fail(who() + ": host key of another type: the server presents " + type + " key " + fp + ", but " +
@@ -231,10 +243,13 @@ void SshConnection::verify_host_key(ssh_session s) {
     case SSH_KNOWN_HOSTS_NOT_FOUND: {
       if (host_.ssh.accept_new_host_keys) {
         if (ssh_session_update_known_hosts(s) != SSH_OK) {
-          fail(who() + ": accept_new_host_keys is set but " + known + " cannot be written: " + ssh_get_error(s));
+          fail(who() + ": accept_new_host_keys is set but " + known +
+               " cannot be written: " + ssh_get_error(s));
         }
-        spdlog::warn("{}: ACCEPTED NEW HOST KEY {} {} into {} (accept_new_host_keys = true in the profile; "
-                     "turn it off once the pair is known)", who(), type, fp, known);
+        spdlog::warn(
+            "{}: ACCEPTED NEW HOST KEY {} {} into {} (accept_new_host_keys = true in the profile; "
+            "turn it off once the pair is known)",
+            who(), type, fp, known);
         return;
       }
       const bool missing = access(known.c_str(), R_OK) != 0;
@@ -258,7 +273,8 @@ void SshConnection::authenticate(ssh_session s) {
     ssh_key key = nullptr;
     // The passphrase is handed straight to libssh and never logged or formatted.
     if (ssh_pki_import_privkey_file(path.c_str(), pass, nullptr, nullptr, &key) != SSH_OK) {
-      if (access(path.c_str(), R_OK) != 0) fail(who() + ": identity " + path + " does not exist or cannot be read");
+      if (access(path.c_str(), R_OK) != 0)
+        fail(who() + ": identity " + path + " does not exist or cannot be read");
       if (o.passphrase_env && !pass) {
         fail(who() + ": identity " + path + " needs its passphrase, but the environment variable " +
              *o.passphrase_env + " (named by passphrase_env) is not set");
@@ -290,7 +306,8 @@ void SshConnection::authenticate(ssh_session s) {
   } else {
     const int rc = ssh_userauth_agent(s, nullptr);
     if (rc == SSH_AUTH_SUCCESS) return;
-    tried = std::getenv("SSH_AUTH_SOCK") ? "every key in ssh-agent" : "ssh-agent, but SSH_AUTH_SOCK is not set";
+    tried =
+        std::getenv("SSH_AUTH_SOCK") ? "every key in ssh-agent" : "ssh-agent, but SSH_AUTH_SOCK is not set";
   }
   if (o.password_env) {
     if (const char* pw = std::getenv(o.password_env->c_str())) {
@@ -300,7 +317,9 @@ void SshConnection::authenticate(ssh_session s) {
   }
   fail(who() + ": login refused for user " + o.user + " (tried " + tried +
        "). Is the public key in the server's authorized_keys for " + o.user + "?" +
-       (o.legacy_algorithms ? "" : " An old server may also need `legacy_algorithms = true` (ssh-rsa signatures)."));
+       (o.legacy_algorithms
+            ? ""
+            : " An old server may also need `legacy_algorithms = true` (ssh-rsa signatures)."));
 }
 
 void SshConnection::tune_socket(ssh_session s) {

@@ -18,7 +18,8 @@ TEST(ExplainConnectError, KexMismatchNamesTheClassAndTheFix) {
 
 TEST(ExplainConnectError, EachAlgorithmClass) {
   auto explain = [](const std::string& what) {
-    return explain_connect_error("kex error : no match for method " + what + ": server [x], client [y]", false);
+    return explain_connect_error("kex error : no match for method " + what + ": server [x], client [y]",
+                                 false);
   };
   EXPECT_NE(explain("server host key algo").find("host key (HostKeyAlgorithms)"), std::string::npos);
   EXPECT_NE(explain("encryption client->server").find("cipher (Ciphers)"), std::string::npos);
@@ -26,9 +27,10 @@ TEST(ExplainConnectError, EachAlgorithmClass) {
 }
 
 TEST(ExplainConnectError, WithLegacyOnItDoesNotSuggestIt) {
-  const std::string msg =
-      explain_connect_error("kex error : no match for method mac algo client->server: server [umac-32], "
-                            "client [hmac-sha1]", true);
+  const std::string msg = explain_connect_error(
+      "kex error : no match for method mac algo client->server: server [umac-32], "
+      "client [hmac-sha1]",
+      true);
   EXPECT_EQ(msg.find("set `legacy_algorithms"), std::string::npos) << msg;
   EXPECT_NE(msg.find("not even"), std::string::npos) << msg;
 }

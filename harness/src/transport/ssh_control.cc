@@ -1,9 +1,9 @@
 // Second-channel kills and connection-drop handling for SSH (see ssh_control.h).
 #include "ssh_control.h"
 
-#include <cstdio>
-
 #include <spdlog/spdlog.h>
+
+#include <cstdio>
 
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
@@ -63,7 +63,8 @@ void fail_after_drop(SshConnection& conn, std::optional<long> pgid, const std::s
                     ? "; reconnected and stopped its process group " + std::to_string(*pgid)
                     : "; reconnected but could not stop its process group " + std::to_string(*pgid);
     } catch (const std::exception& e) {
-      cleanup = "; could not reconnect to stop process group " + std::to_string(*pgid) + " (" + e.what() + ")";
+      cleanup =
+          "; could not reconnect to stop process group " + std::to_string(*pgid) + " (" + e.what() + ")";
     }
   }
   throw Failure(ExitCode::kCouldNotRun, conn.who() + ": connection lost while running `" + command +

@@ -11,7 +11,10 @@ namespace labgate::transport {
 
 SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::string command,
                  std::size_t output_limit)
-    : conn_(conn), command_(std::move(command)), out_(output_limit), err_(output_limit),
+    : conn_(conn),
+      command_(std::move(command)),
+      out_(output_limit),
+      err_(output_limit),
       generation_(conn.generation()) {
   ssh_session s = conn_.session();
   generation_ = conn_.generation();

@@ -4,13 +4,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include <fstream>
-#include <iterator>
-#include <random>
 
+#include "capture.h"
+#include "part_name.h"
 #include "labgate/transport/interrupt.h"
 #include "labgate/util/exit_code.h"
-#include "capture.h"
 #include "ssh_transport.h"
 
 namespace labgate::transport {
@@ -21,17 +19,28 @@ constexpr std::size_t kChunk = 32 * 1024;
 
 std::string sftp_error_name(int code) {
   switch (code) {
-    case SSH_FX_OK: return "ok";
-    case SSH_FX_EOF: return "end of file";
-    case SSH_FX_NO_SUCH_FILE: return "no such file";
-    case SSH_FX_PERMISSION_DENIED: return "permission denied";
-    case SSH_FX_FAILURE: return "failure (exists, or disk full)";
-    case SSH_FX_BAD_MESSAGE: return "bad message";
-    case SSH_FX_NO_CONNECTION: return "no connection";
-    case SSH_FX_CONNECTION_LOST: return "connection lost";
-    case SSH_FX_OP_UNSUPPORTED: return "operation unsupported";
-    case SSH_FX_FILE_ALREADY_EXISTS: return "file already exists";
-    default: return "SFTP error " + std::to_string(code);
+    case SSH_FX_OK:
+      return "ok";
+    case SSH_FX_EOF:
+      return "end of file";
+    case SSH_FX_NO_SUCH_FILE:
+      return "no such file";
+    case SSH_FX_PERMISSION_DENIED:
+      return "permission denied";
+    case SSH_FX_FAILURE:
+      return "failure (exists, or disk full)";
+    case SSH_FX_BAD_MESSAGE:
+      return "bad message";
+    case SSH_FX_NO_CONNECTION:
+      return "no connection";
+    case SSH_FX_CONNECTION_LOST:
+      return "connection lost";
+    case SSH_FX_OP_UNSUPPORTED:
+      return "operation unsupported";
+    case SSH_FX_FILE_ALREADY_EXISTS:
+      return "file already exists";
+    default:
+      return "SFTP error " + std::to_string(code);
   }
 }
 
@@ -46,13 +55,6 @@ std::string sftp_error_name(int code) {
     conn.mark_broken(why);
   }
   throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP " + what + ": " + why);
-}
-
-std::string random_suffix() {
-  std::random_device rd;
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
-  return buf;
 }
 
 struct FileCloser {
@@ -71,7 +73,7 @@ void SshTransport::upload_data(std::string_view data, const std::string& remote_
   sftp_session sf = conn.sftp();
   // Write beside the target and rename into place: a reader never sees half a
   // file, and O_EXCL refuses a name someone planted (file or symlink).
-  const std::string part = remote_path + ".part-" + random_suffix();
+  const std::string part = part_name(remote_path);
   {
     FileCloser file{sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
     if (!file.f) fail_sftp(conn, sf, "cannot create " + part);
@@ -100,8 +102,8 @@ void SshTransport::upload_data(std::string_view data, const std::string& remote_
     if (existing) sftp_attributes_free(existing);
     sftp_unlink(sf, part.c_str());
     if (exists) {
-      throw Failure(ExitCode::kCouldNotRun,
-                    conn.who() + ": SFTP upload refused: " + remote_path + " already exists (never overwritten)");
+      throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP upload refused: " + remote_path +
+                                                " already exists (never overwritten)");
     }
     fail_sftp(conn, sf, "rename " + part + " to " + remote_path);
   }

@@ -90,7 +90,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   }
 }
 
-std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& argv, const StartOptions& options) {
+std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& argv,
+                                             const StartOptions& options) {
   std::string cmd;
   try {
     cmd = shell_join(argv);

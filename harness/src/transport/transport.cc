@@ -50,10 +50,11 @@ void require_ok(const RunResult& r, const std::string& host, const std::vector<s
 void Transport::upload(const std::string& local_path, const std::string& remote_path, int mode) {
   std::ifstream in(local_path, std::ios::binary);
   if (!in) {
-    throw Failure(ExitCode::kCouldNotRun, "cannot read " + local_path + " to upload it to host " + host_name());
+    throw Failure(ExitCode::kCouldNotRun,
+                  "cannot read " + local_path + " to upload it to host " + host_name());
   }
-  upload_data(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), remote_path,
-              mode);
+  upload_data(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+              remote_path, mode);
 }
 
 std::unique_ptr<Transport> make_transport(const profile::Host& host) {
