@@ -5,6 +5,10 @@
 set -u
 launcher=$1
 shift
+if [ ! -x "$1" ]; then
+  echo "FAIL: $1 is not built (build the probe targets before running ctest)" >&2
+  exit 1
+fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rhel5-same.XXXXXX") || exit 2
 trap 'rm -rf "$dir"' EXIT
 "$@" >"$dir/direct.out" 2>"$dir/direct.err"
