@@ -32,7 +32,8 @@ int dk_check_paths(const dk_config* cfg, dk_paths* out, char* err, size_t err_le
   base = slash + 1;
   if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
     return fail(err, err_len, "--file %s does not name a file%s", cfg->file, "");
-  if ((size_t)(slash - cfg->file) >= sizeof(parent)) return fail(err, err_len, "--file %s is too long%s", cfg->file, "");
+  if ((size_t)(slash - cfg->file) >= sizeof(parent))
+    return fail(err, err_len, "--file %s is too long%s", cfg->file, "");
   memcpy(parent, cfg->file, (size_t)(slash - cfg->file));
   parent[slash - cfg->file] = '\0';
   if (parent[0] == '\0') strcpy(parent, "/");
@@ -42,13 +43,14 @@ int dk_check_paths(const dk_config* cfg, dk_paths* out, char* err, size_t err_le
   dl = strlen(out->dir);
   if (!(strcmp(out->dir, "/") == 0 || strcmp(real_parent, out->dir) == 0 ||
         (strncmp(real_parent, out->dir, dl) == 0 && real_parent[dl] == '/')))
-    return fail(err, err_len, "refusing --file %s: it is not below --dir %s (after resolving links)", cfg->file,
-                out->dir);
-  if (snprintf(out->file, sizeof(out->file), "%s/%s", strcmp(real_parent, "/") == 0 ? "" : real_parent, base) >=
-      (int)sizeof(out->file))
+    return fail(err, err_len, "refusing --file %s: it is not below --dir %s (after resolving links)",
+                cfg->file, out->dir);
+  if (snprintf(out->file, sizeof(out->file), "%s/%s", strcmp(real_parent, "/") == 0 ? "" : real_parent,
+               base) >= (int)sizeof(out->file))
     return fail(err, err_len, "--file %s is too long%s", cfg->file, "");
   if (lstat(out->file, &st) == 0)
-    return fail(err, err_len, "refusing --file %s: it already exists%s (the probe only writes a file it creates)",
+    return fail(err, err_len,
+                "refusing --file %s: it already exists%s (the probe only writes a file it creates)",
                 out->file, S_ISLNK(st.st_mode) ? " as a symlink" : "");
   return 0;
 }

@@ -18,7 +18,7 @@
 
 #define DK_MAX_WORKERS 1024
 
-static char g_file[PATH_MAX];  /* removed by the deadline handler too */
+static char g_file[PATH_MAX]; /* removed by the deadline handler too */
 static volatile int g_stop;
 static pid_t g_pids[DK_MAX_WORKERS];
 static int g_npids;
@@ -57,9 +57,13 @@ static int check_direct(const char* path, const char* dir, char* err, size_t len
   return -1;
 }
 
-static size_t worker_size(size_t cap) { return sizeof(dk_worker) + (cap ? cap - 1 : 0) * sizeof(lg_interval); }
+static size_t worker_size(size_t cap) {
+  return sizeof(dk_worker) + (cap ? cap - 1 : 0) * sizeof(lg_interval);
+}
 
-static dk_worker* worker_at(void* base, size_t stride, int i) { return (dk_worker*)((char*)base + stride * (size_t)i); }
+static dk_worker* worker_at(void* base, size_t stride, int i) {
+  return (dk_worker*)((char*)base + stride * (size_t)i);
+}
 
 /* xorshift64*: a fast generator per worker, so offsets never repeat across workers. */
 static uint64_t next_random(uint64_t* s) {
@@ -73,17 +77,19 @@ static void worker_fail(dk_worker* w, const char* what, uint64_t offset, int err
   if (w->failed) return;
   w->failed = 1;
   if (err == EINVAL)
-    snprintf(w->error, sizeof(w->error),
-             "%s at offset %llu: %s (O_DIRECT needs the buffer, offset and size aligned to the device's logical "
-             "block size: try block_size a multiple of 4096, or direct = false)",
-             what, (unsigned long long)offset, strerror(err));
+    snprintf(
+        w->error, sizeof(w->error),
+        "%s at offset %llu: %s (O_DIRECT needs the buffer, offset and size aligned to the device's logical "
+        "block size: try block_size a multiple of 4096, or direct = false)",
+        what, (unsigned long long)offset, strerror(err));
   else
     snprintf(w->error, sizeof(w->error), "%s at offset %llu: %s", what, (unsigned long long)offset,
              strerror(err));
 }
 
 /* One worker: random blocks until the end time, recording after warm-up. */
-static void worker(const dk_config* cfg, const char* path, dk_worker* w, size_t cap, int index, uint64_t start_ns) {
+static void worker(const dk_config* cfg, const char* path, dk_worker* w, size_t cap, int index,
+                   uint64_t start_ns) {
   const uint64_t blocks = cfg->file_size / cfg->block_size;
   const uint64_t origin = start_ns + cfg->warmup_ns, end = origin + cfg->duration_ns;
   const uint32_t read_cut = (uint32_t)(cfg->read_mix * 4294967295.0);
@@ -109,8 +115,8 @@ static void worker(const dk_config* cfg, const char* path, dk_worker* w, size_t 
   lg_series_start(&series, origin);
   while (!g_stop) {
     const uint64_t offset = next_random(&rng) % blocks * cfg->block_size;
-    const int is_read = cfg->mode == DK_READ ||
-                        (cfg->mode == DK_RW && (uint32_t)(next_random(&rng) >> 32) < read_cut);
+    const int is_read =
+        cfg->mode == DK_READ || (cfg->mode == DK_RW && (uint32_t)(next_random(&rng) >> 32) < read_cut);
     const uint64_t t0 = lg_now_ns();
     ssize_t n;
     uint64_t t1;
@@ -128,8 +134,10 @@ static void worker(const dk_config* cfg, const char* path, dk_worker* w, size_t 
     }
     lg_series_record(&series, t1, t1 - t0);
     lg_hist_record(&w->hist, t1 - t0);
-    if (is_read) w->reads++;
-    else w->writes++;
+    if (is_read)
+      w->reads++;
+    else
+      w->writes++;
     w->bytes += cfg->block_size;
   }
   lg_series_finish(&series, lg_now_ns() < end ? lg_now_ns() : end);
@@ -141,7 +149,8 @@ static void worker(const dk_config* cfg, const char* path, dk_worker* w, size_t 
 
 /* Interval i of all workers: counts add up, max is the max; p50/p99 are the
  * worst worker's (exact merging would need every interval's histogram). */
-static void merge_series(void* base, size_t stride, int n, lg_interval* out, size_t* len, uint64_t* not_kept) {
+static void merge_series(void* base, size_t stride, int n, lg_interval* out, size_t* len,
+                         uint64_t* not_kept) {
   int k;
   size_t i;
   *len = 0;
@@ -170,7 +179,8 @@ static void print_result(const dk_config* cfg, const dk_paths* p, const char* er
                          const lg_series* series, uint64_t reads, uint64_t writes, uint64_t bytes,
                          uint64_t warmup_ops, uint64_t prepare_ns, double timer_cost) {
   const double secs = (double)cfg->duration_ns / 1e9;
-  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"disk\",\"role\":\"client\",\"kind\":\"%s\",", mode_name(cfg->mode));
+  printf("{\"format\":\"labgate-probe-1\",\"probe\":\"disk\",\"role\":\"client\",\"kind\":\"%s\",",
+         mode_name(cfg->mode));
   printf("\"status\":\"%s\",", error ? "error" : "ok");
   if (error) {
     printf("\"error\":");
@@ -181,11 +191,12 @@ static void print_result(const dk_config* cfg, const dk_paths* p, const char* er
   lg_json_string(stdout, p->dir[0] ? p->dir : cfg->dir);
   printf(",\"file\":");
   lg_json_string(stdout, p->file[0] ? p->file : cfg->file);
-  printf(",\"file_size\":%llu,\"block_size\":%llu,\"threads\":%d,\"direct\":%s,\"read_mix\":%.4f,"
-         "\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,\"prepare_s\":%.6f},",
-         (unsigned long long)cfg->file_size, (unsigned long long)cfg->block_size, cfg->threads,
-         cfg->direct ? "true" : "false", cfg->mode == DK_RW ? cfg->read_mix : (cfg->mode == DK_READ ? 1.0 : 0.0),
-         secs, (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, (double)prepare_ns / 1e9);
+  printf(
+      ",\"file_size\":%llu,\"block_size\":%llu,\"threads\":%d,\"direct\":%s,\"read_mix\":%.4f,"
+      "\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,\"prepare_s\":%.6f},",
+      (unsigned long long)cfg->file_size, (unsigned long long)cfg->block_size, cfg->threads,
+      cfg->direct ? "true" : "false", cfg->mode == DK_RW ? cfg->read_mix : (cfg->mode == DK_READ ? 1.0 : 0.0),
+      secs, (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, (double)prepare_ns / 1e9);
   printf("\"counters\":{\"reads\":%llu,\"writes\":%llu,\"bytes\":%llu,\"ops_in_warmup\":%llu},",
          (unsigned long long)reads, (unsigned long long)writes, (unsigned long long)bytes,
          (unsigned long long)warmup_ops);
@@ -242,7 +253,8 @@ int dk_run(const dk_config* cfg) {
     fprintf(stderr, "disk: %s\n", err);
     return LG_EXIT_RUN;
   }
-  shared = mmap(NULL, stride * (size_t)cfg->threads, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  shared =
+      mmap(NULL, stride * (size_t)cfg->threads, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) {
     snprintf(err, sizeof(err), "cannot map %d workers' results: %s", cfg->threads, strerror(errno));
     error = err;

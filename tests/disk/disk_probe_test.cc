@@ -2,6 +2,8 @@
 // run through the profile's command line and the Measurement parser, the paths
 // it refuses, its cleanup on SIGTERM, O_DIRECT refused (ramfs, as root), and the
 // same run under the RHEL 5 system-call filter.
+#include "labgate/storage/disk_probe.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -13,24 +15,24 @@
 #include <fstream>
 #include <thread>
 
-#include "labgate/storage/disk_probe.h"
 #include "labgate/transport/transport.h"
 
 namespace labgate::storage {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 const std::string kProbe = std::string(LABGATE_PROBE_DIR) + "/disk";
 
 class DiskProbe : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(LABGATE_DISK_TEST_DIR) / ("run." + std::to_string(getpid()) + "." +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::path(LABGATE_DISK_TEST_DIR) / ("run." + std::to_string(getpid()) + "." +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     profile::Host here;
@@ -102,8 +104,8 @@ TEST_F(DiskProbe, RefusesPathsOutsideTheDirectoryOrAlreadyThere) {
   std::ofstream(dir_ / "taken.dat") << "a user's file";
   const std::string base = kProbe;
   auto refused = [&](const std::string& dir, const std::string& file) {
-    const transport::RunResult r =
-        run({base, "--dir", dir, "--file", file, "--mode", "read", "--file-size", "1MiB", "--duration", "1s"});
+    const transport::RunResult r = run(
+        {base, "--dir", dir, "--file", file, "--mode", "read", "--file-size", "1MiB", "--duration", "1s"});
     EXPECT_EQ(r.exit_status, 2) << file;
     return r.err;
   };

@@ -28,7 +28,8 @@ std::string first_line(const std::string& s) {
 }
 
 // Section names sharing a word with `wanted` ("Intel_Hyperthreading" ~ "Intel_Hyperthreading_Options").
-std::vector<std::string> similar(const std::string& wanted, const std::map<std::string, std::string>& sections) {
+std::vector<std::string> similar(const std::string& wanted,
+                                 const std::map<std::string, std::string>& sections) {
   std::vector<std::string> words;
   std::string w;
   for (char c : lower(wanted) + "_") {
@@ -42,7 +43,8 @@ std::vector<std::string> similar(const std::string& wanted, const std::map<std::
   std::vector<std::string> out;
   for (const auto& [name, value] : sections) {
     const std::string n = lower(name);
-    if (std::any_of(words.begin(), words.end(), [&](const std::string& x) { return n.find(x) != std::string::npos; }))
+    if (std::any_of(words.begin(), words.end(),
+                    [&](const std::string& x) { return n.find(x) != std::string::npos; }))
       out.push_back(name);
     if (out.size() == 5) break;
   }
@@ -69,8 +71,9 @@ ConrepRead read_conrep_run(const std::string& host, int exit_status, const std::
                            const std::string& err) {
   ConrepRead r;
   if (exit_status == 127) {
-    r.not_checkable = "conrep is not installed on " + host +
-                      " (HP Scripting Toolkit); BIOS settings cannot be read there, so these rules are not checked";
+    r.not_checkable =
+        "conrep is not installed on " + host +
+        " (HP Scripting Toolkit); BIOS settings cannot be read there, so these rules are not checked";
     return r;
   }
   if (exit_status != 0) {
@@ -87,7 +90,8 @@ ConrepRead read_conrep_run(const std::string& host, int exit_status, const std::
   return r;
 }
 
-std::vector<BiosVerdict> check_bios(const std::string& host, const std::vector<profile::BiosExpectation>& rules,
+std::vector<BiosVerdict> check_bios(const std::string& host,
+                                    const std::vector<profile::BiosExpectation>& rules,
                                     const ConrepRead& read) {
   std::vector<BiosVerdict> out;
   for (const profile::BiosExpectation& rule : rules) {

@@ -1,6 +1,8 @@
 // Tests of the conrep XML reader and the BIOS rules on conrep.dat files written
 // in HP's layout (seed 000's RBSU table, before and after tuning), and of the
 // conrep shell step run for real with a stand-in `conrep` on PATH.
+#include "labgate/bios/conrep.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -9,8 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include "labgate/bios/conrep.h"
 
 namespace labgate::bios {
 namespace {
@@ -55,7 +55,8 @@ TEST(ConrepXml, MalformedXmlNamesTheLine) {
     EXPECT_THAT(e.what(), HasSubstr("conrep on a:2: expected </Section>"));
   }
   EXPECT_THROW(parse_conrep_xml("<Conrep><Section>x</Section></Conrep>", "a"), ConrepError);  // no name
-  EXPECT_THROW(parse_conrep_xml("<Conrep><Section name=\"x\">a &nbsp; b</Section></Conrep>", "a"), ConrepError);
+  EXPECT_THROW(parse_conrep_xml("<Conrep><Section name=\"x\">a &nbsp; b</Section></Conrep>", "a"),
+               ConrepError);
   EXPECT_THROW(parse_conrep_xml("<Conrep><Section name=\"x\">unterminated", "a"), ConrepError);
   EXPECT_THROW(parse_conrep_xml("<Conrep></Conrep> trailing", "a"), ConrepError);
   EXPECT_NO_THROW(parse_conrep_xml("<Conrep/>", "a"));
@@ -97,7 +98,8 @@ TEST(BiosRules, WithoutConrepEveryRuleIsNotCheckableNeverPassed) {
     EXPECT_THAT(v.message, HasSubstr("conrep is not installed on b"));
   }
   const ConrepRead failed = read_conrep_run("a", 4, "", "conrep: This system is not supported\n");
-  EXPECT_THAT(failed.not_checkable, HasSubstr("conrep failed on a (exit 4): conrep: This system is not supported"));
+  EXPECT_THAT(failed.not_checkable,
+              HasSubstr("conrep failed on a (exit 4): conrep: This system is not supported"));
   const ConrepRead junk = read_conrep_run("a", 0, "<html>", "");
   EXPECT_THAT(junk.not_checkable, HasSubstr("could not be read"));
 }

@@ -40,8 +40,8 @@ class Reader {
   }
   std::string name() {
     const std::size_t start = at_;
-    while (!done() && (std::isalnum(static_cast<unsigned char>(s_[at_])) || s_[at_] == '_' || s_[at_] == '-' ||
-                       s_[at_] == ':' || s_[at_] == '.'))
+    while (!done() && (std::isalnum(static_cast<unsigned char>(s_[at_])) || s_[at_] == '_' ||
+                       s_[at_] == '-' || s_[at_] == ':' || s_[at_] == '.'))
       ++at_;
     if (at_ == start) fail("expected an element or attribute name");
     return s_.substr(start, at_ - start);
@@ -99,13 +99,19 @@ class Reader {
       const std::size_t semi = raw.find(';', i);
       if (semi == std::string::npos) fail("'&' without ';'");
       const std::string e = raw.substr(i + 1, semi - i - 1);
-      if (e == "amp") out += '&';
-      else if (e == "lt") out += '<';
-      else if (e == "gt") out += '>';
-      else if (e == "quot") out += '"';
-      else if (e == "apos") out += '\'';
+      if (e == "amp")
+        out += '&';
+      else if (e == "lt")
+        out += '<';
+      else if (e == "gt")
+        out += '>';
+      else if (e == "quot")
+        out += '"';
+      else if (e == "apos")
+        out += '\'';
       else if (e.size() > 1 && e[0] == '#') {
-        const long code = e[1] == 'x' ? std::strtol(e.c_str() + 2, nullptr, 16) : std::strtol(e.c_str() + 1, nullptr, 10);
+        const long code =
+            e[1] == 'x' ? std::strtol(e.c_str() + 2, nullptr, 16) : std::strtol(e.c_str() + 1, nullptr, 10);
         if (code <= 0 || code > 127) fail("entity &" + e + "; is not plain ASCII");
         out += static_cast<char>(code);
       } else {
@@ -129,7 +135,8 @@ std::string trim(const std::string& s) {
 }
 
 // <Section name="...">value</Section>, or with <LineN>text</LineN> children.
-void read_section(Reader& r, const std::map<std::string, std::string>& attrs, bool empty, ConrepSettings& out) {
+void read_section(Reader& r, const std::map<std::string, std::string>& attrs, bool empty,
+                  ConrepSettings& out) {
   auto name = attrs.find("name");
   if (name == attrs.end()) r.fail("<Section> without a name attribute");
   std::string value;

@@ -57,8 +57,10 @@ measure::Measurement CommandSeries::measurement(std::chrono::nanoseconds elapsed
     m.warnings.push_back("wall times include the harness's cost to start a command on " + host_ + " (p50 " +
                          std::to_string(overhead_->count() / 1000) + "us for `true`)");
   }
-  if (runs_ == 0) m.warnings.push_back("the command never ran");
-  else if (failures_ == runs_) m.warnings.push_back("every run failed (" + first_failure_ + ")");
+  if (runs_ == 0)
+    m.warnings.push_back("the command never ran");
+  else if (failures_ == runs_)
+    m.warnings.push_back("every run failed (" + first_failure_ + ")");
   return m;
 }
 

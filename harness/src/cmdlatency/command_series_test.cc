@@ -8,9 +8,9 @@
 namespace labgate::cmdlatency {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 profile::TestSpec dig() {
   profile::TestSpec s;
@@ -60,7 +60,8 @@ TEST(CommandSeries, DurationBoundRunsAndFailures) {
   EXPECT_EQ(c.failures(), 2u);
   EXPECT_EQ(m.reported.at("failures"), 2);
   EXPECT_EQ(m.parameters.at("exit_codes"), "0:1,9:1,timeout:1");
-  EXPECT_EQ(m.parameters.at("first_failure"), "run 2: exit 9: ;; connection timed out; no servers could be reached");
+  EXPECT_EQ(m.parameters.at("first_failure"),
+            "run 2: exit 9: ;; connection timed out; no servers could be reached");
   EXPECT_NEAR(*m.stat("max"), 5e9, 5e9 * 0.001);  // the timed-out run still counts as slow
   EXPECT_EQ(m.parameters.at("exec_overhead_p50_ns"), "2000000");
   ASSERT_EQ(m.warnings.size(), 1u);
@@ -73,8 +74,9 @@ TEST(CommandSeries, NothingRanOrAllFailedIsSaid) {
   EXPECT_EQ(none.measurement(seconds(0)).stat("p99"), std::nullopt);
   CommandSeries bad(dig(), "a");
   bad.add({milliseconds(1), 127, false, "sh: dig: command not found"});
-  EXPECT_THAT(bad.measurement(seconds(1)).warnings,
-              ::testing::Contains(HasSubstr("every run failed (run 1: exit 127: sh: dig: command not found)")));
+  EXPECT_THAT(
+      bad.measurement(seconds(1)).warnings,
+      ::testing::Contains(HasSubstr("every run failed (run 1: exit 127: sh: dig: command not found)")));
 }
 
 }  // namespace

@@ -32,13 +32,15 @@ std::string rhel5() { return read("snmp-rhel5.txt") + read("dev-rhel5.txt"); }
 
 // Replaces the first match of `pattern` in `text` (an edit of a recorded file).
 std::string edit(const std::string& text, const std::string& pattern, const std::string& with) {
-  std::string out = std::regex_replace(text, std::regex(pattern), with, std::regex_constants::format_first_only);
+  std::string out =
+      std::regex_replace(text, std::regex(pattern), with, std::regex_constants::format_first_only);
   if (out == text) throw std::runtime_error("edit did not apply: " + pattern);
   return out;
 }
 
 TEST(Snapshot, ParsesTheThreeFilesAsOneCatPrintsThem) {
-  EXPECT_EQ(snapshot_command(), (std::vector<std::string>{"cat", "/proc/net/snmp", "/proc/net/netstat", "/proc/net/dev"}));
+  EXPECT_EQ(snapshot_command(),
+            (std::vector<std::string>{"cat", "/proc/net/snmp", "/proc/net/netstat", "/proc/net/dev"}));
   const Snapshot s = parse_snapshot(modern(), "counters on here");
   ASSERT_NE(s.find("Tcp", "RetransSegs"), nullptr);
   EXPECT_EQ(*s.find("Tcp", "RetransSegs"), 4);
@@ -70,12 +72,14 @@ TEST(Snapshot, DevFirstThenSnmpAlsoParses) {
 
 TEST(Snapshot, MalformedTextNamesTheLine) {
   try {
-    parse_snapshot(edit(read("snmp-rhel5.txt"), "1 200 120000 -1 1532", "1 200 120000 -1 x1532"), "counters on b");
+    parse_snapshot(edit(read("snmp-rhel5.txt"), "1 200 120000 -1 1532", "1 200 120000 -1 x1532"),
+                   "counters on b");
     FAIL() << "no error";
   } catch (const ParseError& e) {
     EXPECT_THAT(e.what(), HasSubstr("counters on b:8: Tcp ActiveOpens: 'x1532' is not an integer"));
   }
-  EXPECT_THROW(parse_snapshot(edit(read("snmp-rhel5.txt"), " 0 88\n", " 0\n"), "x"), ParseError);  // a value short
+  EXPECT_THROW(parse_snapshot(edit(read("snmp-rhel5.txt"), " 0 88\n", " 0\n"), "x"),
+               ParseError);                                                     // a value short
   EXPECT_THROW(parse_snapshot("Tcp: RtoAlgorithm RtoMin\n", "x"), ParseError);  // names, no values
   EXPECT_THROW(parse_snapshot("", "x"), ParseError);
   EXPECT_THROW(parse_snapshot("bash: /proc/net/snmp: No such file or directory\n", "x"), ParseError);
@@ -136,7 +140,8 @@ TEST(Delta, JsonAndMeasurementCarryBothHosts) {
   const std::string after = edit(before, "(Tcp: 1 200 120000 -1 1532 88 2 19 6 982313 1019227) 37", "$1 40");
   Delta a = delta(parse_snapshot(before, "b"), parse_snapshot(after, "a"));
   a.host = "a";
-  Delta b = delta(parse_snapshot(before, "b"), parse_snapshot(edit(after, "(Udp: 374922 12 0 90230) 0", "$1 5"), "a"));
+  Delta b = delta(parse_snapshot(before, "b"),
+                  parse_snapshot(edit(after, "(Udp: 374922 12 0 90230) 0", "$1 5"), "a"));
   b.host = "b";
   const nlohmann::json j = to_json(a);
   EXPECT_EQ(j["host"], "a");

@@ -30,12 +30,12 @@ struct IfaceField {
 };
 
 constexpr IfaceField kIfaceFields[] = {
-    {"rx_bytes", &InterfaceCounters::rx_bytes},     {"rx_packets", &InterfaceCounters::rx_packets},
-    {"rx_errors", &InterfaceCounters::rx_errors},   {"rx_dropped", &InterfaceCounters::rx_dropped},
-    {"rx_fifo", &InterfaceCounters::rx_fifo},       {"rx_frame", &InterfaceCounters::rx_frame},
-    {"tx_bytes", &InterfaceCounters::tx_bytes},     {"tx_packets", &InterfaceCounters::tx_packets},
-    {"tx_errors", &InterfaceCounters::tx_errors},   {"tx_dropped", &InterfaceCounters::tx_dropped},
-    {"tx_fifo", &InterfaceCounters::tx_fifo},       {"tx_collisions", &InterfaceCounters::tx_collisions}};
+    {"rx_bytes", &InterfaceCounters::rx_bytes},   {"rx_packets", &InterfaceCounters::rx_packets},
+    {"rx_errors", &InterfaceCounters::rx_errors}, {"rx_dropped", &InterfaceCounters::rx_dropped},
+    {"rx_fifo", &InterfaceCounters::rx_fifo},     {"rx_frame", &InterfaceCounters::rx_frame},
+    {"tx_bytes", &InterfaceCounters::tx_bytes},   {"tx_packets", &InterfaceCounters::tx_packets},
+    {"tx_errors", &InterfaceCounters::tx_errors}, {"tx_dropped", &InterfaceCounters::tx_dropped},
+    {"tx_fifo", &InterfaceCounters::tx_fifo},     {"tx_collisions", &InterfaceCounters::tx_collisions}};
 
 bool counted(const std::string& iface, const std::vector<std::string>& only) {
   if (only.empty()) return iface != "lo";
@@ -80,8 +80,10 @@ void interface_deltas(const Snapshot& before, const Snapshot& after, const std::
       auto v = diff(was->second.*f.member, now.*f.member, key, d.warnings);
       if (v && *v != 0) d.changed[key] = *v;
       if (!v || !counted(name, only)) continue;
-      if (f.member == &InterfaceCounters::rx_dropped || f.member == &InterfaceCounters::rx_fifo) d.rx_drops += *v;
-      if (f.member == &InterfaceCounters::rx_errors || f.member == &InterfaceCounters::rx_frame) d.rx_errors += *v;
+      if (f.member == &InterfaceCounters::rx_dropped || f.member == &InterfaceCounters::rx_fifo)
+        d.rx_drops += *v;
+      if (f.member == &InterfaceCounters::rx_errors || f.member == &InterfaceCounters::rx_frame)
+        d.rx_errors += *v;
     }
   }
   for (const auto& [name, was] : before.interfaces)
@@ -89,7 +91,8 @@ void interface_deltas(const Snapshot& before, const Snapshot& after, const std::
       d.warnings.push_back("interface " + name + " disappeared during the test");
   for (const std::string& name : only)
     if (!after.interfaces.count(name) && before.interfaces.count(name) == 0)
-      d.warnings.push_back("interface " + name + " is not in /proc/net/dev; its drops and errors are not counted");
+      d.warnings.push_back("interface " + name +
+                           " is not in /proc/net/dev; its drops and errors are not counted");
 }
 
 nlohmann::json opt(const std::optional<std::int64_t>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }

@@ -46,7 +46,8 @@ class Parser {
     }
     if (w.size() != pending_names_.size())
       fail(n, std::string(group) + " has " + std::to_string(w.size()) + " values for " +
-                  std::to_string(pending_names_.size()) + " names (line " + std::to_string(pending_line_) + ")");
+                  std::to_string(pending_names_.size()) + " names (line " + std::to_string(pending_line_) +
+                  ")");
     auto& fields = s_.protocols[std::string(group)];
     for (std::size_t i = 0; i < w.size(); ++i) {
       std::int64_t v = 0;
@@ -74,7 +75,9 @@ class Parser {
   }
 
   // Whether `group`'s names were read and its values are due next.
-  bool awaits_values(std::string_view group) const { return !pending_group_.empty() && pending_group_ == group; }
+  bool awaits_values(std::string_view group) const {
+    return !pending_group_.empty() && pending_group_ == group;
+  }
 
   void finish(int last_line) const {
     if (!pending_group_.empty())
@@ -149,7 +152,9 @@ Snapshot parse_snapshot(const std::string& text, const std::string& origin) {
       }
     }
     if (colon == std::string_view::npos || !is_group_name(head))
-      p.fail(n, "expected 'Group: ...' as /proc/net/snmp and /proc/net/netstat print, or the /proc/net/dev table");
+      p.fail(
+          n,
+          "expected 'Group: ...' as /proc/net/snmp and /proc/net/netstat print, or the /proc/net/dev table");
     in_dev = false;
     p.group_line(n, head, line.substr(colon + 1));
   }

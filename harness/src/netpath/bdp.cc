@@ -74,11 +74,13 @@ BdpResult check_buffers(const std::string& host, double throughput_bps, std::chr
     c.sysctl = l.name;
     c.bytes = l.value;
     if (!l.value) {
-      c.line = host + ": " + c.sysctl + " unknown (not reported by the host): cannot tell whether it holds the BDP";
+      c.line = host + ": " + c.sysctl +
+               " unknown (not reported by the host): cannot tell whether it holds the BDP";
     } else {
       c.holds = *l.value >= need;
       c.line = host + ": " + c.sysctl + " = " + grouped(*l.value) + (c.holds ? " >= " : " < ") + "BDP " +
-               grouped(need) + (c.holds ? ": holds" : ": too small; a single connection cannot fill the path");
+               grouped(need) +
+               (c.holds ? ": holds" : ": too small; a single connection cannot fill the path");
     }
     r.pass = r.pass && c.holds;
     r.arithmetic.push_back(c.line);

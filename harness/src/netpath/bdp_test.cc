@@ -10,8 +10,8 @@
 namespace labgate::netpath {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::microseconds;
+using ::testing::HasSubstr;
 
 TEST(Bdp, Seed003PathNeedsFourteenKilobytes) {
   EXPECT_DOUBLE_EQ(bdp_bytes(100e6, microseconds(1153)), 14412.5);
@@ -32,12 +32,14 @@ TEST(Bdp, SeedsShrunkenBuffersFailAGigabitPath) {
   EXPECT_FALSE(r.buffers[0].holds);
   EXPECT_TRUE(r.buffers[1].holds);
   EXPECT_EQ(r.buffers[2].bytes, 15113u);
-  EXPECT_EQ(r.buffers[2].line, "a: net.ipv4.tcp_rmem (max) = 15,113 < BDP 135,677: too small; a single connection "
-                               "cannot fill the path");
+  EXPECT_EQ(r.buffers[2].line,
+            "a: net.ipv4.tcp_rmem (max) = 15,113 < BDP 135,677: too small; a single connection "
+            "cannot fill the path");
 }
 
 TEST(Bdp, UnknownOrUnparsableLimitsFailTheRule) {
-  const BdpResult r = check_buffers("b", 1e9, microseconds(100), {std::nullopt, "16777216", "4096 87380", "x"});
+  const BdpResult r =
+      check_buffers("b", 1e9, microseconds(100), {std::nullopt, "16777216", "4096 87380", "x"});
   EXPECT_FALSE(r.pass);
   EXPECT_FALSE(r.buffers[0].bytes);
   EXPECT_THAT(r.buffers[0].line, HasSubstr("unknown (not reported by the host)"));

@@ -33,8 +33,8 @@ std::optional<std::string> congestion_error(const std::string& host, const std::
   if (std::find(available.begin(), available.end(), wanted) != available.end()) return std::nullopt;
   std::string list;
   for (const std::string& a : available) list += (list.empty() ? "" : " ") + a;
-  return "host " + host + " has no TCP congestion control \"" + wanted + "\"; it has: " +
-         (list.empty() ? "(none listed)" : list) + ". Load it (modprobe tcp_" + wanted +
+  return "host " + host + " has no TCP congestion control \"" + wanted +
+         "\"; it has: " + (list.empty() ? "(none listed)" : list) + ". Load it (modprobe tcp_" + wanted +
          ") or sweep only what the kernel offers";
 }
 

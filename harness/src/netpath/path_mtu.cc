@@ -25,12 +25,12 @@ std::string first_line(const std::string& text) {
 
 // One size, retried while it fails, so one lost echo does not count as "too big".
 MtuStep try_size(int mtu, const DfProbe& probe, int attempts, std::vector<MtuStep>& steps) {
-  MtuStep step{mtu, DfResult::kTooBig, ""};
+  MtuStep step{mtu, DfResult::kNoReply, ""};
   for (int i = 0; i < std::max(1, attempts); ++i) {
     step.detail.clear();
     step.result = probe(mtu, &step.detail);
     steps.push_back(step);
-    if (step.result != DfResult::kTooBig) break;
+    if (step.result != DfResult::kNoReply) break;
   }
   return step;
 }
@@ -44,23 +44,24 @@ std::string direction(const std::string& a, const std::string& b, const MtuSearc
 }  // namespace
 
 std::vector<std::string> df_probe_command(const std::string& to_address, int mtu) {
-  return {"ping", "-n", "-c", "1", "-W", "1", "-M", "do", "-s", std::to_string(mtu - kIcmpOverhead), to_address};
+  return {"ping",    "-n", "-c", "1", "-W", "1", "-M", "do", "-s", std::to_string(mtu - kIcmpOverhead),
+          to_address};
 }
 
 DfResult read_df_probe(int exit_status, const std::string& out, const std::string& err, std::string* detail) {
   const std::string all = out + "\n" + err;
-  const std::string too_big = first_line_with(all, {"message too long", "Message too long", "Frag needed",
-                                                    "frag needed"});
+  const std::string too_big =
+      first_line_with(all, {"message too long", "Message too long", "Frag needed", "frag needed"});
   if (!too_big.empty()) {
     if (detail) *detail = too_big;
     return DfResult::kTooBig;
   }
-  if (exit_status == 0 && (out.find(" 1 received") != std::string::npos ||
-                           out.find(" 1 packets received") != std::string::npos))
+  if (exit_status == 0 &&
+      (out.find(" 1 received") != std::string::npos || out.find(" 1 packets received") != std::string::npos))
     return DfResult::kPasses;
   if (exit_status == 1) {  // iputils: sent, no reply
     if (detail) *detail = "no reply within 1s";
-    return DfResult::kTooBig;
+    return DfResult::kNoReply;
   }
   if (detail) {
     const std::string line = first_line(err).empty() ? first_line(out) : first_line(err);
@@ -69,38 +70,49 @@ DfResult read_df_probe(int exit_status, const std::string& out, const std::strin
   return DfResult::kError;
 }
 
-MtuSearch find_path_mtu(int low, int high, const DfProbe& probe, int attempts) {
+MtuSearch find_path_mtu(int low, int high, const DfProbe& probe, int attempts, std::optional<int> hint) {
   MtuSearch s;
   if (low < 68 || high < low) {
     s.error = "search range [" + std::to_string(low) + ", " + std::to_string(high) + "] is not valid";
     return s;
   }
-  auto stop = [&](const MtuStep& st) {
-    if (st.result != DfResult::kError) return false;
-    s.error = st.detail.empty() ? "ping could not run" : st.detail;
-    return true;
+  // lo: the largest size known to pass; hi: the smallest known not to.
+  std::optional<int> lo, hi;
+  bool broken = false;
+  auto test = [&](int mtu) {
+    const MtuStep st = try_size(mtu, probe, attempts, s.steps);
+    if (st.result == DfResult::kError) {
+      s.error = st.detail.empty() ? "ping could not run" : st.detail;
+      broken = true;
+      return false;
+    }
+    (st.result == DfResult::kPasses ? lo : hi) = mtu;
+    return st.result == DfResult::kPasses;
   };
-  const MtuStep first = try_size(low, probe, attempts, s.steps);
-  if (stop(first) || first.result != DfResult::kPasses) return s;
-  const MtuStep top = try_size(high, probe, attempts, s.steps);
-  if (stop(top)) return s;
-  if (top.result == DfResult::kPasses) {
+  // The expected MTU and one above settle a healthy path in two probes.
+  if (hint && *hint >= low && *hint <= high && test(*hint) && *hint < high) test(*hint + 1);
+  if (broken) return s;
+  if (lo && *lo == high) {
     s.mtu = high;
     return s;
   }
-  int lo = low, hi = high;  // lo passes, hi does not
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    const MtuStep st = try_size(mid, probe, attempts, s.steps);
-    if (stop(st)) return s;
-    (st.result == DfResult::kPasses ? lo : hi) = mid;
+  if (!lo && (!test(low) || broken)) return s;  // nothing passes (or ping cannot run)
+  if (!hi && !test(high)) {
+    if (broken) return s;
+  } else if (!hi) {
+    s.mtu = high;
+    return s;
+  }
+  while (*hi - *lo > 1) {
+    test(*lo + (*hi - *lo) / 2);
+    if (broken) return s;
   }
   s.mtu = lo;
   return s;
 }
 
-MtuVerdict judge_path_mtu(int expected, const std::string& from, const std::string& to, const MtuSearch& forward,
-                          const MtuSearch& reverse) {
+MtuVerdict judge_path_mtu(int expected, const std::string& from, const std::string& to,
+                          const MtuSearch& forward, const MtuSearch& reverse) {
   MtuVerdict v;
   const bool fwd_ok = forward.error.empty() && forward.mtu == expected;
   const bool rev_ok = reverse.error.empty() && reverse.mtu == expected;
@@ -111,11 +123,13 @@ MtuVerdict judge_path_mtu(int expected, const std::string& from, const std::stri
   auto narrower = [&](const MtuSearch& s) { return s.error.empty() && s.mtu && *s.mtu < expected; };
   auto wider = [&](const MtuSearch& s) { return s.error.empty() && s.mtu && *s.mtu > expected; };
   if (narrower(forward) || narrower(reverse))
-    v.message += ": the path is narrower than the profile expects (an interface or switch port on the way has "
-                 "a smaller MTU; big packets would be fragmented or dropped)";
+    v.message +=
+        ": the path is narrower than the profile expects (an interface or switch port on the way has "
+        "a smaller MTU; big packets would be fragmented or dropped)";
   else if (wider(forward) || wider(reverse))
-    v.message += ": the path carries more than the profile expects (set mtu to what the interfaces are meant "
-                 "to have, or fix the interface MTU)";
+    v.message +=
+        ": the path carries more than the profile expects (set mtu to what the interfaces are meant "
+        "to have, or fix the interface MTU)";
   return v;
 }
 

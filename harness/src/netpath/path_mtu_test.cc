@@ -35,19 +35,20 @@ struct Path {
     ++probes;
     if (size <= mtu) return DfResult::kPasses;
     *detail = "no reply within 1s";
-    return DfResult::kTooBig;
+    return DfResult::kNoReply;
   }
 };
 
 TEST(DfProbe, CommandSendsThePayloadThatMakesTheMtu) {
-  EXPECT_EQ(df_probe_command("198.19.1.2", 1500),
-            (std::vector<std::string>{"ping", "-n", "-c", "1", "-W", "1", "-M", "do", "-s", "1472", "198.19.1.2"}));
+  EXPECT_EQ(
+      df_probe_command("198.19.1.2", 1500),
+      (std::vector<std::string>{"ping", "-n", "-c", "1", "-W", "1", "-M", "do", "-s", "1472", "198.19.1.2"}));
 }
 
 TEST(DfProbe, ReadsRealIputilsOutputs) {
   std::string detail;
-  EXPECT_EQ(recorded("mtu-1372", &detail), DfResult::kPasses);  // 1400 on a 1500 -> 1400 path
-  EXPECT_EQ(recorded("mtu-1472", &detail), DfResult::kTooBig);  // dropped by the 1400 side
+  EXPECT_EQ(recorded("mtu-1372", &detail), DfResult::kPasses);   // 1400 on a 1500 -> 1400 path
+  EXPECT_EQ(recorded("mtu-1472", &detail), DfResult::kNoReply);  // dropped by the 1400 side
   EXPECT_EQ(detail, "no reply within 1s");
   EXPECT_EQ(recorded("mtu-1473", &detail), DfResult::kTooBig);  // over the local MTU
   EXPECT_EQ(detail, "ping: local error: message too long, mtu=1500");
@@ -72,11 +73,38 @@ TEST(PathMtuSearch, FindsTheNarrowestHopInLogarithmicProbes) {
   EXPECT_EQ(wide.probes, 2);
 }
 
+TEST(PathMtuSearch, TheExpectedMtuSettlesAHealthyPathInTwoProbes) {
+  Path path{1500};
+  const MtuSearch s = find_path_mtu(68, 9216, std::ref(path), 2, 1500);
+  EXPECT_EQ(s.mtu, 1500);
+  EXPECT_EQ(path.probes, 2 + 1);                        // 1500 passes, 1501 gets no reply twice
+  for (int mtu : {68, 1400, 1499, 1501, 9000, 9216}) {  // a wrong hint still finds the truth
+    Path other{mtu};
+    EXPECT_EQ(find_path_mtu(68, 9216, std::ref(other), 1, 1500).mtu, mtu);
+  }
+  Path wide{65535};
+  EXPECT_EQ(find_path_mtu(68, 9216, std::ref(wide), 1, 9216).mtu, 9216);
+  EXPECT_EQ(wide.probes, 1);
+}
+
+TEST(PathMtuSearch, ARefusedSizeIsNotRetried) {
+  int calls = 0;
+  auto refusing = [&](int size, std::string* d) {
+    ++calls;
+    *d = "ping: local error: message too long, mtu=1500";
+    return size <= 1500 ? DfResult::kPasses : DfResult::kTooBig;
+  };
+  const MtuSearch s = find_path_mtu(68, 9216, refusing, 2);
+  EXPECT_EQ(s.mtu, 1500);
+  EXPECT_EQ(static_cast<std::size_t>(calls), s.steps.size());
+  EXPECT_LE(calls, 16);  // no second try of any size
+}
+
 TEST(PathMtuSearch, OneLostEchoDoesNotShrinkTheAnswer) {
   int calls = 0;
   auto lossy = [&](int size, std::string*) {
     ++calls;
-    if (calls == 4) return DfResult::kTooBig;  // the first try of one size is lost
+    if (calls == 4) return DfResult::kNoReply;  // the first try of one size is lost
     return size <= 1500 ? DfResult::kPasses : DfResult::kTooBig;
   };
   EXPECT_EQ(find_path_mtu(68, 9216, lossy, 2).mtu, 1500);
@@ -85,7 +113,7 @@ TEST(PathMtuSearch, OneLostEchoDoesNotShrinkTheAnswer) {
 TEST(PathMtuSearch, NothingPassesOrPingCannotRun) {
   auto dead = [](int, std::string* d) {
     *d = "no reply within 1s";
-    return DfResult::kTooBig;
+    return DfResult::kNoReply;
   };
   const MtuSearch none = find_path_mtu(68, 9216, dead);
   EXPECT_FALSE(none.mtu);
@@ -116,7 +144,8 @@ TEST(PathMtuVerdict, NamesBothDirectionsAndTheExpectation) {
   EXPECT_THAT(fail.message, HasSubstr("a->b carries 1400 bytes and b->a carries 1500 bytes; expected 1500"));
   EXPECT_THAT(fail.message, HasSubstr("narrower than the profile expects"));
   EXPECT_THAT(judge_path_mtu(1500, "a", "b", ok, failed).message, HasSubstr("b->a could not be measured"));
-  EXPECT_THAT(judge_path_mtu(1400, "a", "b", ok, ok).message, HasSubstr("carries more than the profile expects"));
+  EXPECT_THAT(judge_path_mtu(1400, "a", "b", ok, ok).message,
+              HasSubstr("carries more than the profile expects"));
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ void refuse_errors(const std::string& output, const std::string& origin) {
   for (const char* needle : {"unknown host", "Name or service not known", "Network is unreachable",
                              "invalid argument", "usage: ping", "Usage: ping", "bad number of packets"}) {
     if (output.find(needle) != std::string::npos)
-      throw PingError(PingFailure::kToolFailed, origin + ": ping failed: \"" + line_with(output, needle) + "\"");
+      throw PingError(PingFailure::kToolFailed,
+                      origin + ": ping failed: \"" + line_with(output, needle) + "\"");
   }
 }
 
@@ -48,7 +49,8 @@ void refuse_errors(const std::string& output, const std::string& origin) {
 
 PingInvocation ping_flood_command(const profile::TestSpec& spec, const std::string& to_address) {
   PingInvocation inv;
-  inv.argv = {"ping", "-f", "-q", "-n", "-c", std::to_string(spec.ping.count), "-s", std::to_string(spec.ping.size)};
+  inv.argv = {
+      "ping", "-f", "-q", "-n", "-c", std::to_string(spec.ping.count), "-s", std::to_string(spec.ping.size)};
   if (spec.ping.interval) inv.argv.insert(inv.argv.end(), {"-i", seconds_text(*spec.ping.interval)});
   // -w takes whole seconds; round up so a 1.5s duration is not cut to 1s.
   const auto deadline_s = std::max<long long>(
@@ -103,8 +105,8 @@ measure::Measurement parse_ping_summary(const std::string& output, const std::st
     m.reported["max"] = ms_to_ns(r[3]);
     if (r[4].matched) m.reported["mdev"] = ms_to_ns(r[4]);
   } else if (m.received > 0) {
-    throw PingError(PingFailure::kMalformed,
-                    origin + ": " + std::to_string(m.received) + " replies but no \"rtt min/avg/max/mdev\" line");
+    throw PingError(PingFailure::kMalformed, origin + ": " + std::to_string(m.received) +
+                                                 " replies but no \"rtt min/avg/max/mdev\" line");
   }
   std::smatch x;
   if (std::regex_search(flat, x, kPipe)) m.parameters["pipe"] = x[1];

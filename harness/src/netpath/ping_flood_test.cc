@@ -11,9 +11,9 @@
 namespace labgate::netpath {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using ::testing::HasSubstr;
 
 const std::string kDir = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/seeds-extra/ping/";
 
@@ -32,8 +32,8 @@ TEST(PingFloodCommand, FloodsQuietlyAndEndsAtTheDeadline) {
   spec.ping.size = 1024;
   spec.duration = milliseconds(1500);
   const PingInvocation inv = ping_flood_command(spec, "198.19.1.2");
-  EXPECT_EQ(inv.argv, (std::vector<std::string>{"ping", "-f", "-q", "-n", "-c", "1000", "-s", "1024", "-w", "2",
-                                                "198.19.1.2"}));
+  EXPECT_EQ(inv.argv, (std::vector<std::string>{"ping", "-f", "-q", "-n", "-c", "1000", "-s", "1024", "-w",
+                                                "2", "198.19.1.2"}));
   EXPECT_EQ(inv.timeout, seconds(17));
   spec.ping.interval = milliseconds(10);
   EXPECT_THAT(ping_flood_command(spec, "x").argv, ::testing::Contains("0.010"));
@@ -107,8 +107,9 @@ TEST(PingSummary, NotRootIsSaidPlainly) {
     FAIL() << "no error";
   } catch (const PingError& e) {
     EXPECT_EQ(e.kind(), PingFailure::kNotPermitted);
-    EXPECT_THAT(e.what(), HasSubstr("ping on a: ping refused: \"ping: cannot flood; minimal interval allowed for "
-                                    "user is 2ms\""));
+    EXPECT_THAT(e.what(),
+                HasSubstr("ping on a: ping refused: \"ping: cannot flood; minimal interval allowed for "
+                          "user is 2ms\""));
     EXPECT_THAT(e.what(), HasSubstr("needs root on the target"));
   }
   // RHEL 5's iputils words it differently.

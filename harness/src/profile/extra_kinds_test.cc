@@ -78,7 +78,8 @@ TEST_F(ExtraKinds, MessageSizeSweepMatchesBudgetByValueByMeaning) {
   std::vector<std::string> names;
   for (const TestSpec& t : p_.tests)
     if (t.sweep_of == "tcp_stream_sweep") names.push_back(t.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"tcp_stream_sweep/message_size=64", "tcp_stream_sweep/message_size=1024",
+  EXPECT_EQ(names, (std::vector<std::string>{"tcp_stream_sweep/message_size=64",
+                                             "tcp_stream_sweep/message_size=1024",
                                              "tcp_stream_sweep/message_size=4KiB"}));
   EXPECT_EQ(test("tcp_stream_sweep/message_size=4KiB").message_size, 4096u);
   EXPECT_DOUBLE_EQ(limit("tcp_stream_sweep/message_size=64", Stat::kMinThroughput), 900e6);
@@ -90,9 +91,10 @@ TEST_F(ExtraKinds, TwoListsGiveEveryCombination) {
   std::vector<std::string> names;
   for (const TestSpec& t : p_.tests)
     if (t.sweep_of == "buffers") names.push_back(t.name);
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "buffers/socket_buffer=16KiB,congestion=cubic", "buffers/socket_buffer=16KiB,congestion=reno",
-                       "buffers/socket_buffer=128KiB,congestion=cubic", "buffers/socket_buffer=128KiB,congestion=reno"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"buffers/socket_buffer=16KiB,congestion=cubic",
+                                             "buffers/socket_buffer=16KiB,congestion=reno",
+                                             "buffers/socket_buffer=128KiB,congestion=cubic",
+                                             "buffers/socket_buffer=128KiB,congestion=reno"}));
   const TestSpec& t = test("buffers/socket_buffer=16KiB,congestion=reno");
   EXPECT_EQ(t.socket_buffer, 16384u);
   EXPECT_EQ(t.congestion, "reno");

@@ -13,10 +13,11 @@ namespace labgate::profile::detail {
 namespace {
 
 // Keys that hold a list by nature, or name what is measured rather than how.
-constexpr std::string_view kNotSweepable[] = {"name", "kind", "tool", "from", "to", "on",
+constexpr std::string_view kNotSweepable[] = {"name", "kind", "tool", "from",   "to",       "on",
                                               "cpus", "argv", "cpu",  "budget", "budget_by"};
 constexpr std::string_view kSizeKeys[] = {"message_size", "socket_buffer", "size", "file_size", "block_size"};
-constexpr std::string_view kDurationKeys[] = {"duration", "warmup", "interval", "threshold", "pause", "timeout"};
+constexpr std::string_view kDurationKeys[] = {"duration",  "warmup", "interval",
+                                              "threshold", "pause",  "timeout"};
 
 template <std::size_t N>
 bool in(std::string_view key, const std::string_view (&set)[N]) {
@@ -59,7 +60,8 @@ std::vector<SweepDim> sweep_dims(const Node& test, const std::string& key, Diagn
     if (c.type != Node::Type::kArray || !is_sweepable(c.key)) continue;
     const std::string k = join_key(key, c.key);
     if (c.children.empty()) {
-      d.error(c.pos, k, "an empty list sweeps nothing; give the values, e.g. " + c.key + " = [64, 1024]");
+      d.error(c.pos, k,
+              "an empty list sweeps nothing; give the values to sweep, e.g. message_size = [64, 1024]");
       continue;
     }
     SweepDim dim;
@@ -68,8 +70,8 @@ std::vector<SweepDim> sweep_dims(const Node& test, const std::string& key, Diagn
     std::set<std::string> seen;
     for (std::size_t i = 0; i < c.children.size(); ++i) {
       const Node& v = c.children[i];
-      const bool scalar = v.type == Node::Type::kString || v.type == Node::Type::kInteger ||
-                          v.type == Node::Type::kBoolean;
+      const bool scalar =
+          v.type == Node::Type::kString || v.type == Node::Type::kInteger || v.type == Node::Type::kBoolean;
       if (!scalar) {
         d.error(v.pos, k + "[" + std::to_string(i) + "]",
                 "a swept value must be one string, integer or boolean; found " + std::string(v.type_name()));
@@ -160,8 +162,9 @@ std::vector<BudgetOverride> read_budget_by(const Node* by, const std::string& ke
       const std::string canonical = canonical_of(param.key, value.key);
       auto hit = std::find(dim->canonical.begin(), dim->canonical.end(), canonical);
       if (hit == dim->canonical.end()) {
-        d.error(value.header ? value.pos : value.key_pos, vk,
-                "\"" + value.key + "\" is not one of the swept values of " + param.key + ": " + join(dim->shown));
+        d.error(
+            value.header ? value.pos : value.key_pos, vk,
+            "\"" + value.key + "\" is not one of the swept values of " + param.key + ": " + join(dim->shown));
         continue;
       }
       if (!value.is_table()) {
@@ -183,7 +186,8 @@ std::vector<Bound> case_budget(const std::vector<Bound>& budget, const std::vect
   for (const BudgetOverride& o : overrides) {
     if (c.index[o.dim] != o.value) continue;
     for (const Bound& b : o.bounds) {
-      auto prior = std::find_if(set_here.begin(), set_here.end(), [&](const Bound& x) { return x.stat == b.stat; });
+      auto prior =
+          std::find_if(set_here.begin(), set_here.end(), [&](const Bound& x) { return x.stat == b.stat; });
       if (prior != set_here.end() && prior->limit != b.limit) {
         d.error(b.pos, key + ".budget_by." + dims[o.dim].key,
                 std::string(to_string(b.stat)) + " is also set to " + prior->as_written + " at " +

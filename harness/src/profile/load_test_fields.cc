@@ -9,10 +9,10 @@ namespace {
 
 // Every key a test may hold (besides name, budget, budget_by), for positions.
 constexpr const char* kFieldKeys[] = {
-    "kind",   "tool",      "from",  "to",         "on",         "cpus",     "duration",   "warmup",
-    "message_size", "cpu", "rate",  "interval",   "nodelay",    "busy_poll", "threshold", "port",
-    "socket_buffer", "congestion", "mtu", "count", "size",      "argv",     "pause",      "timeout",
-    "dir",    "path",      "file_size", "block_size", "threads", "direct",  "read_mix"};
+    "kind",          "tool",       "from",      "to",         "on",      "cpus",      "duration",  "warmup",
+    "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
+    "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
+    "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -80,7 +80,8 @@ void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   if (auto v = r.get_duration("timeout")) s.command.timeout = *v;
   // The configured directory is `disk_dir` in [defaults.test], `dir` in a test.
   const char* dir_key = from_defaults ? "disk_dir" : "dir";
-  if (from_defaults && r.node() && r.node()->find("disk_dir")) t.where["dir"] = r.node()->find("disk_dir")->pos;
+  if (from_defaults && r.node() && r.node()->find("disk_dir"))
+    t.where["dir"] = r.node()->find("disk_dir")->pos;
   if (from_defaults)
     r.forbid("dir", "in [defaults.test] the directory disk tests may use is written disk_dir = \"...\"");
   if (auto v = remote_path(r, dir_key, dir_key)) s.disk.dir = *v;

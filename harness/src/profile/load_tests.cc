@@ -20,7 +20,8 @@ Node defaults_without_lists(const Node* defaults_test, Diagnostics& d) {
     const bool list = c.type == Node::Type::kArray && is_sweepable(c.key);
     if (list)
       d.error(c.pos, join_key("defaults.test", c.key),
-              "a list sweeps one test; write " + c.key + " = [...] in the [[test]] to sweep, not in [defaults.test]");
+              "a list sweeps one test; write " + c.key +
+                  " = [...] in the [[test]] to sweep, not in [defaults.test]");
     return list;
   });
   return out;
@@ -67,7 +68,8 @@ std::vector<Bound> read_bounds(const Node& n, const std::string& key, Diagnostic
         limit = read_percentage(*v, k, d);
         break;
     }
-    if (limit) out.push_back(Bound{stat, *limit, v->pos, v->type == Node::Type::kString ? v->text : v->brief()});
+    if (limit)
+      out.push_back(Bound{stat, *limit, v->pos, v->type == Node::Type::kString ? v->text : v->brief()});
   }
   r.finish();
   return out;
@@ -106,7 +108,8 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
                 "a test name may hold only letters, digits, '_', '-', '.' (it names results files and JUnit "
                 "cases)");
       } else if (auto [it, fresh] = names.emplace(name, nn->pos); !fresh) {
-        d.error(nn->pos, key + ".name", "duplicate test name \"" + name + "\"; first used at " + it->second.str());
+        d.error(nn->pos, key + ".name",
+                "duplicate test name \"" + name + "\"; first used at " + it->second.str());
       }
     } else if (nn) {
       wrong_type(*nn, key + ".name", "a string", d);

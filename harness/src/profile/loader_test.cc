@@ -80,9 +80,10 @@ TEST(Load, ExampleProfileHoldsTheSeedsFieldPractice) {
   EXPECT_EQ(p.find_test("flood_ping/size=4096")->ping.size, 4096u);
   EXPECT_DOUBLE_EQ(p.find_test("flood_ping/size=4096")->find_bound(Stat::kMean)->limit, 250e3);
   EXPECT_DOUBLE_EQ(p.find_test("flood_ping/size=1024")->find_bound(Stat::kMean)->limit, 150e3);
-  EXPECT_DOUBLE_EQ(p.find_test("tcp_stream_msg/message_size=1024")->find_bound(Stat::kMinThroughput)->limit, 900e6);
-  EXPECT_DOUBLE_EQ(p.find_test("tcp_stream_sockbuf/socket_buffer=16KiB")->find_bound(Stat::kMinThroughput)->limit,
-                   100e6);
+  EXPECT_DOUBLE_EQ(p.find_test("tcp_stream_msg/message_size=1024")->find_bound(Stat::kMinThroughput)->limit,
+                   900e6);
+  EXPECT_DOUBLE_EQ(
+      p.find_test("tcp_stream_sockbuf/socket_buffer=16KiB")->find_bound(Stat::kMinThroughput)->limit, 100e6);
   EXPECT_EQ(p.find_test("tcp_stream_cc/congestion=htcp")->congestion, "htcp");
   EXPECT_EQ(p.find_test("dns_lookup")->command.count, 100u);
   const TestSpec* sb = p.find_test("rac_storage_sysbench");

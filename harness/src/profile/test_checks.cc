@@ -65,8 +65,10 @@ constexpr KeyFit kKeyFits[] = {
 
 // Why a key does not fit a kind, or nullptr when it does.
 const char* misplaced(const std::string& key, TestKind kind) {
-  if (kind == TestKind::kJitter && (key == "from" || key == "to")) return "a jitter test runs on the hosts in `on`";
-  if (kind == TestKind::kJitter && (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll"))
+  if (kind == TestKind::kJitter && (key == "from" || key == "to"))
+    return "a jitter test runs on the hosts in `on`";
+  if (kind == TestKind::kJitter &&
+      (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll"))
     return "a jitter test sends no messages";
   if (kind == TestKind::kJitter && key == "cpu") return "a jitter test spins on the CPUs in `cpus`";
   for (const KeyFit& f : kKeyFits)
@@ -78,10 +80,11 @@ void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (on_hosts(s.kind)) {
     if (s.on.empty()) {
-      d.error(t.pos_of("on"), t.key_of("on"),
-              s.kind == TestKind::kJitter
-                  ? "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
-                  : std::string("a ") + to_string(s.kind) + " test needs the host to run on, e.g. on = \"a\"");
+      d.error(
+          t.pos_of("on"), t.key_of("on"),
+          s.kind == TestKind::kJitter
+              ? "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
+              : std::string("a ") + to_string(s.kind) + " test needs the host to run on, e.g. on = \"a\"");
       return;
     }
     if (s.kind != TestKind::kJitter && s.on.size() > 1) {

@@ -84,7 +84,8 @@ void check_disk(TestDraft& t, Diagnostics& d) {
   }
   if (s.kind == TestKind::kDiskRandomRw && (k.read_mix <= 0 || k.read_mix >= 1))
     d.error(t.pos_of("read_mix"), t.key_of("read_mix"),
-            "a disk_random_rw test needs reads and writes: between 0% and 100% exclusive (use disk_random_read or "
+            "a disk_random_rw test needs reads and writes: between 0% and 100% exclusive (use "
+            "disk_random_read or "
             "disk_random_write for one kind only)");
   if (k.block_size < 512 || (k.direct && k.block_size % 512 != 0))
     d.error(t.pos_of("block_size"), t.key_of("block_size"),

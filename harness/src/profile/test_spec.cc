@@ -8,16 +8,17 @@ namespace labgate::profile {
 namespace {
 
 constexpr std::array<TestKind, 11> kKinds{
-    TestKind::kTcpRr,     TestKind::kUdpRr,   TestKind::kTcpStream,      TestKind::kUdpStream,
-    TestKind::kJitter,    TestKind::kPathMtu, TestKind::kPingFlood,      TestKind::kCommand,
+    TestKind::kTcpRr,          TestKind::kUdpRr,           TestKind::kTcpStream,   TestKind::kUdpStream,
+    TestKind::kJitter,         TestKind::kPathMtu,         TestKind::kPingFlood,   TestKind::kCommand,
     TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw};
 constexpr std::array<Tool, 5> kTools{Tool::kBuiltin, Tool::kNetperf, Tool::kSockperf, Tool::kIperf3,
                                      Tool::kSysbench};
-constexpr std::array<Stat, 18> kStats{
-    Stat::kP50,         Stat::kP90,           Stat::kP99,          Stat::kP99_9,           Stat::kP99_99,
-    Stat::kMax,         Stat::kMean,          Stat::kStddev,       Stat::kDropped,         Stat::kMinThroughput,
-    Stat::kMaxLoss,     Stat::kMdev,          Stat::kMinIops,      Stat::kMaxFailures,     Stat::kMaxRetransmits,
-    Stat::kMaxRxDrops,  Stat::kMaxRxErrors,   Stat::kMaxUdpRcvbufErrors};
+constexpr std::array<Stat, 18> kStats{Stat::kP50,           Stat::kP90,         Stat::kP99,
+                                      Stat::kP99_9,         Stat::kP99_99,      Stat::kMax,
+                                      Stat::kMean,          Stat::kStddev,      Stat::kDropped,
+                                      Stat::kMinThroughput, Stat::kMaxLoss,     Stat::kMdev,
+                                      Stat::kMinIops,       Stat::kMaxFailures, Stat::kMaxRetransmits,
+                                      Stat::kMaxRxDrops,    Stat::kMaxRxErrors, Stat::kMaxUdpRcvbufErrors};
 
 template <typename E, std::size_t N>
 std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) {

@@ -9,8 +9,8 @@
 namespace labgate::storage {
 namespace {
 
-using nlohmann::json;
 using measure::ProbeOutputError;
+using nlohmann::json;
 
 constexpr std::size_t kMaxJson = 64u << 20;
 
@@ -36,8 +36,17 @@ std::uint64_t count(const json& j, const std::string& key, const std::string& pa
   return v.get<std::uint64_t>();
 }
 
+// "30s", "1.5s"; exact nanoseconds when the short form would round.
+std::string duration_arg(std::chrono::nanoseconds d) {
+  const std::string text = units::format_duration(d);
+  const auto back = units::parse_duration(text);
+  return back && *back.value == d ? text : std::to_string(d.count()) + "ns";
+}
+
 const char* mode_of(profile::TestKind k) {
-  return k == profile::TestKind::kDiskRandomRead ? "read" : k == profile::TestKind::kDiskRandomWrite ? "write" : "rw";
+  return k == profile::TestKind::kDiskRandomRead    ? "read"
+         : k == profile::TestKind::kDiskRandomWrite ? "write"
+                                                    : "rw";
 }
 
 }  // namespace
@@ -45,13 +54,25 @@ const char* mode_of(profile::TestKind k) {
 DiskInvocation disk_probe_command(const profile::TestSpec& spec, const std::string& probe) {
   const profile::DiskParams& d = spec.disk;
   DiskInvocation inv;
-  inv.argv = {probe,           "--dir",         d.dir,
-              "--file",        d.path,          "--mode",
-              mode_of(spec.kind), "--file-size", std::to_string(d.file_size),
-              "--block-size",  std::to_string(d.block_size), "--threads",
-              std::to_string(d.threads), "--duration", units::format_duration(spec.duration),
-              "--warmup",      units::format_duration(spec.warmup), "--interval",
-              units::format_duration(spec.interval)};
+  inv.argv = {probe,
+              "--dir",
+              d.dir,
+              "--file",
+              d.path,
+              "--mode",
+              mode_of(spec.kind),
+              "--file-size",
+              std::to_string(d.file_size),
+              "--block-size",
+              std::to_string(d.block_size),
+              "--threads",
+              std::to_string(d.threads),
+              "--duration",
+              duration_arg(spec.duration),
+              "--warmup",
+              duration_arg(spec.warmup),
+              "--interval",
+              duration_arg(spec.interval)};
   if (!d.direct) inv.argv.push_back("--no-direct");
   if (spec.kind == profile::TestKind::kDiskRandomRw)
     inv.argv.insert(inv.argv.end(), {"--read-mix", std::to_string(std::lround(d.read_mix * 100))});
@@ -64,11 +85,14 @@ DiskInvocation disk_probe_command(const profile::TestSpec& spec, const std::stri
 measure::Measurement parse_disk_probe(std::string_view text, const std::string& host) {
   if (text.size() > kMaxJson) throw ProbeOutputError("disk probe output: larger than 64 MiB", false);
   const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw ProbeOutputError("disk probe output: not one JSON object", false);
-  if (!at(j, "format").is_string() || j["format"] != "labgate-probe-1") bad("format", "is not \"labgate-probe-1\"");
+  if (j.is_discarded() || !j.is_object())
+    throw ProbeOutputError("disk probe output: not one JSON object", false);
+  if (!at(j, "format").is_string() || j["format"] != "labgate-probe-1")
+    bad("format", "is not \"labgate-probe-1\"");
   if (!at(j, "probe").is_string() || j["probe"] != "disk") bad("probe", "is not \"disk\"");
   if (at(j, "status") != "ok") {
-    const std::string why = j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : "unknown";
+    const std::string why =
+        j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : "unknown";
     throw ProbeOutputError("disk probe on " + host + " could not measure: " + why, true);
   }
   measure::Measurement m;
@@ -98,11 +122,14 @@ measure::Measurement parse_disk_probe(std::string_view text, const std::string& 
   for (const json& i : series)
     m.series.push_back({num(i, "start_s", "series.intervals[]."), num(i, "length_s", "series.intervals[]."),
                         count(i, "count", "series.intervals[]."), count(i, "p50_ns", "series.intervals[]."),
-                        count(i, "p99_ns", "series.intervals[]."), count(i, "max_ns", "series.intervals[].")});
+                        count(i, "p99_ns", "series.intervals[]."),
+                        count(i, "max_ns", "series.intervals[].")});
   if (params.value("threads", 1) > 1)
-    m.warnings.push_back("per-interval p50/p99 are the slowest thread's (the run's own percentiles are exact)");
+    m.warnings.push_back(
+        "per-interval p50/p99 are the slowest thread's (the run's own percentiles are exact)");
   if (params.contains("direct") && params["direct"] == false)
-    m.warnings.push_back("direct = false: the page cache serves part of the I/O, so the figures flatter the disk");
+    m.warnings.push_back(
+        "direct = false: the page cache serves part of the I/O, so the figures flatter the disk");
   if (m.histogram.count() == 0) m.warnings.push_back("no operation completed in the measured window");
   return m;
 }

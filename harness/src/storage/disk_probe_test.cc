@@ -22,12 +22,15 @@ TEST(DiskProbeCommand, FromTheProfilesDiskKeys) {
   s.disk.direct = false;
   s.disk.read_mix = 0.7;
   const DiskInvocation inv = disk_probe_command(s, "/tmp/run/disk");
-  EXPECT_EQ(inv.argv, (std::vector<std::string>{"/tmp/run/disk", "--dir", "/u01/lg", "--file",
-                                                "/u01/lg/labgate-x.dat", "--mode", "rw", "--file-size",
-                                                "1073741824", "--block-size", "16384", "--threads", "4",
-                                                "--duration", "30s", "--warmup", "2s", "--interval", "1s",
-                                                "--no-direct", "--read-mix", "70"}));
+  EXPECT_EQ(inv.argv, (std::vector<std::string>{
+                          "/tmp/run/disk", "--dir",     "/u01/lg",     "--file",     "/u01/lg/labgate-x.dat",
+                          "--mode",        "rw",        "--file-size", "1073741824", "--block-size",
+                          "16384",         "--threads", "4",           "--duration", "30s",
+                          "--warmup",      "2s",        "--interval",  "1s",         "--no-direct",
+                          "--read-mix",    "70"}));
   EXPECT_EQ(inv.timeout, std::chrono::seconds(2 + 30 + 90 + 204));
+  s.duration = std::chrono::nanoseconds(1234567);  // "1.235ms" would round: the probe gets it exact
+  EXPECT_THAT(disk_probe_command(s, "p").argv, ::testing::Contains("1234567ns"));
 }
 
 TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
@@ -42,10 +45,13 @@ TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
   EXPECT_THAT(error_of("not json"), HasSubstr("not one JSON object"));
   EXPECT_THAT(error_of(R"({"format":"labgate-probe-1","probe":"pingpong","status":"ok"})"),
               HasSubstr("'probe' is not \"disk\""));
-  EXPECT_THAT(error_of(R"({"format":"labgate-probe-1","probe":"disk","status":"error","error":"the filesystem of /x refuses O_DIRECT"})"),
-              HasSubstr("disk probe on a could not measure: the filesystem of /x refuses O_DIRECT [probe_failed]"));
-  EXPECT_THAT(error_of(R"({"format":"labgate-probe-1","probe":"disk","status":"ok","kind":"disk_random_read"})"),
-              HasSubstr("'parameters' is missing"));
+  EXPECT_THAT(
+      error_of(
+          R"({"format":"labgate-probe-1","probe":"disk","status":"error","error":"the filesystem of /x refuses O_DIRECT"})"),
+      HasSubstr("disk probe on a could not measure: the filesystem of /x refuses O_DIRECT [probe_failed]"));
+  EXPECT_THAT(
+      error_of(R"({"format":"labgate-probe-1","probe":"disk","status":"ok","kind":"disk_random_read"})"),
+      HasSubstr("'parameters' is missing"));
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ std::string ratio_text(double read_mix) {
 
 // `cd DIR && exec ARGV...` with every word passed as an argument, never as script text.
 std::vector<std::string> in_dir(const std::string& dir, const std::vector<std::string>& argv) {
-  std::vector<std::string> out{"/bin/sh", "-c", "cd \"$1\" || exit 3; shift; exec \"$@\"", "labgate-sysbench", dir};
+  std::vector<std::string> out{"/bin/sh", "-c", "cd \"$1\" || exit 3; shift; exec \"$@\"", "labgate-sysbench",
+                               dir};
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
 }

@@ -63,18 +63,21 @@ class Parse {
     while (std::getline(in, line)) {
       if (line.find("FATAL") == std::string::npos) continue;
       if (line.find("errno = 22") != std::string::npos || line.find("Invalid argument") != std::string::npos)
-        fail(SysbenchFailure::kDirectUnsupported,
-             "sysbench could not open its file with O_DIRECT (\"" + line +
-                 "\"); this filesystem refuses direct I/O (tmpfs does): set direct = false, or use a dir on a "
-                 "disk filesystem");
+        fail(
+            SysbenchFailure::kDirectUnsupported,
+            "sysbench could not open its file with O_DIRECT (\"" + line +
+                "\"); this filesystem refuses direct I/O (tmpfs does): set direct = false, or use a dir on a "
+                "disk filesystem");
       fail(SysbenchFailure::kToolFailed, "sysbench failed: \"" + line + "\"");
     }
   }
 
   void latency(measure::Measurement& m) const {
     static const std::regex kStat(R"((min|avg|max):\s+([\d.]+)(ms|s|us)?\b)");
-    static const std::regex kPct(R"((?:approx\.\s+(\d+) percentile|(\d+)th percentile):\s+([\d.]+)(ms|s|us)?)");
-    for (auto it = std::sregex_iterator(text_.begin(), text_.end(), kStat); it != std::sregex_iterator(); ++it) {
+    static const std::regex kPct(
+        R"((?:approx\.\s+(\d+) percentile|(\d+)th percentile):\s+([\d.]+)(ms|s|us)?)");
+    for (auto it = std::sregex_iterator(text_.begin(), text_.end(), kStat); it != std::sregex_iterator();
+         ++it) {
       const std::smatch& s = *it;
       // 0.4's OLTP-style "Threads fairness" lines have no "min:"; these are per-request figures.
       const std::string name = s[1] == "avg" ? "mean" : s[1].str();
@@ -105,13 +108,15 @@ void read_v10(const Parse& p, measure::Measurement& m) {
   static const std::regex kOps(R"(reads/s:\s+([\d.]+)\s+writes/s:\s+([\d.]+)(?:\s+fsyncs/s:\s+([\d.]+))?)");
   static const std::regex kRates(R"(read, MiB/s:\s+([\d.]+)\s+written, MiB/s:\s+([\d.]+))");
   const auto ops = p.find(kOps);
-  if (!ops) p.fail(SysbenchFailure::kMalformed, "no \"reads/s:\" / \"writes/s:\" figures; did the run finish?");
+  if (!ops)
+    p.fail(SysbenchFailure::kMalformed, "no \"reads/s:\" / \"writes/s:\" figures; did the run finish?");
   const double reads = std::stod((*ops)[1]), writes = std::stod((*ops)[2]);
   m.reported["iops"] = reads + writes;
   m.parameters["reads_per_s"] = (*ops)[1];
   m.parameters["writes_per_s"] = (*ops)[2];
   if ((*ops)[3].matched) m.parameters["fsyncs_per_s"] = (*ops)[3];
-  if (auto mib = p.find(kRates)) m.throughput_bps = (std::stod((*mib)[1]) + std::stod((*mib)[2])) * kMiB * 8.0;
+  if (auto mib = p.find(kRates))
+    m.throughput_bps = (std::stod((*mib)[1]) + std::stod((*mib)[2])) * kMiB * 8.0;
 }
 
 void read_v04(const Parse& p, measure::Measurement& m) {
@@ -138,8 +143,8 @@ void read_v04(const Parse& p, measure::Measurement& m) {
 measure::Measurement parse_sysbench_fileio(const std::string& output, const std::string& origin,
                                            std::optional<TestKind> kind) {
   if (output.size() > kMaxOutput)
-    throw SysbenchError(SysbenchFailure::kMalformed,
-                        origin + ": " + std::to_string(output.size()) + " bytes is not sysbench fileio output");
+    throw SysbenchError(SysbenchFailure::kMalformed, origin + ": " + std::to_string(output.size()) +
+                                                         " bytes is not sysbench fileio output");
   const std::string text = clean(output);
   const Parse p(text, origin);
   p.refuse_failures();
@@ -152,7 +157,8 @@ measure::Measurement parse_sysbench_fileio(const std::string& output, const std:
                                             " run, not " + profile::to_string(*kind));
   if (mode || kind) m.kind = profile::to_string(mode ? *mode : *kind);
   const auto version = parse_sysbench_version(text);
-  const bool v10 = version == SysbenchVersion::k10 || (!version && text.find("reads/s:") != std::string::npos);
+  const bool v10 =
+      version == SysbenchVersion::k10 || (!version && text.find("reads/s:") != std::string::npos);
   m.parameters["sysbench"] = v10 ? "1.0" : "0.4";
   v10 ? read_v10(p, m) : read_v04(p, m);
   p.latency(m);
@@ -167,8 +173,9 @@ measure::Measurement parse_sysbench_fileio(const std::string& output, const std:
     const bool direct = flags.find("direct") != std::string::npos || flags == "16384";  // O_DIRECT on x86
     m.parameters["direct"] = direct ? "true" : "false";
     if (!direct)
-      m.warnings.push_back("sysbench ran through the page cache (no O_DIRECT): the figures are the cache's, not "
-                           "the disk's (seed 004 shows 595 vs 161 requests/s)");
+      m.warnings.push_back(
+          "sysbench ran through the page cache (no O_DIRECT): the figures are the cache's, not "
+          "the disk's (seed 004 shows 595 vs 161 requests/s)");
   }
   return m;
 }

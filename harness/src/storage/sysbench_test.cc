@@ -12,9 +12,9 @@
 namespace labgate::storage {
 namespace {
 
+using profile::TestKind;
 using ::testing::Contains;
 using ::testing::HasSubstr;
-using profile::TestKind;
 
 const std::string kDir = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/seeds-extra/sysbench/";
 
@@ -51,11 +51,25 @@ TEST(SysbenchVersion, FromVersionOutputOrBanner) {
 TEST(SysbenchCommands, Version10RunsInTheTestDirectory) {
   const SysbenchCommands c = sysbench_commands(disk_spec(TestKind::kDiskRandomRead), SysbenchVersion::k10);
   EXPECT_EQ(c.dir, "/u01/lg");
-  const std::vector<std::string> want{"/bin/sh", "-c", "cd \"$1\" || exit 3; shift; exec \"$@\"", "labgate-sysbench",
-                                      "/u01/lg", "sysbench", "fileio", "--file-total-size=134217728", "--file-num=1",
-                                      "--file-block-size=16384", "--file-extra-flags=direct",
-                                      "--file-test-mode=rndrd", "--file-fsync-freq=0", "--threads=2", "--time=3",
-                                      "--events=0", "--percentile=99", "--histogram=on", "run"};
+  const std::vector<std::string> want{"/bin/sh",
+                                      "-c",
+                                      "cd \"$1\" || exit 3; shift; exec \"$@\"",
+                                      "labgate-sysbench",
+                                      "/u01/lg",
+                                      "sysbench",
+                                      "fileio",
+                                      "--file-total-size=134217728",
+                                      "--file-num=1",
+                                      "--file-block-size=16384",
+                                      "--file-extra-flags=direct",
+                                      "--file-test-mode=rndrd",
+                                      "--file-fsync-freq=0",
+                                      "--threads=2",
+                                      "--time=3",
+                                      "--events=0",
+                                      "--percentile=99",
+                                      "--histogram=on",
+                                      "run"};
   EXPECT_EQ(c.run, want);
   EXPECT_EQ(c.prepare.back(), "prepare");
   EXPECT_EQ(c.cleanup.back(), "cleanup");
@@ -77,8 +91,8 @@ TEST(SysbenchCommands, Version04SpellsItsOwnOptions) {
 }
 
 TEST(SysbenchParse, Seed002Version0410RandomReadDirect) {
-  const measure::Measurement m =
-      parse_sysbench_fileio(read("seed002-sysbench0410-rndrd-direct.txt"), "seed 002", TestKind::kDiskRandomRead);
+  const measure::Measurement m = parse_sysbench_fileio(read("seed002-sysbench0410-rndrd-direct.txt"),
+                                                       "seed 002", TestKind::kDiskRandomRead);
   EXPECT_EQ(m.source, "sysbench");
   EXPECT_EQ(m.kind, "disk_random_read");
   EXPECT_DOUBLE_EQ(m.reported.at("iops"), 15177.50);
@@ -92,7 +106,8 @@ TEST(SysbenchParse, Seed002Version0410RandomReadDirect) {
 }
 
 TEST(SysbenchParse, Seed004Version0412DirectShowsThePrintedFigures) {
-  const measure::Measurement m = parse_sysbench_fileio(read("seed004-sysbench0412-rndrw-direct.txt"), "seed 004");
+  const measure::Measurement m =
+      parse_sysbench_fileio(read("seed004-sysbench0412-rndrw-direct.txt"), "seed 004");
   EXPECT_DOUBLE_EQ(m.reported.at("iops"), 161.38);
   EXPECT_DOUBLE_EQ(m.reported.at("p95"), 33.36e6);
   EXPECT_DOUBLE_EQ(m.reported.at("min"), 0.12e6);
@@ -102,7 +117,8 @@ TEST(SysbenchParse, Seed004Version0412DirectShowsThePrintedFigures) {
   EXPECT_EQ(m.parameters.at("percentile_rank"), "95");
   EXPECT_EQ(m.stat("max"), 361.74e6);
   EXPECT_EQ(m.stat("p99"), std::nullopt);  // run with the default rank: a p99 budget fails as unmeasured
-  const measure::Measurement cached = parse_sysbench_fileio(read("seed004-sysbench0412-rndrw-cached.txt"), "seed 004");
+  const measure::Measurement cached =
+      parse_sysbench_fileio(read("seed004-sysbench0412-rndrw-cached.txt"), "seed 004");
   EXPECT_DOUBLE_EQ(cached.reported.at("iops"), 595.47);
   EXPECT_DOUBLE_EQ(cached.reported.at("p95"), 0.01e6);
 }
@@ -122,7 +138,8 @@ TEST(SysbenchParse, Debian1020RandomReadWithP99) {
 }
 
 TEST(SysbenchParse, Debian1020MixWithHistogramAndFsyncsLeftOut) {
-  const measure::Measurement m = parse_sysbench_fileio(read("sysbench1020-rndrw-direct-histogram.txt"), "lab");
+  const measure::Measurement m =
+      parse_sysbench_fileio(read("sysbench1020-rndrw-direct-histogram.txt"), "lab");
   EXPECT_EQ(m.kind, "disk_random_rw");
   EXPECT_DOUBLE_EQ(m.reported.at("iops"), 2376.95 + 1584.63);
   EXPECT_EQ(m.parameters.at("fsyncs_per_s"), "39.95");
@@ -141,8 +158,9 @@ TEST(SysbenchParse, CachedRunIsWarnedAbout) {
 
 TEST(SysbenchParse, FailuresSayWhatToDo) {
   try {
-    parse_sysbench_fileio("sysbench 1.0.20\nFATAL: Cannot open file 'test_file.0' errno = 22 (Invalid argument)\n",
-                          "sysbench on a");
+    parse_sysbench_fileio(
+        "sysbench 1.0.20\nFATAL: Cannot open file 'test_file.0' errno = 22 (Invalid argument)\n",
+        "sysbench on a");
     FAIL();
   } catch (const SysbenchError& e) {
     EXPECT_EQ(e.kind(), SysbenchFailure::kDirectUnsupported);

@@ -60,7 +60,8 @@ struct BiosVerdict {
 /// Judges every rule on `host` (values compared ignoring case and surrounding
 /// space). A setting missing from the XML fails and lists similar names (conrep
 /// names differ between ProLiant generations).
-std::vector<BiosVerdict> check_bios(const std::string& host, const std::vector<profile::BiosExpectation>& rules,
+std::vector<BiosVerdict> check_bios(const std::string& host,
+                                    const std::vector<profile::BiosExpectation>& rules,
                                     const ConrepRead& read);
 
 }  // namespace labgate::bios

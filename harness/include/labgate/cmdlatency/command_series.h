@@ -20,7 +20,7 @@ namespace labgate::cmdlatency {
 struct Run {
   std::chrono::nanoseconds wall{0};  ///< start of the exec to its exit (or to the kill at timeout)
   int exit_status = 0;
-  bool timed_out = false;  ///< killed after the test's `timeout`
+  bool timed_out = false;   ///< killed after the test's `timeout`
   std::string stderr_text;  ///< kept (the first 200 bytes) for the first failure only
 };
 

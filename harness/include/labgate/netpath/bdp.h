@@ -19,7 +19,7 @@ struct BufferSysctls {
 
 /// One buffer limit against the BDP.
 struct BufferCheck {
-  std::string sysctl;               ///< "net.ipv4.tcp_rmem (max)"
+  std::string sysctl;                  ///< "net.ipv4.tcp_rmem (max)"
   std::optional<std::uint64_t> bytes;  ///< nullopt: the host did not report it (or it did not parse)
   bool holds = false;
   std::string line;  ///< "net.core.rmem_max = 129024 < BDP 135678: too small"

@@ -4,12 +4,12 @@
 // caller supplies "does a packet of N bytes pass?".
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-#include <algorithm>
 
 namespace labgate::netpath {
 
@@ -20,7 +20,8 @@ inline constexpr int kIcmpOverhead = 28;
 /// What one DF probe of a size showed.
 enum class DfResult {
   kPasses,   ///< the echo reply came back
-  kTooBig,   ///< "message too long" / "Frag needed", or no reply (dropped on the way)
+  kTooBig,   ///< "message too long" / "Frag needed": refused, for certain
+  kNoReply,  ///< no reply: dropped on the way for its size (or lost; worth one more try)
   kError,    ///< ping could not run (no route, not permitted, bad address)
 };
 
@@ -28,7 +29,7 @@ enum class DfResult {
 std::vector<std::string> df_probe_command(const std::string& to_address, int mtu);
 
 /// Reads one df_probe_command() run: its exit status, stdout and stderr.
-/// `detail` gets ping's line that explains a kTooBig or kError.
+/// `detail` gets ping's line that explains a kTooBig, kNoReply or kError.
 DfResult read_df_probe(int exit_status, const std::string& out, const std::string& err, std::string* detail);
 
 /// One probe of the search, for the report: size tried and what it showed.
@@ -47,11 +48,14 @@ struct MtuSearch {
 /// "Does a packet of `mtu` bytes pass?" (fills `detail` with what ping said).
 using DfProbe = std::function<DfResult(int mtu, std::string* detail)>;
 
-/// Binary search for the largest MTU in [low, high] that passes. A size that
-/// does not pass is tried `attempts` times before it counts as too big, so one
-/// lost echo does not shrink the answer; probes are at most
-/// attempts * ceil(log2(high - low + 1)) + 1.
-MtuSearch find_path_mtu(int low, int high, const DfProbe& probe, int attempts = 2);
+/// Binary search for the largest MTU in [low, high] that passes. A size with no
+/// reply is tried `attempts` times before it counts as too big, so one lost echo
+/// does not shrink the answer (a refused size is not retried); probes are at
+/// most attempts * (ceil(log2(high - low + 1)) + 2).
+/// `hint` (the MTU the profile expects) is tried first with hint + 1, so a path
+/// that is as expected is settled in two probes.
+MtuSearch find_path_mtu(int low, int high, const DfProbe& probe, int attempts = 2,
+                        std::optional<int> hint = std::nullopt);
 
 /// The range to search for a test expecting `expected`: from the IPv4 minimum to
 /// above both the expectation and jumbo frames, so a path wider than the profile

@@ -133,9 +133,9 @@ struct PingParams {
 
 /// kind = "command": run `argv` on one host `count` times, or for `duration`.
 struct CommandParams {
-  std::vector<std::string> argv;         ///< e.g. {"dig", "@ns1", "example.internal"}; never via a shell
-  std::optional<std::uint64_t> count;    ///< runs; unset = repeat for the test's duration
-  Nanos pause{0};                        ///< sleep between the end of one run and the next start
+  std::vector<std::string> argv;             ///< e.g. {"dig", "@ns1", "example.internal"}; never via a shell
+  std::optional<std::uint64_t> count;        ///< runs; unset = repeat for the test's duration
+  Nanos pause{0};                            ///< sleep between the end of one run and the next start
   Nanos timeout = std::chrono::seconds(30);  ///< one run longer than this is killed and counts as failed
 };
 
@@ -146,8 +146,8 @@ struct DiskParams {
   std::uint64_t file_size = std::uint64_t{1} << 30;  ///< 1 GiB
   std::uint64_t block_size = 16 * 1024;              ///< 16 KiB, the seeds' sysbench block
   int threads = 1;
-  bool direct = true;         ///< O_DIRECT: the page cache would make the numbers fiction
-  double read_mix = 0.6;      ///< disk_random_rw: fraction of operations that read (sysbench's 1.5 ratio)
+  bool direct = true;     ///< O_DIRECT: the page cache would make the numbers fiction
+  double read_mix = 0.6;  ///< disk_random_rw: fraction of operations that read (sysbench's 1.5 ratio)
 };
 
 /// One swept parameter of a test case: `message_size = [64, 1024]` gives cases
@@ -183,7 +183,7 @@ struct TestSpec {
   std::string sweep_of;                             ///< the swept [[test]]'s name; empty if not swept
   std::vector<SweepPoint> sweep;                    ///< this case's swept values, in file order
   std::vector<Bound> budget;  ///< budget = {...}, with the matching budget_by overrides applied
-  SourcePos pos;  ///< the [[test]] header
+  SourcePos pos;              ///< the [[test]] header
 
   /// The bound on `s`, if the budget has one.
   const Bound* find_bound(Stat s) const;

@@ -41,7 +41,8 @@ enum class SysbenchFailure { kMalformed, kToolFailed, kDirectUnsupported };
 
 class SysbenchError : public std::runtime_error {
  public:
-  SysbenchError(SysbenchFailure kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  SysbenchError(SysbenchFailure kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind) {}
   SysbenchFailure kind() const { return kind_; }
 
  private:
