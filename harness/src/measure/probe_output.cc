@@ -233,6 +233,8 @@ json parse_document(std::string_view text, std::size_t max_bytes, const char* wh
     throw ProbeOutputError(
         std::string(what) + " is not one JSON document (" + e.what() + "); it begins: \"" + start + "\"",
         false);
+  } catch (const json::out_of_range& e) {  // a number no double holds, e.g. 1E400 (found by fuzzing)
+    throw ProbeOutputError(std::string(what) + " is not usable JSON (" + e.what() + ")", false);
   }
 }
 

@@ -130,6 +130,8 @@ measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options
   } catch (const json::parse_error& e) {
     const int ln = line_of_byte(t.raw, e.byte ? e.byte - 1 : 0);
     t.fail(ln, "not iperf3 -J output: invalid JSON near " + t.quote(ln) + " (truncated, or run without -J?)");
+  } catch (const json::out_of_range& e) {  // a number no double holds, e.g. 1E400 (found by fuzzing)
+    t.fail(1, std::string("not iperf3 -J output: ") + e.what());
   }
   if (!root.is_object() || !root.contains("start"))
     t.fail(1, "not iperf3 -J output: no top-level \"start\" object");
