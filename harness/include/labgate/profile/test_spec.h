@@ -49,10 +49,10 @@ enum class Stat {
   kMdev,               ///< ping's rtt mdev (a duration)
   kMinIops,            ///< disk operations per second (a floor)
   kMaxFailures,        ///< command runs that failed or timed out
-  kMaxRetransmits,     ///< delta of Tcp RetransSegs on the sending host during the test
-  kMaxRxDrops,         ///< delta of receive drops (interfaces + kernel queues) on either host
-  kMaxRxErrors,        ///< delta of receive errors (interfaces + IP/UDP InErrors) on either host
-  kMaxUdpRcvbufErrors  ///< delta of Udp RcvbufErrors on either host
+  kMaxRetransmits,     ///< delta of Tcp RetransSegs during the test, both hosts summed
+  kMaxRxDrops,         ///< delta of interfaces' rx drop + fifo, both hosts summed
+  kMaxRxErrors,        ///< delta of interfaces' rx errs + frame, both hosts summed
+  kMaxUdpRcvbufErrors  ///< delta of Udp RcvbufErrors, both hosts summed
 };
 
 /// How a statistic's limit is expressed (and so parsed from the profile).
