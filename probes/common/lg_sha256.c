@@ -20,7 +20,7 @@ static const uint32_t k[64] = {
 static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 static void compress(uint32_t st[8], const unsigned char* p) {
-  uint32_t w[64], a, b, c, d, e, f, g, h;
+  uint32_t w[64], v[8]; /* v: the working variables a..h */
   int i;
   for (i = 0; i < 16; i++) {
     w[i] = ((uint32_t)p[4 * i] << 24) | ((uint32_t)p[4 * i + 1] << 16) | ((uint32_t)p[4 * i + 2] << 8) |
@@ -31,13 +31,17 @@ static void compress(uint32_t st[8], const unsigned char* p) {
     uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  a = st[0]; b = st[1]; c = st[2]; d = st[3]; e = st[4]; f = st[5]; g = st[6]; h = st[7];
+  for (i = 0; i < 8; i++) v[i] = st[i];
   for (i = 0; i < 64; i++) {
-    uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
-    uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    uint32_t t1 = v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) +
+                  ((v[4] & v[5]) ^ (~v[4] & v[6])) + k[i] + w[i];
+    uint32_t t2 =
+        (rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+    memmove(v + 1, v, 7 * sizeof v[0]); /* h=g, g=f, ..., b=a */
+    v[4] += t1;                         /* e = d + t1 */
+    v[0] = t1 + t2;
   }
-  st[0] += a; st[1] += b; st[2] += c; st[3] += d; st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+  for (i = 0; i < 8; i++) st[i] += v[i];
 }
 
 void lg_sha256_init(lg_sha256* s) {

@@ -16,9 +16,9 @@ extern "C" {
 /** Running state of one digest; initialise with lg_sha256_init. */
 typedef struct lg_sha256 {
   uint32_t state[8];
-  uint64_t bytes;         /**< message length so far */
+  uint64_t bytes; /**< message length so far */
   unsigned char block[64];
-  size_t used;            /**< bytes waiting in block */
+  size_t used; /**< bytes waiting in block */
 } lg_sha256;
 
 /** Starts a new digest. */

@@ -69,12 +69,14 @@ void add_lease_command(CLI::App& app, Action& action) {
   for (const bool do_break : {false, true}) {
     auto args = std::make_shared<LeaseArgs>();
     CLI::App* cmd =
-        do_break ? lease->add_subcommand("break", "remove a stale lease (its run died or its harness is gone)")
-                 : lease->add_subcommand("status", "who holds the lease on each host, and whether it is stale");
+        do_break
+            ? lease->add_subcommand("break", "remove a stale lease (its run died or its harness is gone)")
+            : lease->add_subcommand("status", "who holds the lease on each host, and whether it is stale");
     cmd->add_option("profile", args->profile, "profile file (TOML)")->required();
     cmd->add_option("--host", args->hosts, "only this host (repeatable); default: every host of the profile");
     if (do_break) cmd->add_flag("--force", args->force, "break a lease even though its holder looks alive");
-    cmd->callback([&action, args, do_break] { action = [args, do_break] { return run_lease(*args, do_break); }; });
+    cmd->callback(
+        [&action, args, do_break] { action = [args, do_break] { return run_lease(*args, do_break); }; });
   }
 }
 

@@ -66,7 +66,8 @@ std::string sha256_file_hex(const std::string& path) {
 std::string random_token(std::size_t bytes) {
   std::vector<unsigned char> buf(bytes);
   if (RAND_bytes(buf.data(), static_cast<int>(bytes)) != 1) {
-    throw Failure(ExitCode::kCouldNotRun, "OpenSSL RAND_bytes failed: no randomness for a private directory name");
+    throw Failure(ExitCode::kCouldNotRun,
+                  "OpenSSL RAND_bytes failed: no randomness for a private directory name");
   }
   return to_hex(buf.data(), bytes);
 }

@@ -47,7 +47,8 @@ std::string run_dir_prefix(const std::string& lab_name) {
 }
 
 HostDeployment::HostDeployment(transport::Transport& transport, const profile::Host& host,
-                               const std::string& lab_name, const std::string& owner_note, bool sweep_leftovers)
+                               const std::string& lab_name, const std::string& owner_note,
+                               bool sweep_leftovers)
     : transport_(transport), host_name_(host.name), probe_dir_(host.ssh.probe_dir) {
   const std::string prefix = run_dir_prefix(lab_name);
   const std::string who = "host " + host_name_;
@@ -87,9 +88,10 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   const auto made = transport_.run(make_private_dir_argv(dir_), o);
   if (!made.ok()) {
     fail(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
-         (made.err.find("File exists") != std::string::npos ? " (someone created that unpredictable name first; "
-                                                               "refusing to use it)"
-                                                             : ""));
+         (made.err.find("File exists") != std::string::npos
+              ? " (someone created that unpredictable name first; "
+                "refusing to use it)"
+              : ""));
   }
   // Verify what is there now, without following a symlink: ours, 0700, a directory.
   const auto info = transport_.lstat(dir_);
@@ -126,7 +128,8 @@ std::vector<std::string> HostDeployment::marked(const std::vector<std::string>& 
   return out;
 }
 
-transport::RunResult HostDeployment::run(const std::vector<std::string>& argv, transport::RunOptions options) {
+transport::RunResult HostDeployment::run(const std::vector<std::string>& argv,
+                                         transport::RunOptions options) {
   options.pgid_file = dir_ + "/pgids";
   return transport_.run(marked(argv), options);
 }
@@ -164,7 +167,8 @@ std::string HostDeployment::install(const std::string& local_probe) {
 }
 
 std::string HostDeployment::exec_failure_message(const std::string& probe, const transport::RunResult& r) {
-  const std::string head = "host " + host_name_ + ": cannot execute probes in " + dir_ + " (" + trim(r.err) + ")";
+  const std::string head =
+      "host " + host_name_ + ": cannot execute probes in " + dir_ + " (" + trim(r.err) + ")";
   std::optional<MountEntry> m;
   try {
     transport::RunOptions o;
@@ -180,9 +184,10 @@ std::string HostDeployment::exec_failure_message(const std::string& probe, const
            "). Set probe_dir for this host in the profile to a directory on a filesystem mounted without "
            "noexec, e.g. /var/tmp or the login user's home";
   }
-  return head + (m ? ", although " + m->mount_point + " is not mounted noexec (options " + m->options +
-                         "); a security module (SELinux) may forbid executing there"
-                   : "; the mount options of " + probe_dir_ + " could not be read") +
+  return head +
+         (m ? ", although " + m->mount_point + " is not mounted noexec (options " + m->options +
+                  "); a security module (SELinux) may forbid executing there"
+            : "; the mount options of " + probe_dir_ + " could not be read") +
          ". Try another probe_dir for this host in the profile";
 }
 

@@ -23,7 +23,8 @@ using transport::FakeTransport;
 
 // The echo probe is built next to the tests: <build>/probes/echo.
 std::string echo_probe() {
-  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "probes" / "echo").string();
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "probes" / "echo")
+      .string();
 }
 
 std::string what_of(const std::function<void()>& f) {
@@ -113,7 +114,8 @@ TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
   h.ssh.probe_dir = host_.ssh.probe_dir + "/open";
   ASSERT_EQ(mkdir(h.ssh.probe_dir.c_str(), 0777), 0);
   ASSERT_EQ(chmod(h.ssh.probe_dir.c_str(), 0777), 0);
-  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("without the sticky bit"), std::string::npos);
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("without the sticky bit"),
+            std::string::npos);
   ASSERT_EQ(chmod(h.ssh.probe_dir.c_str(), 01777), 0);
   EXPECT_NO_THROW(HostDeployment(*t_, h, "lab1", "x"));
   h.ssh.probe_dir = host_.ssh.probe_dir + "/link";
@@ -188,7 +190,8 @@ TEST_F(ScriptedDeployment, AnExistingNameIsRefused) {
 
 TEST_F(ScriptedDeployment, NoexecProbeDirIsNamedWithItsMountOption) {
   HostDeployment d(fake_, host_, "lab1", "x");
-  fake_.once({"env"}, FakeTransport::exit_with(126, "bash: line 1: " + d.dir() + "/echo: Permission denied\n"));
+  fake_.once({"env"},
+             FakeTransport::exit_with(126, "bash: line 1: " + d.dir() + "/echo: Permission denied\n"));
   fake_.on({"cat", "/proc/mounts"},
            FakeTransport::ok("/dev/root / ext3 rw 0 0\ntmpfs /tmp tmpfs rw,nosuid,nodev,noexec 0 0\n"));
   const std::string msg = what_of([&] { d.install(echo_probe()); });

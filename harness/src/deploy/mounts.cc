@@ -11,8 +11,9 @@ namespace {
 std::string unescape(const std::string& field) {
   std::string out;
   for (std::size_t i = 0; i < field.size(); ++i) {
-    const bool octal = field[i] == '\\' && i + 3 < field.size() &&
-                       std::string_view(field).substr(i + 1, 3).find_first_not_of("01234567") == std::string_view::npos;
+    const bool octal =
+        field[i] == '\\' && i + 3 < field.size() &&
+        std::string_view(field).substr(i + 1, 3).find_first_not_of("01234567") == std::string_view::npos;
     if (octal) {
       out += static_cast<char>(std::stoi(field.substr(i + 1, 3), nullptr, 8));
       i += 3;

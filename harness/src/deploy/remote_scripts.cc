@@ -48,7 +48,8 @@ std::vector<std::string> make_private_dir_argv(const std::string& dir) {
 }
 
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths) {
-  return transport::sh_argv(std::string(kStopDir) + "stop_dir \"$1\" \"$2\"", {dir, std::to_string(grace_tenths)});
+  return transport::sh_argv(std::string(kStopDir) + "stop_dir \"$1\" \"$2\"",
+                            {dir, std::to_string(grace_tenths)});
 }
 
 std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,

@@ -61,11 +61,16 @@ std::optional<Holder> Holder::parse(const std::string& text) {
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     try {
-      if (key == "run_id") h.run_id = value;
-      else if (key == "user") h.user = value;
-      else if (key == "host") h.host = value;
-      else if (key == "pid") h.pid = std::stol(value);
-      else if (key == "started") h.started = std::stoll(value);
+      if (key == "run_id")
+        h.run_id = value;
+      else if (key == "user")
+        h.user = value;
+      else if (key == "host")
+        h.host = value;
+      else if (key == "pid")
+        h.pid = std::stol(value);
+      else if (key == "started")
+        h.started = std::stoll(value);
     } catch (const std::exception&) {
       // A damaged number leaves the field at 0; the holder is still named.
     }

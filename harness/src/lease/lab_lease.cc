@@ -20,7 +20,9 @@ using namespace std::chrono_literals;
 
 [[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
 
-long seconds(Nanos d) { return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(d).count()); }
+long seconds(Nanos d) {
+  return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(d).count());
+}
 
 transport::RunOptions short_run(bool cleanup = false) {
   transport::RunOptions o;
@@ -29,7 +31,8 @@ transport::RunOptions short_run(bool cleanup = false) {
   return o;
 }
 
-RemoteLeaseState parse_or_fail(const transport::RunResult& r, const std::string& host, const std::string& dir) {
+RemoteLeaseState parse_or_fail(const transport::RunResult& r, const std::string& host,
+                               const std::string& dir) {
   auto s = r.ok() ? parse_state(r.out) : std::nullopt;
   if (!s) {
     fail("host " + host + ": cannot read the lab lease " + dir + ": " + r.describe() + " " + r.err + r.out);
@@ -69,16 +72,19 @@ std::string lease_dir(const std::string& lab_name, const std::string& root) {
   if (lab_name.empty() || lab_name[0] == '.' || lab_name[0] == '-' ||
       lab_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
           std::string::npos) {
-    throw Failure(ExitCode::kUsageError, "lab name '" + lab_name +
-                                             "' cannot name a lease on the hosts: use letters, digits, '-', '_' "
-                                             "and '.', not starting with '.' or '-'");
+    throw Failure(ExitCode::kUsageError,
+                  "lab name '" + lab_name +
+                      "' cannot name a lease on the hosts: use letters, digits, '-', '_' "
+                      "and '.', not starting with '.' or '-'");
   }
   return root + "/labgate-lease-" + lab_name;
 }
 
 LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
                    LeaseOptions options)
-    : lab_(lab_name), dir_(lease_dir(lab_name, options.root)), holder_(std::move(holder)),
+    : lab_(lab_name),
+      dir_(lease_dir(lab_name, options.root)),
+      holder_(std::move(holder)),
       options_(std::move(options)) {
   // One global order for every run: nobody holds b while waiting for a.
   std::sort(hosts.begin(), hosts.end(), [](const auto& x, const auto& y) { return x.name < y.name; });
@@ -109,24 +115,29 @@ void LabLease::take_one(const profile::Host& host, Clock::time_point deadline) {
       return;
     }
     if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
-      fail("host " + host.name + ": " + dir_ + " exists but is not a directory (a planted file or symlink?); "
+      fail("host " + host.name + ": " + dir_ +
+           " exists but is not a directory (a planted file or symlink?); "
            "remove it by hand after checking who made it");
     }
     const std::string stale = stale_reason(s, options_);
     if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
       // Provably dead (same machine, pid gone or run ended): nobody else can use it.
-      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir_, holder_text(s), stale);
+      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir_, holder_text(s),
+                   stale);
       remove_held(*t, dir_, s);
       continue;
     }
     if (!stale.empty()) {
       fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) +
-           ", and looks stale: " + stale + ". If that run is really gone, break it with `labgate lease break "
-           "PROFILE --host " + host.name + "`");
+           ", and looks stale: " + stale +
+           ". If that run is really gone, break it with `labgate lease break "
+           "PROFILE --host " +
+           host.name + "`");
     }
     if (Clock::now() >= deadline) {
       fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) + "; waited " +
-           std::to_string(seconds(options_.wait)) + "s (lease_wait). Two gate runs never measure the same "
+           std::to_string(seconds(options_.wait)) +
+           "s (lease_wait). Two gate runs never measure the same "
            "servers at once; run again when it is done");
     }
     if (!said_waiting) {
@@ -152,8 +163,10 @@ void LabLease::heartbeat_loop() {
         const auto r = h.transport->run(heartbeat_argv(dir_, holder_.run_id), short_run());
         if (r.ok() && r.out.find("lost") != std::string::npos && !lost_) {
           lost_ = true;
-          spdlog::error("host {}: the lab lease {} is no longer ours (broken by someone?); measurements from "
-                        "now on may share the servers with another run", h.host.name, dir_);
+          spdlog::error(
+              "host {}: the lab lease {} is no longer ours (broken by someone?); measurements from "
+              "now on may share the servers with another run",
+              h.host.name, dir_);
         }
       } catch (const std::exception& e) {
         spdlog::warn("host {}: lease heartbeat failed: {}", h.host.name, e.what());
@@ -173,10 +186,13 @@ void LabLease::release() {
   for (auto it = held_.rbegin(); it != held_.rend(); ++it) {
     try {
       const auto r = it->transport->run(release_argv(dir_, holder_.run_id), short_run(true));
-      if (!r.ok()) spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, dir_, r.describe(), r.err);
+      if (!r.ok())
+        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, dir_, r.describe(), r.err);
     } catch (const std::exception& e) {
-      spdlog::warn("host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
-                   "machine breaks it)", it->host.name, dir_, e.what());
+      spdlog::warn(
+          "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
+          "machine breaks it)",
+          it->host.name, dir_, e.what());
     }
   }
   held_.clear();
@@ -228,7 +244,8 @@ std::vector<LeaseStatus> break_lease(const std::string& lab_name, const std::vec
       const auto r = remove_held(*t, dir, s);
       transport::require_ok(r, h.name, {"(remove " + dir + ")"});
     } else if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
-      fail("host " + h.name + ": " + dir + " is not a directory (a planted file or symlink?); check and remove "
+      fail("host " + h.name + ": " + dir +
+           " is not a directory (a planted file or symlink?); check and remove "
            "it by hand");
     }
     out.push_back(st);

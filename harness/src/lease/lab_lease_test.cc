@@ -59,7 +59,8 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
   LabLease first("lab1", {host_}, Holder::current("first-run"), options_);
   EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "first-run");
   const auto t0 = Clock::now();
-  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("second-run"), options_); });
+  const std::string msg =
+      failure_of([&] { LabLease("lab1", {host_}, Holder::current("second-run"), options_); });
   EXPECT_GE(Clock::now() - t0, 1s);
   EXPECT_NE(msg.find("held by"), std::string::npos) << msg;
   EXPECT_NE(msg.find("run first-run"), std::string::npos) << msg;
@@ -68,7 +69,8 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
 }
 
 TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
-  auto first = std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
+  auto first =
+      std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
   options_.wait = 10s;
   std::thread releaser([&] {
     std::this_thread::sleep_for(500ms);

@@ -14,7 +14,7 @@ namespace labgate::lease {
 /// What a take or inspect attempt found on one host.
 struct RemoteLeaseState {
   enum class Kind { kTaken, kFree, kHeld, kNotADirectory } kind = Kind::kFree;
-  std::optional<Holder> holder;      ///< when held (may be missing while being taken)
+  std::optional<Holder> holder;       ///< when held (may be missing while being taken)
   std::optional<long> heartbeat_age;  ///< seconds since the holder's last heartbeat
 };
 

@@ -10,11 +10,11 @@
 namespace labgate::lease {
 
 struct Holder {
-  std::string user;       ///< login name of the harness process
-  std::string host;       ///< hostname of the machine the harness runs on
-  long pid = 0;           ///< harness process id on that machine
+  std::string user;          ///< login name of the harness process
+  std::string host;          ///< hostname of the machine the harness runs on
+  long pid = 0;              ///< harness process id on that machine
   std::int64_t started = 0;  ///< unix seconds when the run took the lease
-  std::string run_id;     ///< unique per run (results folder name plus a random tag)
+  std::string run_id;        ///< unique per run (results folder name plus a random tag)
 
   /// This process, for run `run_id`.
   static Holder current(const std::string& run_id);

@@ -32,11 +32,11 @@ using Nanos = std::chrono::nanoseconds;
 using TransportFactory = std::function<std::unique_ptr<transport::Transport>(const profile::Host&)>;
 
 struct LeaseOptions {
-  Nanos wait = std::chrono::seconds(60);      ///< profile [lab] lease_wait
-  Nanos poll = std::chrono::seconds(1);       ///< how often a waiting run looks again
+  Nanos wait = std::chrono::seconds(60);       ///< profile [lab] lease_wait
+  Nanos poll = std::chrono::seconds(1);        ///< how often a waiting run looks again
   Nanos heartbeat = std::chrono::seconds(10);  ///< how often the holder refreshes it
-  int stale_after_beats = 6;                  ///< missed beats before a lease counts as stale
-  std::string root = "/tmp";                  ///< where the lease directory goes on each host
+  int stale_after_beats = 6;                   ///< missed beats before a lease counts as stale
+  std::string root = "/tmp";                   ///< where the lease directory goes on each host
   TransportFactory make_transport = transport::make_transport;
 };
 
@@ -49,7 +49,8 @@ class LabLease {
   /// Takes the lease on `hosts` (any order given; taken sorted by name) for
   /// `holder`, waiting up to options.wait. Throws Failure(kCouldNotRun) naming
   /// the holder when it cannot, having released whatever it took.
-  LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder, LeaseOptions options);
+  LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
+           LeaseOptions options);
   ~LabLease();
   LabLease(const LabLease&) = delete;
   LabLease& operator=(const LabLease&) = delete;

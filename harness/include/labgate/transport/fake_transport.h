@@ -55,7 +55,8 @@ class FakeTransport : public Transport {
   const std::string& host_name() const override { return name_; }
   std::string describe() const override { return "fake " + name_; }
   RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) override;
-  std::unique_ptr<Process> start(const std::vector<std::string>& argv, const StartOptions& options = {}) override;
+  std::unique_ptr<Process> start(const std::vector<std::string>& argv,
+                                 const StartOptions& options = {}) override;
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;

@@ -24,12 +24,12 @@ inline constexpr std::size_t kDefaultOutputLimit = 16u << 20;
 
 /// What a finished (or killed) command left behind.
 struct RunResult {
-  int exit_status = -1;       ///< 0..255; -1 when killed by a signal or unknown
-  std::string signal;         ///< "KILL", "TERM"...; empty when it exited normally
-  std::string out;            ///< everything it wrote to stdout
-  std::string err;            ///< everything it wrote to stderr
-  Nanos duration{0};          ///< wall time from start to end of output
-  bool timed_out = false;     ///< the timeout fired and the process group was killed
+  int exit_status = -1;    ///< 0..255; -1 when killed by a signal or unknown
+  std::string signal;      ///< "KILL", "TERM"...; empty when it exited normally
+  std::string out;         ///< everything it wrote to stdout
+  std::string err;         ///< everything it wrote to stderr
+  Nanos duration{0};       ///< wall time from start to end of output
+  bool timed_out = false;  ///< the timeout fired and the process group was killed
 
   /// Exited normally with status 0.
   bool ok() const { return !timed_out && signal.empty() && exit_status == 0; }
@@ -38,9 +38,9 @@ struct RunResult {
 };
 
 struct RunOptions {
-  std::optional<Nanos> timeout;               ///< unset: the host's command_timeout
+  std::optional<Nanos> timeout;                    ///< unset: the host's command_timeout
   std::size_t output_limit = kDefaultOutputLimit;  ///< per stream; exceeding it throws
-  std::string input;                          ///< written to stdin, then EOF
+  std::string input;                               ///< written to stdin, then EOF
   /// Still run after SIGINT/SIGTERM of the harness (cleanup commands); everything
   /// else stops early once an interrupt is pending.
   bool during_interrupt = false;
@@ -110,13 +110,12 @@ class Transport {
   /// `remote_path` exists (never writes through a planted file or symlink).
   virtual void upload_data(std::string_view data, const std::string& remote_path, int mode) = 0;
   /// Reads a remote file whole; throws Failure if it is larger than `limit`.
-  virtual std::string read_file(const std::string& remote_path,
-                                std::size_t limit = kDefaultOutputLimit) = 0;
+  virtual std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) = 0;
   /// lstat of a remote path (never follows a final symlink); nullopt if absent.
   struct FileInfo {
     bool is_dir = false;
     bool is_symlink = false;
-    unsigned mode = 0;        ///< permission bits (07777)
+    unsigned mode = 0;  ///< permission bits (07777)
     long uid = -1;
     std::uint64_t size = 0;
   };
