@@ -92,7 +92,9 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
              ParseFailure::kToolFailed);
     if (auto v = line.find("version #"); v != std::string_view::npos && line.starts_with("==")) {
       s.version_major = std::atoi(std::string(line.substr(v + 9)).c_str());
-      m.parameters["sockperf.version"] = std::string(scan::words(line.substr(v + 9)).front());
+      const auto version = scan::words(line.substr(v + 9));
+      if (version.empty()) t.fail(ln, "the version line names no version: " + t.quote(ln));  // found by fuzzing
+      m.parameters["sockperf.version"] = std::string(version.front());
       continue;
     }
     if (line.starts_with("[") && line.find("# ") != std::string_view::npos &&
