@@ -51,7 +51,7 @@ ninja_file="$BUILD/build.ninja"
   echo "  depfile = \$out.d"
   echo "  deps = gcc"
   echo "rule ar"
-  echo "  command = rm -f \$out && llvm-ar rcs \$out \$in"
+  echo "  command = rm -f \$out && ar rcs \$out \$in"
   echo "rule link"
   echo "  command = $CXX $san -fsanitize=fuzzer \$in -o \$out $ldlibs"
   concepts=$(for t in "${TARGETS[@]}"; do echo ${LIBS[$t]}; done | tr ' ' '\n' | sort -u)
