@@ -121,6 +121,32 @@ TEST_F(FaultsOnLab, InterruptStopsTheCommandAndCleanupStillRuns) {
   EXPECT_TRUE(gone_within("a", "sleep 303"));
 }
 
+TEST_F(FaultsOnLab, AnIdleSessionSurvivesAServerRestart) {
+  profile::Host h = host("b", 2222, true);
+  auto t = transport::make_transport(h);
+  ASSERT_TRUE(t->run({"true"}).ok());
+  kill_sshd("b");
+  restore_lab();
+  // The old session is dead; nothing was running on it, so the transport may
+  // quietly open a new one.
+  EXPECT_TRUE(t->run({"true"}).ok());
+  kill_sshd("b");
+  restore_lab();
+  EXPECT_TRUE(t->lstat("/"));
+}
+
+TEST_F(FaultsOnLab, StoppingAServerKillsItsWholeGroupOnTheHost) {
+  profile::Host h = host("a");
+  auto t = transport::make_transport(h);
+  auto server = t->start({"sh", "-c", "sleep 305 & (trap '' TERM; sleep 306) & echo ready; wait"});
+  ASSERT_TRUE(server->wait_for_output("ready", 10s));
+  EXPECT_EQ(pids_matching("a", "sleep 30").size(), 3u);  // sh and its two sleepers
+  EXPECT_FALSE(server->wait(200ms));
+  server->stop(1s);
+  EXPECT_TRUE(gone_within("a", "sleep 30"));
+  EXPECT_TRUE(t->run({"true"}).ok());
+}
+
 // The management link to host a stops carrying packets, as when a switch port
 // dies: no FIN, no RST, just silence. (This kernel has no netem; an nftables
 // rule in the root namespace drops everything sent to a instead.)

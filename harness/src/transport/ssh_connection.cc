@@ -111,10 +111,14 @@ sftp_session SshConnection::sftp() {
   ssh_session s = session();
   if (sftp_) return sftp_;
   sftp_session sf = sftp_new(s);
-  if (!sf) fail(who() + ": cannot start SFTP: " + ssh_get_error(s));
-  if (sftp_init(sf) != SSH_OK) {
+  if (!sf || sftp_init(sf) != SSH_OK) {
     const std::string why = ssh_get_error(s);
-    sftp_free(sf);
+    if (sf) sftp_free(sf);
+    // A session that died while idle: drop it so the caller may retry afresh.
+    if (!ssh_is_connected(s)) {
+      mark_broken(why);
+      fail(who() + ": connection lost before SFTP could start: " + why);
+    }
     fail(who() +
          ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
          "sshd_config?): " +

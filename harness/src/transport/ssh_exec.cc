@@ -19,7 +19,7 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
   ssh_session s = conn_.session();
   generation_ = conn_.generation();
   channel_ = ssh_channel_new(s);
-  if (!channel_) throw ConnectionLost{std::string("cannot create a channel: ") + ssh_get_error(s)};
+  if (!channel_) throw ConnectionLost{std::string("cannot create a channel: ") + ssh_get_error(s), true};
   std::memset(&callbacks_, 0, sizeof callbacks_);
   callbacks_.userdata = this;
   callbacks_.channel_exit_status_function = &SshExec::on_exit_status;
@@ -30,7 +30,7 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
     const std::string why = ssh_get_error(s);
     ssh_channel_free(channel_);
     channel_ = nullptr;
-    throw ConnectionLost{"cannot open a session channel: " + why};
+    throw ConnectionLost{"cannot open a session channel: " + why, true};
   }
   if (ssh_channel_request_exec(channel_, remote_line.c_str()) != SSH_OK) {
     const std::string why = ssh_get_error(s);
@@ -40,6 +40,17 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
 }
 
 SshExec::~SshExec() { close(); }
+
+std::unique_ptr<SshExec> SshExec::open(SshConnection& conn, const std::string& remote_line,
+                                       const std::string& command, std::size_t output_limit) {
+  try {
+    return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
+  } catch (const ConnectionLost& lost) {
+    if (!lost.nothing_started) throw;
+    conn.mark_broken(lost.why);
+    return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
+  }
+}
 
 void SshExec::on_exit_status(ssh_session, ssh_channel, int status, void* self) {
   static_cast<SshExec*>(self)->exit_status_ = status;

@@ -22,6 +22,7 @@ namespace labgate::transport {
 /// and turned into a Failure that names host and command).
 struct ConnectionLost {
   std::string why;
+  bool nothing_started = false;  ///< lost before the exec request: the command never ran
 };
 
 class SshExec {
@@ -29,6 +30,11 @@ class SshExec {
   /// Opens a channel on `conn` (the caller holds conn.mutex()) and starts
   /// `remote_line`. `command` is the readable form for messages.
   SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit);
+  /// As the constructor, but if the session turns out dead before the command
+  /// was sent (an idle session whose server restarted, or a NAT that forgot it),
+  /// reconnects once and tries again: the command never ran, so that is safe.
+  static std::unique_ptr<SshExec> open(SshConnection& conn, const std::string& remote_line,
+                                       const std::string& command, std::size_t output_limit);
   ~SshExec();
   SshExec(const SshExec&) = delete;
   SshExec& operator=(const SshExec&) = delete;

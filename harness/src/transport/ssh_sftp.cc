@@ -4,11 +4,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-
 #include "capture.h"
-#include "part_name.h"
 #include "labgate/transport/interrupt.h"
 #include "labgate/util/exit_code.h"
+#include "part_name.h"
 #include "ssh_transport.h"
 
 namespace labgate::transport {
@@ -64,11 +63,27 @@ struct FileCloser {
   }
 };
 
+// Runs an SFTP operation; if it failed because the session had died (an idle
+// session whose server restarted), runs it once more on a fresh session.
+template <typename F>
+auto retry_if_dropped(SshConnection& conn, F op) {
+  try {
+    return op();
+  } catch (const Failure&) {
+    if (conn.connected()) throw;
+    return op();
+  }
+}
+
 }  // namespace
 
 void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
   throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
   std::lock_guard lock(conn_->mutex());
+  retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
+}
+
+void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode) {
   SshConnection& conn = *conn_;
   sftp_session sf = conn.sftp();
   // Write beside the target and rename into place: a reader never sees half a
@@ -112,6 +127,10 @@ void SshTransport::upload_data(std::string_view data, const std::string& remote_
 std::string SshTransport::read_file(const std::string& remote_path, std::size_t limit) {
   throw_if_interrupted("reading " + remote_path + " on " + conn_->who());
   std::lock_guard lock(conn_->mutex());
+  return retry_if_dropped(*conn_, [&] { return read_once(remote_path, limit); });
+}
+
+std::string SshTransport::read_once(const std::string& remote_path, std::size_t limit) {
   SshConnection& conn = *conn_;
   sftp_session sf = conn.sftp();
   FileCloser file{sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
@@ -133,6 +152,10 @@ std::string SshTransport::read_file(const std::string& remote_path, std::size_t 
 
 std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote_path) {
   std::lock_guard lock(conn_->mutex());
+  return retry_if_dropped(*conn_, [&] { return lstat_once(remote_path); });
+}
+
+std::optional<Transport::FileInfo> SshTransport::lstat_once(const std::string& remote_path) {
   SshConnection& conn = *conn_;
   sftp_session sf = conn.sftp();
   sftp_attributes a = sftp_lstat(sf, remote_path.c_str());

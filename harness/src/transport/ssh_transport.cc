@@ -49,8 +49,7 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   const auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
   try {
-    ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv, options.pgid_file), cmd,
-                                   options.output_limit);
+    ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
     ex->send_input(options.input);
     RunResult r;
     while (!ex->pump(milliseconds(100))) {
@@ -102,8 +101,7 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
   std::lock_guard lock(conn_->mutex());
   const auto t0 = Clock::now();
   try {
-    auto ex = std::make_unique<SshExec>(*conn_, wrap_remote_command(argv, options.pgid_file), cmd,
-                                        options.output_limit);
+    auto ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
     ex->send_input("");
     return std::make_unique<SshProcess>(conn_, std::move(ex));
   } catch (const ConnectionLost& lost) {

@@ -24,6 +24,12 @@ class SshTransport : public Transport {
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
 
  private:
+  // One attempt of each SFTP operation (ssh_sftp.cc); the public ones retry once
+  // on a fresh session when the old one had died while idle.
+  void upload_once(std::string_view data, const std::string& remote_path, int mode);
+  std::string read_once(const std::string& remote_path, std::size_t limit);
+  std::optional<FileInfo> lstat_once(const std::string& remote_path);
+
   std::string name_;
   // Shared with started processes, which may outlive a call but not the session.
   std::shared_ptr<SshConnection> conn_;
