@@ -26,6 +26,7 @@ int run(int argc, char** argv) {
   add_run_command(app, action);
   add_facts_command(app, action);
   add_check_command(app, action);
+  add_gate_step_commands(app, action);
 
   try {
     app.parse(argc, argv);

@@ -3,8 +3,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "labgate/report/publish.h"
+#include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
 
@@ -52,6 +54,15 @@ void RunBook::publish() { report::publish(dir_, run_); }
 
 results::RunDir open_or_create_run_dir(const std::string& suffix) {
   if (const char* d = std::getenv("LABGATE_RUN_DIR"); d && *d) return results::RunDir::open(d);
+  // CTest's set-up fixture cannot pass an environment to later tests; it leaves
+  // the folder's path in a file whose name the tests are given instead.
+  if (const char* f = std::getenv("LABGATE_RUN_DIR_FILE"); f && *f) {
+    std::ifstream in(f);
+    std::string dir;
+    if (in && std::getline(in, dir) && !dir.empty()) return results::RunDir::open(dir);
+    throw Failure(ExitCode::kCouldNotRun, std::string("LABGATE_RUN_DIR_FILE ") + f +
+                                              " names no run folder; did the gate.setup fixture run?");
+  }
   const char* root = std::getenv("LABGATE_RESULTS");
   return results::RunDir::create(root && *root ? root : "results", suffix, results::Clock::now());
 }

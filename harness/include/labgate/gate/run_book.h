@@ -42,7 +42,8 @@ class RunBook {
 };
 
 /// The folder a step should use: $LABGATE_RUN_DIR when set (an existing run
-/// folder made by `labgate run` or the CTest set-up fixture), else a new one
+/// folder made by `labgate run`), or the folder named in $LABGATE_RUN_DIR_FILE
+/// (written by the CTest set-up fixture), else a new one
 /// under $LABGATE_RESULTS (default ./results) named with `suffix`.
 results::RunDir open_or_create_run_dir(const std::string& suffix);
 
