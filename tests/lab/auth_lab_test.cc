@@ -4,6 +4,7 @@
 // through the `labgate` binary.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <regex>
@@ -119,6 +120,29 @@ TEST_F(AuthOnLab, PassphraseComesOnlyFromTheNamedVariableAndIsNeverShown) {
   h.ssh.passphrase_env.reset();
   msg = fail_with(h);
   EXPECT_NE(msg.find("passphrase_env"), std::string::npos) << msg;
+}
+
+TEST_F(AuthOnLab, WithoutAnIdentityTheAgentLogsIn) {
+  const std::string sock = temp_dir("agent") + "/agent.sock";
+  auto agent = transport::make_transport([] {
+                 profile::Host l;
+                 l.name = "local";
+                 l.address = "local";
+                 return l;
+               }())
+                   ->start({"ssh-agent", "-D", "-a", sock});
+  for (int i = 0; i < 50 && access(sock.c_str(), F_OK) != 0; ++i) usleep(100000);
+  setenv("SSH_AUTH_SOCK", sock.c_str(), 1);
+  profile::Host h = host("a");
+  h.ssh.identity.reset();
+  std::string msg = fail_with(h);  // an empty agent
+  EXPECT_NE(msg.find("tried every key in ssh-agent"), std::string::npos) << msg;
+  ASSERT_TRUE(run_local({"ssh-add", "-q", state_dir() + "/id_rsa"}).ok());
+  EXPECT_TRUE(transport::make_transport(h)->run({"true"}).ok());
+  unsetenv("SSH_AUTH_SOCK");
+  msg = fail_with(h);
+  EXPECT_NE(msg.find("SSH_AUTH_SOCK is not set"), std::string::npos) << msg;
+  agent->stop(std::chrono::seconds(1));
 }
 
 // The same refusals through the real binary: exit code 3 and the message.

@@ -147,6 +147,18 @@ TEST_F(FaultsOnLab, StoppingAServerKillsItsWholeGroupOnTheHost) {
   EXPECT_TRUE(t->run({"true"}).ok());
 }
 
+TEST_F(FaultsOnLab, LegacyModeMakesPortTwentyTwoAnOldServerToo) {
+  auto r = run_local(
+      {std::string(LABGATE_SOURCE_DIR) + "/ci/lab", "up", "--legacy", "--pair", std::to_string(pair())});
+  ASSERT_TRUE(r.ok()) << r.out << r.err;
+  EXPECT_NE(r.out.find("port 22 legacy"), std::string::npos) << r.out;
+  const std::string msg =
+      could_not_run([] { transport::make_transport(host("a", 22, false))->run({"true"}); });
+  EXPECT_NE(msg.find("legacy_algorithms = true"), std::string::npos) << msg;
+  EXPECT_TRUE(transport::make_transport(host("a", 22, true))->run({"true"}).ok());
+  // TearDown's `ci/lab up` (no --legacy) makes port 22 modern again.
+}
+
 // The management link to host a stops carrying packets, as when a switch port
 // dies: no FIN, no RST, just silence. (This kernel has no netem; an nftables
 // rule in the root namespace drops everything sent to a instead.)

@@ -56,6 +56,7 @@ class LocalDeployment : public ::testing::Test {
 TEST_F(LocalDeployment, PrivateDirInstallRunAndCleanup) {
   std::string dir;
   long server_group = 0;
+  std::unique_ptr<transport::Process> server;  // outlives the deployment
   {
     HostDeployment d(*t_, host_, "lab1", "run r1 by test");
     dir = d.dir();
@@ -73,10 +74,10 @@ TEST_F(LocalDeployment, PrivateDirInstallRunAndCleanup) {
     auto r = d.run({probe, "a b", "$(x)"});
     EXPECT_EQ(r.out, "a b\n$(x)\n");
 
-    auto server = d.start({"sh", "-c", "sleep 120 & echo up; wait"});
+    server = d.start({"sh", "-c", "sleep 120 & echo up; wait"});
     ASSERT_TRUE(server->wait_for_output("up", 5s));
     server_group = server->pgid();
-    server.release();  // as if its owner forgot it: cleanup must still stop it
+    // Its owner has not stopped it when the run ends: cleanup must.
   }
   EXPECT_FALSE(t_->lstat(dir)) << "run directory left behind";
   EXPECT_TRUE(tt::gone_within([&] { return tt::group_running(server_group); }));
@@ -94,10 +95,10 @@ TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
   ASSERT_TRUE(t_->run(make_private_dir_argv(leftover)).ok());
   transport::StartOptions so;
   so.pgid_file = leftover + "/pgids";
+  // (The handle stays ours only so the process is reaped; nothing stops it.)
   auto orphan = t_->start({"env", "LABGATE_RUN=" + leftover, "sh", "-c", "sleep 120 & echo up; wait"}, so);
   ASSERT_TRUE(orphan->wait_for_output("up", 5s));
   const long group = orphan->pgid();
-  orphan.release();
 
   HostDeployment next(*t_, host_, "lab1", "next run", /*sweep_leftovers=*/true);
   ASSERT_EQ(next.swept().size(), 1u);
