@@ -38,7 +38,7 @@ TEST(ValidateCommand, ShippedProfilesAreValid) {
                         kRoot + "/profiles/lab-legacy.toml"});
   EXPECT_EQ(o.rc, 0) << o.err;
   EXPECT_THAT(o.out,
-              HasSubstr("ok: " + kRoot + "/profiles/example-rhel58-pair.toml (2 hosts, 62 rules, 7 tests)"));
+              HasSubstr("ok: " + kRoot + "/profiles/example-rhel58-pair.toml (2 hosts, 82 rules, 24 tests)"));
   EXPECT_THAT(o.out, HasSubstr("ok: " + kRoot + "/profiles/lab.toml (2 hosts, 9 rules, 9 tests)"));
   EXPECT_THAT(o.out, HasSubstr("lab-legacy.toml (2 hosts, 4 rules, 2 tests)"));
   EXPECT_EQ(o.err, "");
