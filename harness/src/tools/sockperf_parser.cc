@@ -2,6 +2,7 @@
 // round trip "latency" unless run with --full-rtt; labgate keeps round trips only,
 // so half-RTT values are doubled and the Measurement says so.
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -93,7 +94,8 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
     if (auto v = line.find("version #"); v != std::string_view::npos && line.starts_with("==")) {
       s.version_major = std::atoi(std::string(line.substr(v + 9)).c_str());
       const auto version = scan::words(line.substr(v + 9));
-      if (version.empty()) t.fail(ln, "the version line names no version: " + t.quote(ln));  // found by fuzzing
+      if (version.empty())
+        t.fail(ln, "the version line names no version: " + t.quote(ln));  // found by fuzzing
       m.parameters["sockperf.version"] = std::string(version.front());
       continue;
     }
@@ -119,6 +121,10 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
            recv = field(line, "ReceivedMessages");
       if (!run || !sent || !recv)
         t.fail(ln, "sockperf: cannot read RunTime, SentMessages and ReceivedMessages in " + t.quote(ln));
+      // A count is a whole number a uint64 can hold; anything else is not sockperf's.
+      for (double c : {*sent, *recv})
+        if (!(c >= 0 && c <= 1.8e19) || c != std::floor(c))
+          t.fail(ln, "sockperf: message counts must be whole numbers in range in " + t.quote(ln));
       m.duration_s = *run;
       m.sent = static_cast<std::uint64_t>(*sent);
       m.received = static_cast<std::uint64_t>(*recv);
@@ -142,6 +148,9 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
            ooo = field(line, "# out-of-order messages");
       if (!d || !dup || !ooo)
         t.fail(ln, "sockperf: cannot read dropped/duplicated/out-of-order in " + t.quote(ln));
+      for (double c : {*d, *dup, *ooo})
+        if (!(c >= 0 && c <= 1.8e19) || c != std::floor(c))
+          t.fail(ln, "sockperf: message counts must be whole numbers in range in " + t.quote(ln));
       m.dropped = static_cast<std::uint64_t>(*d);
       m.duplicated = static_cast<std::uint64_t>(*dup);
       m.out_of_order = static_cast<std::uint64_t>(*ooo);
