@@ -129,7 +129,8 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$corpus" "$crashes"
   log="$BUILD/$t.log"
   echo "== fuzzing $t for ${SECONDS_PER_TARGET}s"
-  if ! "$bin" -max_total_time="$SECONDS_PER_TARGET" -max_len="${MAXLEN[$t]}" -rss_limit_mb=2048 \
+  # A fixed seed makes a CI run explore the same way each time (LABGATE_FUZZ_SEED varies it).
+  if ! "$bin" -seed="${LABGATE_FUZZ_SEED:-1}" -max_total_time="$SECONDS_PER_TARGET" -max_len="${MAXLEN[$t]}" -rss_limit_mb=2048 \
       -timeout=10 -print_final_stats=1 -artifact_prefix="$crashes/" \
       "$corpus" "$seeds/$t" >"$log" 2>&1; then
     input="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)"
