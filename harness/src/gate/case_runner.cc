@@ -3,6 +3,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include "labgate/gate/progress_line.h"
+#include "labgate/gate/bdp_rule.h"
+#include "labgate/gate/congestion_check.h"
+#include "labgate/gate/counter_watch.h"
+#include "labgate/gate/host_runners.h"
+#include "labgate/gate/netpath_runner.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/tools/tool_driver.h"
@@ -44,6 +50,16 @@ std::vector<measure::Measurement> parse_client(const transport::RunResult& r, co
   }
 }
 
+/// Asks the probe for per-interval progress and shows it on the console while the
+/// test runs, so a 2-minute (or 6-hour) test is not silent and a spike is seen
+/// when it happens; the lines stay in the probe's kept stderr as well.
+void watch_progress(std::vector<std::string>& argv, transport::RunOptions& o, const std::string& name) {
+  argv.push_back("--progress");
+  o.on_stderr_line = [name](std::string_view line) {
+    if (auto shown = format_progress(name, line)) spdlog::info("{}", *shown);
+  };
+}
+
 /// Installs the probe for `c` on `host` and returns the directory it is in.
 std::string probe_dir(GateSession& session, const std::string& host, const TestCase& c) {
   const std::string path = session.probe(host, measure::probe_for(c.spec->kind));
@@ -51,10 +67,11 @@ std::string probe_dir(GateSession& session, const std::string& host, const TestC
 }
 
 CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
-  const auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
-  keep(run, "command.txt", transport::shell_join(argv) + "\n");
+  auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
   transport::RunOptions o;
   o.timeout = measure::probe_client_timeout(*c.spec);
+  watch_progress(argv, o, c.suite + "." + c.name());
+  keep(run, "command.txt", transport::shell_join(argv) + "\n");
   auto r = session.deployment(c.client).run(argv, o);
   keep(run, "jitter.out", r.out);
   keep(run, "jitter.err", r.err);
@@ -68,7 +85,9 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address;
   const std::string probe = measure::probe_for(c.spec->kind);
-  const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address);
+  // --peer: the server answers only the client host's test address (docs/security.md §5).
+  const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address,
+                                                      session.host(c.client).test_address);
   const std::string client_dir = probe_dir(session, c.client, c);
 
   auto server = session.deployment(c.server).start(server_argv);
@@ -97,14 +116,15 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   } catch (const std::exception& e) {
     throw Failure(ExitCode::kCouldNotRun, "host " + c.server + ": " + probe + " server: " + e.what());
   }
-  const auto client_argv = measure::probe_client_argv(*c.spec, client_dir, address, listening.port);
+  auto client_argv = measure::probe_client_argv(*c.spec, client_dir, address, listening.port);
+  transport::RunOptions o;
+  o.timeout = measure::probe_client_timeout(*c.spec);
+  watch_progress(client_argv, o, c.suite + "." + c.name());
   keep(run, "command.txt",
        "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
            transport::shell_join(client_argv) + "\n");
   spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
 
-  transport::RunOptions o;
-  o.timeout = measure::probe_client_timeout(*c.spec);
   auto r = session.deployment(c.client).run(client_argv, o);
   keep(run, "client.out", r.out);
   keep(run, "client.err", r.err);
@@ -141,8 +161,21 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
   if (c.spec->kind == profile::TestKind::kJitter) return run_jitter(session, c, run);
-  if (c.spec->tool == profile::Tool::kBuiltin) return run_builtin(session, c, run);
-  return run_tool(session, c, run);
+  if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
+  if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
+  if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
+  check_congestion(session, c);
+  std::optional<CounterWatch> watch;
+  if (watches_counters(c.spec->kind)) watch.emplace(session, c);
+  if (c.spec->kind == profile::TestKind::kPingFlood)
+    run_ping_flood(session, c, run);
+  else if (c.spec->tool == profile::Tool::kBuiltin)
+    run_builtin(session, c, run);
+  else
+    run_tool(session, c, run);
+  if (watch) watch->finish(run);
+  if (judges_bdp(session.profile(), c)) judge_bdp(session, c, run);
+  return run;
 }
 
 }  // namespace labgate::gate

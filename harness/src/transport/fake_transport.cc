@@ -97,7 +97,16 @@ RunResult FakeTransport::answer(const std::vector<std::string>& argv) {
 
 RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
   calls_.push_back({argv, options.input, options.timeout, false});
-  return answer(argv);
+  RunResult r = answer(argv);
+  // As the real transports do while the command runs: each complete stderr line.
+  if (options.on_stderr_line) {
+    std::string_view err = r.err;
+    for (auto nl = err.find('\n'); nl != std::string_view::npos; nl = err.find('\n')) {
+      options.on_stderr_line(err.substr(0, nl));
+      err.remove_prefix(nl + 1);
+    }
+  }
+  return r;
 }
 
 std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& argv, const StartOptions&) {

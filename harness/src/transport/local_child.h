@@ -25,6 +25,8 @@ class LocalChild {
   LocalChild(const LocalChild&) = delete;
   LocalChild& operator=(const LocalChild&) = delete;
 
+  /// Streams stderr lines to `sink` as they arrive (see RunOptions::on_stderr_line).
+  void on_stderr_line(std::function<void(std::string_view)> sink) { err_.on_line(std::move(sink)); }
   /// Moves data, waiting up to `max_wait`; true once both streams are at EOF and
   /// the process has been reaped.
   bool pump(std::chrono::milliseconds max_wait);

@@ -120,6 +120,7 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
   const auto t0 = Clock::now();
   LocalChild child(full_argv(argv), options.input, options.output_limit);
   if (options.pgid_file) record_pgid(child, *options.pgid_file);
+  if (options.on_stderr_line) child.on_stderr_line(options.on_stderr_line);
   RunResult r;
   while (!child.pump(milliseconds(100))) {
     if (child.overflowed()) {

@@ -43,6 +43,23 @@ TEST_F(LocalTransportTest, ExitStatusStdoutStderrAndDuration) {
   EXPECT_FALSE(r.ok());
 }
 
+TEST_F(LocalTransportTest, StderrLinesArriveWhileTheCommandRuns) {
+  LocalTransport t(host_);
+  const std::string marker = dir_ + "/ended";
+  std::vector<std::string> lines;
+  bool first_seen_before_end = false;
+  RunOptions o;
+  o.on_stderr_line = [&](std::string_view line) {
+    if (lines.empty()) first_seen_before_end = access(marker.c_str(), F_OK) != 0;
+    lines.emplace_back(line);
+  };
+  // The second line is split across writes; the last has no newline at all.
+  RunResult r = t.run({"sh", "-c", "echo one >&2; sleep 1; printf 'tw' >&2; printf 'o\\nthree' >&2; touch " + marker}, o);
+  EXPECT_TRUE(first_seen_before_end) << "the first line reached the caller only after the command ended";
+  EXPECT_EQ(lines, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(r.err, "one\ntwo\nthree");
+}
+
 TEST_F(LocalTransportTest, KilledBySignalIsReported) {
   LocalTransport t(host_);
   RunResult r = t.run({"sh", "-c", "kill -KILL $$"}, {});

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,10 @@ struct RunOptions {
   bool during_interrupt = false;
   /// As StartOptions::pgid_file: lets a later cleanup kill it if this harness dies.
   std::optional<std::string> pgid_file;
+  /// Called on the caller's thread with each complete stderr line while the
+  /// command runs (a probe's per-interval progress); the lines are kept in
+  /// RunResult::err as well.
+  std::function<void(std::string_view line)> on_stderr_line;
 };
 
 struct StartOptions {
