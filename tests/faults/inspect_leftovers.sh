@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Lists what a labgate run left behind on a lab pair (ci/lab), looking inside
+# both hosts: processes in each network namespace other than the lab's own
+# sshd daemons, listening sockets other than sshd's, and labgate run, lease or
+# upload files in each host's private /tmp (the probe dir). Optionally also
+# labgate processes on this machine whose command line holds a given string.
+#
+#   inspect_leftovers.sh --pair N [--wait SECS] [--local STRING]
+#
+# Waits up to SECS (default 10) for leftovers to go (an sshd session closing,
+# a killed probe being reaped), then prints each one and exits 1; exit 0 when
+# nothing is left, 2 on a usage error or a pair that is not up. Needs root.
+set -uo pipefail
+
+die() { echo "inspect_leftovers: $*" >&2; exit 2; }
+pair= wait_s=10 local_pattern=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --pair) pair=${2:-}; shift 2 || die "--pair needs a value" ;;
+    --wait) wait_s=${2:-}; shift 2 || die "--wait needs a value" ;;
+    --local) local_pattern=${2:-}; shift 2 || die "--local needs a value" ;;
+    *) die "unknown argument '$1' (use --pair N [--wait SECS] [--local STRING])" ;;
+  esac
+done
+[[ $pair =~ ^[1-9][0-9]?$ ]] || die "--pair must be a lab pair number, got '$pair'"
+[[ $wait_s =~ ^[0-9]+$ ]] || die "--wait must be whole seconds, got '$wait_s'"
+[ "$(id -u)" -eq 0 ] || die "needs root (ip netns exec)"
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+state=$repo/.lab/pair$pair
+if [ "$pair" -eq 1 ]; then prefix=lg; else prefix=lg$pair; fi
+
+# The lab's own sshd daemons (their pid files); every other process is the run's.
+daemon_pids() {
+  local f
+  for f in "$state"/sshd-"$1"-*.pid; do [ -s "$f" ] && cat "$f"; done
+}
+
+zombie() { [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+
+# One line per leftover on host $1, nothing when it is clean.
+leftovers_on() {
+  local h=$1 ns=$prefix-$1 pid cmd daemons
+  ip netns list | awk '{print $1}' | grep -qx "$ns" || { echo "$h: namespace $ns does not exist"; return; }
+  daemons=" $(daemon_pids "$h" | tr '\n' ' ') "
+  for pid in $(ip netns pids "$ns" 2>/dev/null); do
+    [[ $daemons == *" $pid "* ]] && continue
+    zombie "$pid" && continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    [ -n "$cmd" ] || continue
+    # A session of the lab's sshd (comm sshd, child of a daemon): not labgate's,
+    # anything labgate ran under it is listed on its own. One whose client went
+    # silent (a cut link) lives until sshd's TCP keepalive gives up: noted only.
+    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sshd ] &&
+      [[ $daemons == *" $(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null) "* ]]; then
+      echo "$h: note: sshd session $pid still open ($cmd)" >&3
+      continue
+    fi
+    echo "$h: process $pid in $ns: $cmd"
+  done
+  # Listening sockets: sshd's own are expected; anything else (a probe server) is not.
+  ip netns exec "$ns" ss -Hltunp 2>/dev/null | while read -r line; do
+    [[ $line == *'"sshd"'* ]] && continue
+    echo "$h: listening in $ns: $line"
+  done
+  # The host's /tmp: run dirs (labgate-<lab>.*), the lease (labgate-lease-<lab>),
+  # upload temporaries (*.part-*), and anything else labgate names.
+  local f
+  for f in "$state/tmp-$h"/labgate-* "$state/tmp-$h"/*.part-* "$state/tmp-$h"/.labgate*; do
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    echo "$h: left in /tmp: ${f#"$state/tmp-$h"/}"
+  done
+}
+
+leftovers_here() {
+  [ -n "$local_pattern" ] || return 0
+  local pid cmd
+  for pid in $(pgrep -f -- "$local_pattern" 2>/dev/null); do
+    [ "$pid" = $$ ] && continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+    [[ $cmd == *labgate* ]] || continue
+    [[ $cmd == *inspect_leftovers* ]] && continue
+    zombie "$pid" && continue
+    echo "local: process $pid: $cmd"
+  done
+}
+
+notes=$(mktemp)
+trap 'rm -f "$notes"' EXIT
+[ -d "$state" ] || die "no lab state in $state: is pair $pair up (ci/lab up --pair $pair)?"
+deadline=$((SECONDS + wait_s))
+while :; do
+  found=$({ leftovers_on a; leftovers_on b; leftovers_here; } 3>"$notes")
+  [ -z "$found" ] && { cat "$notes"; echo "inspect_leftovers: pair $pair is clean"; exit 0; }
+  [ $SECONDS -ge $deadline ] && break
+  sleep 0.5
+done
+echo "inspect_leftovers: pair $pair has leftovers after ${wait_s}s:" >&2
+echo "$found" >&2
+exit 1
