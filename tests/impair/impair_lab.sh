@@ -12,6 +12,8 @@
 #                 out-of-order counts are the wire's own
 #   delay_jitter  delay 2ms 500us both ways: udp_rr's p50 moves by 2 x delay
 #   clear_wire    no impairment: the wire's own cost on p50/p99 (printed, loosely bounded)
+#   bad_input     what netem has but the wire does not model, and misuse, are refused
+#                 with exit 2 naming the argument, and leave the pair wired as it was
 set -uo pipefail
 case_name=$1
 bin=$2
@@ -208,6 +210,35 @@ case $case_name in
       # The jitter shows: the round trips spread over about +-1 ms, not a spike at 4 ms.
       awk -v a="$p99" -v b="$p50" 'BEGIN { exit !(a - b > 400) }' || fail "p99 - p50 is only $p99 - $p50 us: no jitter"
     fi
+    ;;
+  bad_input)
+    expect_refusal() {
+      local want=$1
+      shift
+      impair "$@" >"$work/out" 2>&1
+      local rc=$?
+      [ $rc -eq 2 ] || { cat "$work/out"; fail "ci/impair $* exited $rc, expected 2"; }
+      grep -q -- "$want" "$work/out" || { cat "$work/out"; fail "ci/impair $*: the error does not say '$want'"; }
+      echo "  refused: ci/impair $*: $(grep -m1 -- "$want" "$work/out")"
+    }
+    expect_refusal correlation delay 2ms 1ms 25%
+    expect_refusal "'corrupt'" corrupt 1%
+    expect_refusal "needs a delay" reorder 10%
+    expect_refusal "150%" loss 150%
+    expect_refusal "no wire runs" stats
+    expect_refusal "--dir must be" --dir sideways delay 1ms
+    bash "$src/ci/impair" --pair 31 delay 1ms >"$work/out" 2>&1 && fail "--pair 31 was accepted"
+    grep -q -- "--pair must be" "$work/out" || fail "--pair 31: $(cat "$work/out")"
+    impair status | grep -q "direct" || fail "a refused impairment changed the wiring: $(impair status)"
+    # A real one, then its counters while running and at the end.
+    impair delay 1ms || fail "ci/impair delay 1ms failed"
+    ip netns exec lg$pair-a ping -c 3 -i 0.2 -q 198.19.$pair.2 >/dev/null || fail "no ping through the wire"
+    [ "$(impair stats | jq -r .status)" = running ] || fail "ci/impair stats did not report a running wire"
+    impair clear >"$work/wire.json" || fail "ci/impair clear failed"
+    [ "$(jq -r .status "$work/wire.json")" = stopped ] || fail "the wire did not stop cleanly: $(cat "$work/wire.json")"
+    [ "$(jq .a_to_b.frames.forwarded "$work/wire.json")" -ge 3 ] || fail "the wire forwarded no pings"
+    ip netns list | grep -q "^lg$pair-w" && fail "lg$pair-w is left after clear"
+    ip netns exec lg$pair-a ping -c 1 -W 2 -q 198.19.$pair.2 >/dev/null || fail "the direct link is not back"
     ;;
   *) fail "unknown case $case_name" ;;
 esac

@@ -170,13 +170,18 @@ static int receive(int s, frame* buf) {
   side* in = &g_side[s];
   int n;
   for (n = 0; n < kBatch; n++) {
-    ssize_t r = recv(in->fd, buf->data, kBuf, MSG_DONTWAIT | MSG_TRUNC);
+    struct sockaddr_ll from;
+    socklen_t fromlen = sizeof from;
+    ssize_t r =
+        recvfrom(in->fd, buf->data, kBuf, MSG_DONTWAIT | MSG_TRUNC, (struct sockaddr*)&from, &fromlen);
     uint64_t now = now_ns();
     if (r < 0) {
       if (errno == EAGAIN || errno == EINTR) return 0;
       if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV) return -1;
       die("receive on", in->ifname);
     }
+    /* Our own sends, should PACKET_IGNORE_OUTGOING (Linux 4.20) be missing: never loop them. */
+    if (from.sll_pkttype == PACKET_OUTGOING) continue;
     if ((size_t)r > kBuf || (size_t)r < kVnet + 14) {
       in->st.truncated++;
       continue;
