@@ -12,7 +12,7 @@
 static const char kUsage[] =
     "usage:\n"
     "  pingpong server --bind ADDR --proto tcp|udp [--port P] [--size N] [--cpu C]\n"
-    "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay]\n"
+    "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay] [--peer ADDR]\n"
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
@@ -42,7 +42,8 @@ enum {
   OPT_SERVER_TIMEOUT,
   OPT_CONNECT_TIMEOUT,
   OPT_IDLE_TIMEOUT,
-  OPT_HELP
+  OPT_HELP,
+  OPT_PEER
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -64,6 +65,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {"progress", no_argument, 0, OPT_PROGRESS},
+                                         {"peer", required_argument, 0, OPT_PEER},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -151,6 +153,10 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
     case OPT_PROGRESS:
       if (server) role_only = "--progress";
       cfg->progress = 1;
+      break;
+    case OPT_PEER: /* checked by the server, which owns the filter */
+      if (!server) role_only = "--peer";
+      cfg->peer = arg;
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

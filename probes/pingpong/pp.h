@@ -42,6 +42,7 @@ typedef struct pp_config {
   uint64_t server_timeout_ns; /**< no reply at all for this long: the server is gone */
   uint64_t connect_timeout_ns;
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+  const char* peer;         /**< server: --peer, the only client address served; NULL = any */
 } pp_config;
 
 /** Counts for one phase (warm-up or measured) of a client run. */

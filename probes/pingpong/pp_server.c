@@ -1,5 +1,6 @@
 /* The pingpong server: echoes every request unchanged, one TCP client at a
- * time or any UDP sender, until nobody has talked to it for --idle-timeout. */
+ * time or any UDP sender (only the --peer address when given), until nobody
+ * it serves has talked to it for --idle-timeout. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
@@ -12,6 +13,7 @@
 
 #include "lg_measure_util.h"
 #include "lg_net.h"
+#include "lg_net_peer.h"
 #include "pp.h"
 
 typedef struct server_stats {
@@ -61,23 +63,27 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
   return 0;
 }
 
-static const char* run_tcp(const pp_config* cfg, int lfd, unsigned char* buf, server_stats* st) {
+/* Connections from anyone but the peer are reset by lg_accept_peer and do not
+ * count as activity: a stranger cannot keep the server alive. */
+static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, unsigned char* buf,
+                           server_stats* st) {
+  uint64_t last = lg_now_ns();
   while (!g_stop) {
-    int r = lg_wait_fd(lfd, POLLIN, lg_now_ns() + cfg->idle_timeout_ns);
-    int fd, idle;
-    if (r == 0) return "idle_timeout";
-    if (r < 0) continue; /* EINTR: re-check g_stop */
-    fd = accept(lfd, NULL, NULL);
-    if (fd < 0) continue;
+    int fd = lg_accept_peer(lfd, peer, last + cfg->idle_timeout_ns);
+    int idle;
+    if (fd == -2) return "idle_timeout";
+    if (fd < 0) continue; /* EINTR: re-check g_stop */
     st->connections++;
     idle = serve_tcp(cfg, fd, buf, st);
     close(fd);
+    last = lg_now_ns();
     if (idle) return "idle_timeout";
   }
   return "signal";
 }
 
-static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st) {
+static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, unsigned char* buf,
+                           server_stats* st) {
   uint64_t last = lg_now_ns();
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
@@ -86,7 +92,8 @@ static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, ser
     socklen_t flen = sizeof(from);
     ssize_t n =
         recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, (struct sockaddr*)&from, &flen);
-    if (n < 0) {
+    /* A datagram from a stranger gets no answer and is not activity. */
+    if (n < 0 || !lg_peer_allows(peer, &from)) {
       if (lg_now_ns() - last >= cfg->idle_timeout_ns) return "idle_timeout";
       continue;
     }
@@ -100,11 +107,16 @@ static const char* run_udp(const pp_config* cfg, int fd, unsigned char* buf, ser
 }
 
 static void print_summary(const pp_config* cfg, int port, int cpu_actual, const char* cpu_src,
-                          const char* reason, const server_stats* st) {
+                          const char* reason, const server_stats* st, const lg_peer_filter* peer) {
   printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"status\":\"ok\",");
   printf("\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason,
          cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
+  printf(",\"peer\":");
+  if (cfg->peer)
+    lg_json_string(stdout, cfg->peer);
+  else
+    printf("null");
   printf(
       ",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
       "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f},",
@@ -112,9 +124,9 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
       cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9);
   printf(
       "\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
-      "\"refused\":%llu},\"memory\":",
+      "\"refused\":%llu,\"foreign\":%llu},\"memory\":",
       (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
-      (unsigned long long)st->size_mismatch, (unsigned long long)st->refused);
+      (unsigned long long)st->size_mismatch, (unsigned long long)st->refused, peer->foreign);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);
@@ -127,11 +139,14 @@ int pp_run_server(const pp_config* cfg) {
   const char* cpu_src = "none";
   const char* reason;
   server_stats st;
+  lg_peer_filter peer;
   unsigned char* buf;
   memset(&st, 0, sizeof(st));
   lg_install_stop_handlers(&g_stop);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("pingpong", "--bind: '%s' is not an IPv4 address", cfg->addr);
+  if (lg_peer_set(&peer, cfg->peer) != 0)
+    lg_usage_error("pingpong", "--peer: '%s' is not an IPv4 address", cfg->peer);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) {
     fprintf(stderr, "pingpong server: cannot pin to CPU %d: %s\n", cfg->cpu, strerror(errno));
     return LG_EXIT_RUN;
@@ -152,9 +167,9 @@ int pp_run_server(const pp_config* cfg) {
   lg_json_string(stdout, cfg->addr);
   printf(",\"port\":%d}\n", port);
   fflush(stdout);
-  reason = cfg->udp ? run_udp(cfg, fd, buf, &st) : run_tcp(cfg, fd, buf, &st);
+  reason = cfg->udp ? run_udp(cfg, fd, &peer, buf, &st) : run_tcp(cfg, fd, &peer, buf, &st);
   close(fd);
-  print_summary(cfg, port, cpu_actual, cpu_src, reason, &st);
+  print_summary(cfg, port, cpu_actual, cpu_src, reason, &st, &peer);
   free(buf);
   return LG_EXIT_OK;
 }

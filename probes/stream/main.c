@@ -12,6 +12,7 @@
 static const char kUsage[] =
     "usage:\n"
     "  stream server --bind ADDR --proto tcp|udp [--port P] [--cpu C] [--idle-timeout 30s]\n"
+    "                [--peer ADDR] (serve only this client address)\n"
     "  stream client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                [--warmup 1s] [--cpu C] [--nodelay] [--interval 1s] [--drain 200ms]\n"
     "                [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
@@ -38,7 +39,8 @@ enum {
   OPT_SERVER_TIMEOUT,
   OPT_CONNECT_TIMEOUT,
   OPT_IDLE_TIMEOUT,
-  OPT_HELP
+  OPT_HELP,
+  OPT_PEER
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -57,6 +59,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {"progress", no_argument, 0, OPT_PROGRESS},
+                                         {"peer", required_argument, 0, OPT_PEER},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -83,7 +86,7 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
   size_t i;
   for (i = 0; i < sizeof(client_only) / sizeof(client_only[0]); i++)
     if (server && opt == client_only[i]) lg_usage_error("stream", "--%s is for `stream client` only", name);
-  if (!server && (opt == OPT_BIND || opt == OPT_IDLE_TIMEOUT))
+  if (!server && (opt == OPT_BIND || opt == OPT_IDLE_TIMEOUT || opt == OPT_PEER))
     lg_usage_error("stream", "--%s is for `stream server` only", name);
   switch (opt) {
     case OPT_BIND:
@@ -129,6 +132,9 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
       break;
     case OPT_PROGRESS:
       cfg->progress = 1;
+      break;
+    case OPT_PEER: /* checked by the server, which owns the filter */
+      cfg->peer = arg;
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

@@ -36,6 +36,7 @@ typedef struct st_config {
   uint64_t server_timeout_ns; /**< a control answer later than this: the server is gone */
   uint64_t connect_timeout_ns;
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+  const char* peer;         /**< server: --peer, the only client address served; NULL = any */
 } st_config;
 
 /** What the server counted for one session (the REPORT line). */

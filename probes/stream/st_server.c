@@ -1,5 +1,6 @@
-/* The stream server: one client session at a time; swallows the payload and
- * reports what arrived, until nobody has talked to it for --idle-timeout. */
+/* The stream server: one client session at a time (only from the --peer
+ * address when given); swallows the payload and reports what arrived, until
+ * nobody it serves has talked to it for --idle-timeout. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "lg_measure_util.h"
 #include "lg_net.h"
+#include "lg_net_peer.h"
 #include "st.h"
 
 #define ST_RECV_BUF (256u * 1024u)
@@ -19,6 +21,7 @@ typedef struct server {
   int lfd, ufd, port, udp_port;
   unsigned char* buf;
   unsigned long long sessions, refused, stray;
+  lg_peer_filter peer; /**< its `foreign` counts reset connections and ignored datagrams */
   st_report all; /**< summed over every session, for the exit summary */
 } server;
 
@@ -51,13 +54,19 @@ static int session_tcp(server* s, int fd, st_report* r) {
   return 0;
 }
 
-/* Reads every datagram waiting on the UDP socket and counts this session's. */
-static void drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq) {
+/* Reads every datagram waiting on the UDP socket and counts this session's;
+ * returns how many came from the peer (a stranger's are only counted foreign). */
+static int drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq) {
+  int from_peer = 0;
   for (;;) {
     uint64_t seq;
     uint32_t tok = 0;
-    ssize_t n = recv(s->ufd, s->buf, ST_MAX_UDP_SIZE + 1, MSG_DONTWAIT);
-    if (n < 0) return;
+    struct sockaddr_in from;
+    socklen_t flen = sizeof(from);
+    ssize_t n = recvfrom(s->ufd, s->buf, ST_MAX_UDP_SIZE + 1, MSG_DONTWAIT, (struct sockaddr*)&from, &flen);
+    if (n < 0) return from_peer;
+    if (!lg_peer_allows(&s->peer, &from)) continue;
+    from_peer++;
     if (n >= ST_HDR) memcpy(&tok, s->buf + 12, 4);
     if (n < ST_HDR || tok != token) {
       s->stray++;
@@ -87,8 +96,9 @@ static int session_udp(server* s, int fd, uint32_t token, st_report* r) {
     p[1].fd = fd;
     p[0].events = p[1].events = POLLIN;
     p[0].revents = p[1].revents = 0;
-    if (poll(p, 2, 100) > 0) last = lg_now_ns();
-    if (p[0].revents) drain_udp(s, token, r, &max_seq);
+    poll(p, 2, 100);
+    /* Only the client's own datagrams (or its control line) are activity. */
+    if (p[0].revents && drain_udp(s, token, r, &max_seq) > 0) last = lg_now_ns();
     if (p[1].revents) {
       char line[ST_LINE_MAX];
       drain_udp(s, token, r, &max_seq);
@@ -138,16 +148,18 @@ static int session(server* s, int fd) {
   return idle;
 }
 
+/* Connections from anyone but the peer are reset by lg_accept_peer and do not
+ * count as activity: a stranger cannot keep the server alive. */
 static const char* serve(server* s) {
+  uint64_t last = lg_now_ns();
   while (!g_stop) {
-    int r = lg_wait_fd(s->lfd, POLLIN, lg_now_ns() + s->cfg->idle_timeout_ns);
-    int fd, idle;
-    if (r == 0) return "idle_timeout";
-    if (r < 0) continue; /* EINTR: re-check g_stop */
-    fd = accept(s->lfd, NULL, NULL);
-    if (fd < 0) continue;
+    int fd = lg_accept_peer(s->lfd, &s->peer, last + s->cfg->idle_timeout_ns);
+    int idle;
+    if (fd == -2) return "idle_timeout";
+    if (fd < 0) continue; /* EINTR: re-check g_stop */
     idle = session(s, fd);
     close(fd);
+    last = lg_now_ns();
     if (idle) return "idle_timeout";
   }
   return "signal";
@@ -185,6 +197,8 @@ int st_run_server(const st_config* cfg) {
   lg_install_stop_handlers(&g_stop);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("stream", "--bind: '%s' is not an IPv4 address", cfg->addr);
+  if (lg_peer_set(&s.peer, cfg->peer) != 0)
+    lg_usage_error("stream", "--peer: '%s' is not an IPv4 address", cfg->peer);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) {
     fprintf(stderr, "stream server: cannot pin to CPU %d: %s\n", cfg->cpu, strerror(errno));
     return LG_EXIT_RUN;
@@ -206,12 +220,17 @@ int st_run_server(const st_config* cfg) {
       "\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":",
       reason, cfg->udp ? "udp" : "tcp");
   lg_json_string(stdout, cfg->addr);
+  printf(",\"peer\":");
+  if (cfg->peer)
+    lg_json_string(stdout, cfg->peer);
+  else
+    printf("null");
   printf(
       ",\"port\":%d,\"udp_port\":%d,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"stray_datagrams\":%llu,"
+      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"foreign\":%llu,\"stray_datagrams\":%llu,"
       "\"datagrams\":%llu,\"bytes\":%llu,\"total_datagrams\":%llu,\"total_bytes\":%llu},\"memory\":",
       s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9, s.sessions,
-      s.refused, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
+      s.refused, s.peer.foreign, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);

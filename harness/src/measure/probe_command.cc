@@ -48,7 +48,7 @@ std::string exact_duration(std::chrono::nanoseconds d) {
 }
 
 std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::string& probe_dir,
-                                           const std::string& server_address) {
+                                           const std::string& server_address, const std::string& peer_address) {
   require_pair(spec);
   std::vector<std::string> argv{path(probe_dir, spec.kind),
                                 "server",
@@ -61,6 +61,7 @@ std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::stri
                                 "--idle-timeout",
                                 exact_duration(kIdleTimeout)};
   if (spec.cpu.server) argv.insert(argv.end(), {"--cpu", std::to_string(*spec.cpu.server)});
+  if (!peer_address.empty()) argv.insert(argv.end(), {"--peer", peer_address});
   if (profile::is_rr(spec.kind)) {
     // The server checks the client's size in the TCP hello, so a mismatch is an error, not a hang.
     argv.insert(argv.end(), {"--size", std::to_string(spec.message_size)});

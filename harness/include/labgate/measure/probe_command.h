@@ -17,9 +17,13 @@ const char* probe_for(profile::TestKind kind);
 /// The server of an rr/stream test, bound to `server_address` (the far host's
 /// test address) on the spec's port or 0 (any free one; read it back with
 /// parse_listening_line). `probe_dir` is where the probes were deployed.
+/// `peer_address` is the client host's test address: the server then answers
+/// only it (`--peer`) and resets or ignores anyone else; empty = anyone (only
+/// for a probe driven by hand, never by the gate).
 /// Throws std::invalid_argument for a jitter test (it has no server).
 std::vector<std::string> probe_server_argv(const profile::TestSpec& spec, const std::string& probe_dir,
-                                           const std::string& server_address);
+                                           const std::string& server_address,
+                                           const std::string& peer_address = "");
 
 /// The client of an rr/stream test against the server's `port`.
 std::vector<std::string> probe_client_argv(const profile::TestSpec& spec, const std::string& probe_dir,
