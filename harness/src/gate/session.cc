@@ -3,10 +3,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "labgate/gate/probe_locator.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
+
+namespace {
+// Step timings at debug level ("timing: ..."): bench/gate_overhead.py reads them.
+using Clock = std::chrono::steady_clock;
+long long ms_since(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+}
+}  // namespace
 
 GateSession::GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts,
                          const std::string& run_id)
@@ -21,18 +31,24 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
   lease::LeaseOptions options;
   options.wait = profile.lease_wait;
   spdlog::info("taking the lease '{}' on {} host(s)", profile.lab_name, leased.size());
+  auto t0 = Clock::now();
   lease_ = std::make_unique<lease::LabLease>(profile.lab_name, leased, lease::Holder::current(run_id), options);
+  spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
   const std::string owner = lease_->holder().describe();
   for (const auto& name : hosts) {
+    t0 = Clock::now();
     HostState st;
     st.host = profile.find_host(name);
     spdlog::info("host {}: connecting ({})", name, st.host->address);
     st.transport = transport::make_transport(*st.host);
     spdlog::debug("host {}: {}", name, st.transport->describe());
+    spdlog::debug("timing: host {}: connected in {} ms", name, ms_since(t0));
+    t0 = Clock::now();
     st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile.lab_name, owner,
                                                              /*sweep_leftovers=*/true);
     for (const auto& d : st.deployment->swept())
       spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
+    spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
     hosts_.emplace(name, std::move(st));
   }
 }
@@ -63,7 +79,10 @@ transport::Transport& GateSession::transport(const std::string& name) { return *
 deploy::HostDeployment& GateSession::deployment(const std::string& name) { return *state(name).deployment; }
 
 std::string GateSession::probe(const std::string& name, const std::string& probe) {
-  return state(name).deployment->install(local_probe(probe));
+  const auto t0 = Clock::now();
+  std::string path = state(name).deployment->install(local_probe(probe));
+  spdlog::debug("timing: host {}: probe {} ready in {} ms", name, probe, ms_since(t0));
+  return path;
 }
 
 bool GateSession::lease_lost() const { return lease_ && lease_->lost(); }
@@ -73,6 +92,7 @@ void GateSession::close() {
   closed_ = true;
   std::string errors;
   for (auto& [name, st] : hosts_) {
+    const auto t0 = Clock::now();
     try {
       if (st.deployment) st.deployment->cleanup();
     } catch (const std::exception& e) {
@@ -80,9 +100,12 @@ void GateSession::close() {
     }
     st.deployment.reset();
     st.transport.reset();
+    spdlog::debug("timing: host {}: cleaned up and disconnected in {} ms", name, ms_since(t0));
   }
+  const auto t0 = Clock::now();
   if (lease_) lease_->release();
   lease_.reset();
+  spdlog::debug("timing: lease released in {} ms", ms_since(t0));
   if (!errors.empty()) throw Failure(ExitCode::kCouldNotRun, "cleanup failed: " + errors);
 }
 
