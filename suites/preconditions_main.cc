@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "labgate/checks/checks.h"
+#include "labgate/gate/bios_check.h"
 #include "labgate/gate/facts_collector.h"
 #include "labgate/gate/records.h"
 #include "labgate/gate/run_book.h"
@@ -82,6 +83,9 @@ int main(int argc, char** argv) {
         host_facts.push_back({s.host, &s.facts});
       }
       for (const auto& c : checks::check_all(host_facts, profile->preconditions))
+        records.push_back(gate::to_record(c));
+      // [preconditions.bios]: conrep where installed, else each rule skipped with the reason.
+      for (const auto& c : gate::check_bios_rules(session, profile->preconditions, hosts))
         records.push_back(gate::to_record(c));
       session.close();
     }

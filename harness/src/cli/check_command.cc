@@ -12,6 +12,7 @@
 #include "labgate/checks/checks.h"
 #include "labgate/checks/fix_script.h"
 #include "labgate/cli/commands.h"
+#include "labgate/gate/bios_check.h"
 #include "labgate/gate/facts_collector.h"
 #include "labgate/gate/session.h"
 #include "labgate/profile/load.h"
@@ -31,10 +32,13 @@ std::vector<std::string> chosen_hosts(const profile::Profile& p, const std::stri
   return hosts;
 }
 
-std::vector<gate::HostSnapshot> gather(const profile::Profile& p, const std::vector<std::string>& hosts) {
+/// The facts of `hosts`, and when `bios` is given, the [preconditions.bios] verdicts.
+std::vector<gate::HostSnapshot> gather(const profile::Profile& p, const std::vector<std::string>& hosts,
+                                       std::vector<checks::CheckResult>* bios = nullptr) {
   transport::install_interrupt_handlers();
   gate::GateSession session(p, hosts, "facts-" + std::to_string(::getpid()));
   auto snapshots = gate::collect_facts(session, p, hosts);
+  if (bios) *bios = gate::check_bios_rules(session, p.preconditions, hosts);
   session.close();
   return snapshots;
 }
@@ -69,10 +73,12 @@ void print_table(const std::string& title, const std::vector<checks::CheckResult
 
 ExitCode check(const std::string& path, const std::string& host, const std::string& fix_file) {
   const auto p = profile::load_or_throw(path);
-  const auto snapshots = gather(p, chosen_hosts(p, host));
+  std::vector<checks::CheckResult> bios;
+  const auto snapshots = gather(p, chosen_hosts(p, host), &bios);
   std::vector<checks::HostFacts> hf;
   for (const auto& s : snapshots) hf.push_back({s.host, &s.facts});
-  const auto results = checks::check_all(hf, p.preconditions);
+  auto results = checks::check_all(hf, p.preconditions);
+  results.insert(results.end(), bios.begin(), bios.end());
   std::vector<std::string> groups;
   for (const auto& s : snapshots) groups.push_back(s.host);
   groups.push_back("pair");

@@ -37,7 +37,7 @@ measure::Measurement CommandSeries::measurement(std::chrono::nanoseconds elapsed
   measure::Measurement m;
   m.source = "command";
   m.kind = "command";
-  m.metric = measure::Metric::kRoundTrip;  // the command's start to its exit, seen by the caller
+  m.metric = measure::Metric::kWallTime;  // the command's start to its exit, seen by the caller
   m.host = host_;
   m.histogram = hist_;
   m.duration_s = static_cast<double>(elapsed.count()) / 1e9;
@@ -54,8 +54,8 @@ measure::Measurement CommandSeries::measurement(std::chrono::nanoseconds elapsed
   if (!first_failure_.empty()) m.parameters["first_failure"] = first_failure_;
   if (overhead_) {
     m.parameters["exec_overhead_p50_ns"] = std::to_string(overhead_->count());
-    m.warnings.push_back("wall times include the harness's cost to start a command on " + host_ + " (p50 " +
-                         std::to_string(overhead_->count() / 1000) + "us for `true`)");
+    m.warnings.push_back("wall times include the cost to start and reap a program on " + host_ + " (p50 " +
+                         std::to_string(overhead_->count() / 1000) + "us for one that does nothing)");
   }
   if (runs_ == 0)
     m.warnings.push_back("the command never ran");

@@ -35,6 +35,8 @@ std::string metric_label(measure::Metric m) {
     case measure::Metric::kRoundTrip: return "round-trip time";
     case measure::Metric::kSendTime: return "per-send time";
     case measure::Metric::kClockGap: return "clock gap";
+    case measure::Metric::kIoTime: return "I/O time";
+    case measure::Metric::kWallTime: return "wall time per run";
   }
   return "unknown";
 }
@@ -52,6 +54,8 @@ std::map<std::string, double> figures_of(const measure::Measurement& m) {
   if (m.out_of_order) f["out_of_order"] = static_cast<double>(m.out_of_order);
   if (m.throughput_bps) f["throughput_mbit_s"] = *m.throughput_bps / 1e6;
   if (m.loss_fraction) f["loss_pct"] = *m.loss_fraction * 100.0;
+  for (const char* key : {"iops", "failures"})  // disk and command tests
+    if (auto it = m.reported.find(key); it != m.reported.end()) f[key] = it->second;
   if (m.duration_s > 0) f["duration_s"] = m.duration_s;
   f["warmup_s"] = m.warmup_s;
   return f;

@@ -14,6 +14,12 @@ void suite_of(profile::TestKind k, TestCase& c) {
   } else if (profile::is_stream(k)) {
     c.suite = "Throughput";
     c.label = "throughput";
+  } else if (k == profile::TestKind::kCommand) {
+    c.suite = "Command";
+    c.label = "command";
+  } else if (profile::is_disk(k)) {
+    c.suite = "Storage";
+    c.label = "storage";
   } else {
     c.suite = "Latency";
     c.label = "latency";
@@ -25,7 +31,8 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
   std::vector<TestCase> out;
   for (const auto& t : p.tests) {
     if (!only.empty() && t.name != only) continue;
-    if (t.kind == profile::TestKind::kJitter) {
+    // Jitter, command and disk tests run on each host of `on` (command and disk: one).
+    if (t.kind == profile::TestKind::kJitter || t.kind == profile::TestKind::kCommand || profile::is_disk(t.kind)) {
       for (const auto& h : t.on) {
         TestCase c{&t, h, h, "", "", ""};
         suite_of(t.kind, c);

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "labgate/profile/test_spec.h"
+
 namespace labgate::measure {
 
 const char* to_string(Metric m) {
@@ -14,12 +16,16 @@ const char* to_string(Metric m) {
       return "send_time";
     case Metric::kClockGap:
       return "clock_gap";
+    case Metric::kIoTime:
+      return "io_time";
+    case Metric::kWallTime:
+      return "wall_time";
   }
   return "unknown";
 }
 
 std::optional<Metric> parse_metric(std::string_view s) {
-  for (Metric m : {Metric::kRoundTrip, Metric::kSendTime, Metric::kClockGap})
+  for (Metric m : {Metric::kRoundTrip, Metric::kSendTime, Metric::kClockGap, Metric::kIoTime, Metric::kWallTime})
     if (s == to_string(m)) return m;
   return std::nullopt;
 }
@@ -60,6 +66,9 @@ std::optional<double> latency_stat(const Measurement& m, const std::string& name
 }  // namespace
 
 std::optional<double> Measurement::stat(const std::string& name) const {
+  // Counter deltas, IOPS, failures, mdev: carried in `reported` under their key.
+  if (auto s = profile::parse_stat(name))
+    if (const char* key = profile::reported_key(*s)) return reported_value(*this, key);
   if (name == "dropped") {
     // All-zero counters mean "nothing was counted" (a tool that prints only
     // percentiles), not "nothing was dropped".

@@ -36,7 +36,11 @@ void require_pair(const TestSpec& spec) {
 const char* probe_for(TestKind kind) {
   if (profile::is_rr(kind)) return "pingpong";
   if (profile::is_stream(kind)) return "stream";
-  return "jitter";
+  if (kind == TestKind::kJitter) return "jitter";
+  if (profile::is_disk(kind)) return "disk";
+  if (kind == TestKind::kCommand) return "cmdrun";
+  throw std::invalid_argument(std::string("no built-in probe measures kind '") + profile::to_string(kind) +
+                              "' (path_mtu and ping_flood run the host's own ping)");
 }
 
 std::string exact_duration(std::chrono::nanoseconds d) {

@@ -121,5 +121,21 @@ TEST(ProbeCommand, HarnessWaitsLongerThanTheProbesOwnDeadline) {
   EXPECT_LT(probe_client_timeout(s), s.warmup + s.duration + 60s);
 }
 
+TEST(ProbeCommand, ProbeForEachKindItServesAndAClearRefusalOtherwise) {
+  EXPECT_STREQ(probe_for(TestKind::kUdpRr), "pingpong");
+  EXPECT_STREQ(probe_for(TestKind::kTcpStream), "stream");
+  EXPECT_STREQ(probe_for(TestKind::kJitter), "jitter");
+  EXPECT_STREQ(probe_for(TestKind::kDiskRandomRw), "disk");
+  EXPECT_STREQ(probe_for(TestKind::kCommand), "cmdrun");
+  for (TestKind k : {TestKind::kPathMtu, TestKind::kPingFlood}) {
+    try {
+      probe_for(k);
+      ADD_FAILURE() << "no refusal for " << profile::to_string(k);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(profile::to_string(k)), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace labgate::measure

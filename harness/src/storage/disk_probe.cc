@@ -97,7 +97,7 @@ measure::Measurement parse_disk_probe(std::string_view text, const std::string& 
   }
   measure::Measurement m;
   m.source = "builtin";
-  m.metric = measure::Metric::kRoundTrip;  // one request to the disk and its completion
+  m.metric = measure::Metric::kIoTime;  // one request to the disk and its completion
   m.host = host;
   if (!at(j, "kind").is_string()) bad("kind", "is not a string");
   m.kind = j["kind"].get<std::string>();

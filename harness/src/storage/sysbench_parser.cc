@@ -150,7 +150,7 @@ measure::Measurement parse_sysbench_fileio(const std::string& output, const std:
   p.refuse_failures();
   measure::Measurement m;
   m.source = "sysbench";
-  m.metric = measure::Metric::kRoundTrip;  // one request to the disk and its completion
+  m.metric = measure::Metric::kIoTime;  // one request to the disk and its completion
   const auto mode = mode_kind(text);
   if (kind && mode && *kind != *mode)
     p.fail(SysbenchFailure::kMalformed, std::string("the output is a ") + profile::to_string(*mode) +

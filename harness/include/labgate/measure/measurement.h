@@ -17,8 +17,10 @@
 namespace labgate::measure {
 
 /// What the histogram's values mean; printed next to every number.
-enum class Metric { kRoundTrip, kSendTime, kClockGap };
-/// "round_trip", "send_time", "clock_gap" (the probes' spelling).
+/// kIoTime: one disk request, issued to completed; kWallTime: one command run,
+/// fork to exit as seen on its host.
+enum class Metric { kRoundTrip, kSendTime, kClockGap, kIoTime, kWallTime };
+/// "round_trip", "send_time", "clock_gap", "io_time", "wall_time" (the probes' spelling).
 const char* to_string(Metric m);
 std::optional<Metric> parse_metric(std::string_view s);
 
@@ -70,7 +72,9 @@ struct Measurement {
 
   /// The statistic by budget name: "p50" "p90" "p99" "p99_9" "p99_99" "max" "mean"
   /// "stddev" "min" (ns), "dropped" (count), "min_throughput" (bit/s, from
-  /// throughput_bps), "max_loss" (fraction, from loss_fraction), "samples". nullopt
+  /// throughput_bps), "max_loss" (fraction, from loss_fraction), "samples", and
+  /// the statistics profile::reported_key() maps to a `reported` key ("min_iops"
+  /// -> "iops", "max_failures" -> "failures", ...). nullopt
   /// when this measurement cannot say (a missing statistic fails a budget, never
   /// passes it): latency from `reported` when the tool reported any latency figure,
   /// else from the histogram when it has samples;

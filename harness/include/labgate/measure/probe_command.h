@@ -11,7 +11,8 @@
 
 namespace labgate::measure {
 
-/// Which probe program runs a test kind: "pingpong", "stream" or "jitter".
+/// Which probe program runs a test kind: "pingpong", "stream", "jitter", "disk"
+/// or "cmdrun". Throws std::invalid_argument naming a kind no probe serves.
 const char* probe_for(profile::TestKind kind);
 
 /// The server of an rr/stream test, bound to `server_address` (the far host's
