@@ -3,7 +3,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "labgate/gate/host_runners.h"
 #include "labgate/gate/progress_line.h"
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/congestion_check.h"
@@ -162,8 +161,6 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
   if (c.spec->kind == profile::TestKind::kJitter) return run_jitter(session, c, run);
-  if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
-  if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
   if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
