@@ -177,4 +177,52 @@ grep -q 'conrep is not installed on b' "$work/check" || fail "labgate check does
 
 left=$(ls "$state"/tmp-a "$state"/tmp-b 2>/dev/null | grep -c 'labgate-disk\|test_file\|\.dat$')
 [ "$left" -eq 0 ] || fail "test files left in the hosts' /tmp: $(ls "$state"/tmp-a "$state"/tmp-b)"
+# Runs that cannot measure are "could not run" (exit 3) naming host, test and
+# why; a command that is not installed is a failed run with the shell's reason.
+ln -sfn /var/tmp "$state/tmp-b/lgw2-escape"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; rm -f "$state/tmp-b/lgw2-escape"' EXIT
+sed '/^\[\[test\]\]/,$d' "$work/kinds.toml" >"$work/errors.toml"
+cat >>"$work/errors.toml" <<'TOML'
+[[test]]
+name = "disk_escape"
+kind = "disk_random_read"
+on = "b"
+path = "/tmp/lgw2-escape/f.dat"
+file_size = "4MiB"
+budget = { min_iops = 1 }
+
+[[test]]
+name = "sysbench_no_dir"
+kind = "disk_random_read"
+tool = "sysbench"
+on = "b"
+path = "/tmp/lgw2-missing/f.dat"
+file_size = "4MiB"
+budget = { min_iops = 1 }
+
+[[test]]
+name = "cmd_missing"
+kind = "command"
+on = "a"
+argv = ["labgate-no-such-command", "x"]
+count = 2
+budget = { max_failures = 0 }
+TOML
+"$bin/labgate" run "$work/errors.toml" -L command -L storage --suffix errors --results "$work/results" >"$work/out2" 2>&1
+rc=$?
+tail -20 "$work/out2"
+[ $rc -eq 3 ] || fail "labgate run on tests that cannot measure exited $rc, expected 3"
+junit=$(ls "$work"/results/*-errors/junit.xml)
+errs_on() {
+  local tc; tc=$(testcase "$1")
+  grep -q '<error' <<<"$tc" || { echo "$tc"; fail "$1 is not an error"; }
+  grep -q "$2" <<<"$tc" || { echo "$tc"; fail "$1's error does not say '$2'"; }
+}
+errs_on 'disk_escape/b' 'host b: disk_escape/b: .*below'
+errs_on 'sysbench_no_dir/b' 'host b: sysbench_no_dir/b: .*prepare'
+fails_on 'cmd_missing/a' 'max_failures = 2'
+grep -rq 'cannot execute labgate-no-such-command' "$work"/results/*-errors/tests/cmd_missing ||
+  fail "the missing command's reason is not kept"
+[ -z "$(ls /var/tmp | grep '^f\.dat$')" ] || fail "the disk probe wrote through the symlink"
+
 echo "ok: command, storage and bios on pair $pair"
