@@ -12,7 +12,8 @@ constexpr const char* kFieldKeys[] = {
     "kind",          "tool",       "from",      "to",         "on",      "cpus",      "duration",  "warmup",
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
-    "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix"};
+    "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
+    "pairs",         "directions", "hosts"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -157,6 +158,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   if (auto v = r.get_bool("busy_poll")) s.busy_poll = *v;
   if (auto v = r.get_int("port", 1, 65535)) s.port = static_cast<int>(*v);
   read_extra_fields(r, t, from_defaults);
+  read_mesh_fields(r, t);
 }
 
 }  // namespace labgate::profile::detail

@@ -33,6 +33,9 @@ struct KeyFit {
 constexpr KeyFit kKeyFits[] = {
     {"from", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
     {"to", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"pairs", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
+    {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
+    {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
     {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
     {"cpus", jitter_kind,
      "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
@@ -76,7 +79,7 @@ const char* misplaced(const std::string& key, TestKind kind) {
   return nullptr;
 }
 
-void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
+void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (on_hosts(s.kind)) {
     if (s.on.empty()) {
@@ -102,6 +105,7 @@ void check_hosts(const TestDraft& t, const Profile& p, Diagnostics& d) {
     }
     return;
   }
+  if (check_mesh(t, p, d)) return;
   bool both = true;
   for (const char* k : {"from", "to"}) {
     const std::string& h = std::string(k) == "from" ? s.from : s.to;

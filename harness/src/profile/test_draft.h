@@ -3,8 +3,10 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "labgate/profile/test_spec.h"
 #include "reader.h"
@@ -19,6 +21,10 @@ struct TestDraft {
   bool has_budget = false;                  ///< a budget table was written (even if invalid)
   std::map<std::string, SourcePos> where;   ///< key -> position of the value in force
   std::set<std::string> written;            ///< keys written in this [[test]] itself
+  bool mesh = false;                        ///< pairs = "mesh" in force (here or in [defaults.test])
+  bool mesh_bad = false;                    ///< pairs written with an unknown value (reported)
+  std::optional<bool> mesh_both;            ///< directions = "both" / "one", if written
+  std::optional<std::vector<std::string>> mesh_hosts;  ///< hosts = [...], if written
 
   /// Where `k` was set (the test's own line or [defaults.test]), else the test header.
   SourcePos pos_of(const std::string& k) const;
@@ -33,6 +39,13 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults);
 /// Reads a budget table `{ p99 = "140us", ... }` (each value in its statistic's
 /// unit); `key` names it in messages ("test[x].budget").
 std::vector<Bound> read_bounds(const Node& n, const std::string& key, Diagnostics& d);
+
+/// Reads pairs, directions and hosts (the mesh keys) into `t`.
+void read_mesh_fields(TableReader& r, TestDraft& t);
+
+/// For a network test: whether it is a mesh (then fills spec.mesh, checking its
+/// hosts, and from/to do not apply); errors for mesh keys without a mesh.
+bool check_mesh(TestDraft& t, const Profile& p, Diagnostics& d);
 
 /// Checks one complete test: kind and tool fit, hosts exist, keys apply to the
 /// kind, durations are consistent, the budget bounds statistics the test produces.

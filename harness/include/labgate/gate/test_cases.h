@@ -1,9 +1,11 @@
 // A profile test becomes one case per direction or per host: tcp_rr_64 from a to
 // b is the case "tcp_rr_64/a->b"; a jitter test on a and b is "timer_jitter/a"
-// and "timer_jitter/b". Each case is one registered GoogleTest and one record.
+// and "timer_jitter/b"; a mesh test (pairs = "mesh") is one case per pair of its
+// hosts, "tcp_rr_64/a->c". Each case is one registered GoogleTest and one record.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "labgate/profile/profile.h"
@@ -21,6 +23,10 @@ struct TestCase {
   /// "tcp_rr_64/a->b".
   std::string name() const { return spec->name + "/" + pair; }
 };
+
+/// The (client, server) pairs a network test measures: its from/to, or for
+/// pairs = "mesh" every pair of its hosts (one direction or both).
+std::vector<std::pair<std::string, std::string>> pairs_of(const profile::TestSpec& t);
 
 /// Every case of every test, in profile order; `only` restricts to one test name.
 std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string& only = "");

@@ -157,11 +157,19 @@ struct SweepPoint {
   std::string value;  ///< as written in the profile ("16KiB", "cubic", "1024")
 };
 
+/// pairs = "mesh": instead of one from/to, every pair of `hosts` (each a host
+/// with a test address), one direction (a->b for a listed before b) or both.
+struct MeshSpec {
+  std::vector<std::string> hosts;  ///< the test's `hosts`, else every host with a test_address, file order
+  bool both_directions = true;     ///< directions = "both" (default) or "one"
+};
+
 struct TestSpec {
   std::string name;  ///< "tcp_rr_64", or for a swept test "tcp_stream_sweep/message_size=1024"
   TestKind kind = TestKind::kTcpRr;
   Tool tool = Tool::kBuiltin;
   std::string from, to;         ///< rr/stream kinds: client host -> server host
+  std::optional<MeshSpec> mesh; ///< pairs = "mesh": every pair instead of from/to
   std::vector<std::string> on;  ///< jitter: hosts to run on
   std::vector<int> cpus;        ///< jitter: CPUs to spin on (empty: one unpinned thread)
   Nanos duration = std::chrono::seconds(120);

@@ -1,0 +1,78 @@
+// Tests of how profile tests expand into cases: one per direction, per jitter
+// host, and for pairs = "mesh" one per pair of hosts, named by the pair.
+#include "labgate/gate/test_cases.h"
+
+#include <gtest/gtest.h>
+
+#include "labgate/profile/load.h"
+
+namespace labgate::gate {
+namespace {
+
+profile::Profile rac(const std::string& tests) {
+  std::string text = "[lab]\nname = \"rac\"\n";
+  for (const char* h : {"a", "b", "c"})
+    text += std::string("[hosts.") + h + "]\naddress = \"10.0.0.1\"\ntest_address = \"192.168.1.1\"\n";
+  auto r = profile::load_from_string(text + tests, "rac.toml");
+  if (!r.profile) throw std::runtime_error(r.errors.empty() ? "no profile" : r.errors[0].str());
+  return *r.profile;
+}
+
+std::vector<std::string> names(const std::vector<TestCase>& cases) {
+  std::vector<std::string> out;
+  for (const auto& c : cases) out.push_back(c.suite + "." + c.name());
+  return out;
+}
+
+TEST(ExpandCases, FromToIsOneCase) {
+  const auto p =
+      rac("[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"b\"\nto = \"a\"\n"
+          "budget = { p99 = \"1ms\" }\n");
+  const auto cases = expand_cases(p);
+  ASSERT_EQ(names(cases), std::vector<std::string>{"Latency.rr/b->a"});
+  EXPECT_EQ(cases[0].client, "b");
+  EXPECT_EQ(cases[0].server, "a");
+}
+
+TEST(ExpandCases, MeshBothDirectionsIsEveryOrderedPair) {
+  const auto p =
+      rac("[[test]]\nname = \"tcp_rr_64\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\n"
+          "budget = { p99 = \"1ms\" }\n");
+  const auto cases = expand_cases(p);
+  EXPECT_EQ(names(cases), (std::vector<std::string>{"Latency.tcp_rr_64/a->b", "Latency.tcp_rr_64/a->c",
+                                                    "Latency.tcp_rr_64/b->a", "Latency.tcp_rr_64/b->c",
+                                                    "Latency.tcp_rr_64/c->a", "Latency.tcp_rr_64/c->b"}));
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.pair, c.client + "->" + c.server);
+    EXPECT_NE(c.client, c.server);
+  }
+  EXPECT_EQ(hosts_of(cases), (std::vector<std::string>{"a", "b", "c"}));
+}
+
+TEST(ExpandCases, MeshOneDirectionFollowsTheListedOrder) {
+  const auto p =
+      rac("[[test]]\nname = \"up\"\nkind = \"udp_stream\"\npairs = \"mesh\"\ndirections = \"one\"\n"
+          "hosts = [\"c\", \"a\", \"b\"]\nbudget = { max_loss = \"1%\" }\n");
+  EXPECT_EQ(names(expand_cases(p)),
+            (std::vector<std::string>{"Throughput.up/c->a", "Throughput.up/c->b", "Throughput.up/a->b"}));
+}
+
+TEST(ExpandCases, MeshOfASweepCarriesTheValueAndThePair) {
+  const auto p =
+      rac("[[test]]\nname = \"s\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\ndirections = \"one\"\n"
+          "hosts = [\"a\", \"b\"]\nmessage_size = [64, 1024]\nbudget = { p99 = \"1ms\" }\n");
+  EXPECT_EQ(names(expand_cases(p)),
+            (std::vector<std::string>{"Latency.s/message_size=64/a->b", "Latency.s/message_size=1024/a->b"}));
+}
+
+TEST(ExpandCases, OnlyRestrictsToOneTestWithAllItsPairs) {
+  const auto p =
+      rac("[[test]]\nname = \"m\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\ndirections = \"one\"\n"
+          "budget = { p99 = \"1ms\" }\n[[test]]\nname = \"j\"\nkind = \"jitter\"\non = [\"a\", \"c\"]\n"
+          "budget = { max = \"1ms\" }\n");
+  EXPECT_EQ(expand_cases(p, "m").size(), 3u);
+  EXPECT_EQ(names(expand_cases(p, "j")), (std::vector<std::string>{"Jitter.j/a", "Jitter.j/c"}));
+}
+
+}  // namespace
+}  // namespace labgate::gate

@@ -1,0 +1,214 @@
+// Tests of pairs = "mesh": the keys read from [[test]] and [defaults.test], the
+// mesh's hosts (listed or every host with a test address), and each mistake an
+// error at file:line naming the key, with a suggestion for a typo.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "labgate/profile/load.h"
+
+namespace labgate::profile {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Three RAC nodes with interconnect addresses and one management-only host.
+const std::string kHead = R"(
+[lab]
+name = "rac"
+[hosts.rac1]
+address = "10.0.0.1"
+test_address = "192.168.10.1"
+[hosts.rac2]
+address = "10.0.0.2"
+test_address = "192.168.10.2"
+[hosts.rac3]
+address = "10.0.0.3"
+test_address = "192.168.10.3"
+[hosts.ops]
+address = "10.0.0.9"
+)";
+
+LoadResult load_tests(const std::string& tests) { return load_from_string(kHead + tests, "rac.toml"); }
+
+std::string errors(const LoadResult& r) {
+  std::string s;
+  for (const auto& e : r.errors) s += e.str() + "\n";
+  return s;
+}
+
+TEST(Mesh, DefaultsToEveryHostWithATestAddressBothDirections) {
+  auto r = load_tests(R"(
+[[test]]
+name = "tcp_rr_64"
+kind = "tcp_rr"
+pairs = "mesh"
+budget = { p99 = "100us" }
+)");
+  ASSERT_TRUE(r.profile) << errors(r);
+  const TestSpec& t = r.profile->tests.at(0);
+  ASSERT_TRUE(t.mesh);
+  EXPECT_EQ(t.mesh->hosts, (std::vector<std::string>{"rac1", "rac2", "rac3"}));  // not ops
+  EXPECT_TRUE(t.mesh->both_directions);
+  EXPECT_TRUE(t.from.empty());
+}
+
+TEST(Mesh, ListedHostsAndOneDirection) {
+  auto r = load_tests(R"(
+[[test]]
+name = "udp_rr_64"
+kind = "udp_rr"
+pairs = "mesh"
+hosts = ["rac3", "rac1"]
+directions = "one"
+budget = { p99 = "100us" }
+)");
+  ASSERT_TRUE(r.profile) << errors(r);
+  const TestSpec& t = r.profile->tests.at(0);
+  ASSERT_TRUE(t.mesh);
+  EXPECT_EQ(t.mesh->hosts, (std::vector<std::string>{"rac3", "rac1"}));
+  EXPECT_FALSE(t.mesh->both_directions);
+}
+
+TEST(Mesh, DefaultsMeshAppliesToNetworkTestsThatNameNoPair) {
+  auto r = load_tests(R"(
+[defaults.test]
+pairs = "mesh"
+directions = "one"
+[[test]]
+name = "mesh_rr"
+kind = "tcp_rr"
+budget = { p99 = "100us" }
+[[test]]
+name = "one_pair"
+kind = "tcp_rr"
+from = "rac2"
+to = "rac1"
+budget = { p99 = "100us" }
+[[test]]
+name = "jitter"
+kind = "jitter"
+on = ["rac1"]
+budget = { max = "1ms" }
+)");
+  ASSERT_TRUE(r.profile) << errors(r);
+  const auto& tests = r.profile->tests;
+  ASSERT_TRUE(tests.at(0).mesh);
+  EXPECT_FALSE(tests.at(0).mesh->both_directions);
+  EXPECT_FALSE(tests.at(1).mesh);  // its own from/to win
+  EXPECT_EQ(tests.at(1).from, "rac2");
+  EXPECT_FALSE(tests.at(2).mesh);  // not a network test
+}
+
+TEST(Mesh, UnknownValuesAreErrorsWithASuggestion) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = "mesch"
+directions = "bothh"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  const std::string e = errors(r);
+  EXPECT_THAT(e, HasSubstr("rac.toml:19:9: test[t].pairs: unknown value \"mesch\"; did you mean \"mesh\"?"));
+  EXPECT_THAT(e,
+              HasSubstr("rac.toml:20:14: test[t].directions: unknown value \"bothh\"; did you mean \"both\"? "
+                        "Expected one of: one, both"));
+  EXPECT_EQ(r.errors.size(), 2u) << e;  // a mistyped mesh is not also a test missing from/to
+}
+
+TEST(Mesh, BadHostsAreErrorsAtTheirLine) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = "mesh"
+hosts = ["rac1", "rac22", "ops", "rac1"]
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  const std::string e = errors(r);
+  EXPECT_THAT(e, HasSubstr("rac.toml:20:9: test[t].hosts: \"rac22\" is not a defined host"));
+  EXPECT_THAT(e, HasSubstr("did you mean \"rac2\"?"));
+  EXPECT_THAT(e, HasSubstr("host \"ops\" has no test_address"));
+  EXPECT_THAT(e, HasSubstr("\"rac1\" is listed twice"));
+}
+
+TEST(Mesh, OneHostIsNoMesh) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = "mesh"
+hosts = ["rac1"]
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("test[t].hosts: a mesh needs at least two hosts; found 1"));
+}
+
+TEST(Mesh, MeshAndFromToTogetherIsAnError) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = "mesh"
+from = "rac1"
+to = "rac2"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r),
+              HasSubstr("rac.toml:20:8: test[t].from: a mesh test (pairs = \"mesh\") measures every pair"));
+}
+
+TEST(Mesh, MeshKeysWithoutAMeshAreErrors) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+from = "rac1"
+to = "rac2"
+directions = "one"
+hosts = ["rac1", "rac2"]
+budget = { p99 = "100us" }
+[[test]]
+name = "j"
+kind = "jitter"
+on = ["rac1"]
+pairs = "mesh"
+budget = { max = "1ms" }
+)");
+  ASSERT_FALSE(r.profile);
+  const std::string e = errors(r);
+  EXPECT_THAT(e, HasSubstr("test[t].directions: `directions` belongs to a mesh test; add pairs = \"mesh\""));
+  EXPECT_THAT(e, HasSubstr("test[t].hosts: `hosts` belongs to a mesh test"));
+  EXPECT_THAT(e, HasSubstr("test[j].pairs: does not apply to a jitter test"));
+}
+
+TEST(Mesh, AListIsNotASweepHere) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = ["mesh", "ring"]
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("test[t].pairs: expected a string"));
+}
+
+TEST(Mesh, TypoOfTheKeyIsSuggested) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pair = "mesh"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("rac.toml:19:1: unknown key test[t].pair; did you mean test[t].pairs?"));
+}
+
+}  // namespace
+}  // namespace labgate::profile
