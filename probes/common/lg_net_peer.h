@@ -10,9 +10,9 @@
 
 /** Who may talk to a probe server: one IPv4 address, or (off) anyone. */
 typedef struct lg_peer_filter {
-  int on;                      /**< 0: any source is served (no --peer given) */
-  struct in_addr addr;         /**< the only source served when on; its port may be any */
-  unsigned long long foreign;  /**< connections reset and datagrams ignored: they came from elsewhere */
+  int on;                     /**< 0: any source is served (no --peer given) */
+  struct in_addr addr;        /**< the only source served when on; its port may be any */
+  unsigned long long foreign; /**< connections reset and datagrams ignored: they came from elsewhere */
 } lg_peer_filter;
 
 /** Sets the filter to `ip` (dotted IPv4); NULL lets anyone in. Returns 0, or -1

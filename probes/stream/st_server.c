@@ -21,7 +21,8 @@ typedef struct server {
   int lfd, ufd, port, udp_port;
   unsigned char* buf;
   unsigned long long sessions, refused, stray;
-  lg_peer_filter peer; /**< its `foreign` counts reset connections and ignored datagrams */
+  /** Its `foreign` counts reset connections and ignored datagrams. */
+  lg_peer_filter peer;
   st_report all; /**< summed over every session, for the exit summary */
 } server;
 
@@ -227,10 +228,12 @@ int st_run_server(const st_config* cfg) {
     printf("null");
   printf(
       ",\"port\":%d,\"udp_port\":%d,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"foreign\":%llu,\"stray_datagrams\":%llu,"
+      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"foreign\":%llu,"
+      "\"stray_datagrams\":%llu,"
       "\"datagrams\":%llu,\"bytes\":%llu,\"total_datagrams\":%llu,\"total_bytes\":%llu},\"memory\":",
       s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9, s.sessions,
-      s.refused, s.peer.foreign, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
+      s.refused, s.peer.foreign, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams,
+      s.all.total_bytes);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);

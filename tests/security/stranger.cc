@@ -4,7 +4,8 @@
 // apart. tcp: connect, send a pingpong hello and a stream control line, print
 // what came back ("reset", "closed", "answered", "silent" or "refused" when
 // the connect itself failed). udp: send a 64-byte datagram each time; print
-// "answered" for each answer as it comes, or "ignored" at the end if none did. Exit 0 when it could try, 2 on bad usage.
+// "answered" for each answer as it comes, or "ignored" at the end if none did.
+// Exit 0 when it could try, 2 on bad usage.
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
