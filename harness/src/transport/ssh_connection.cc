@@ -279,14 +279,30 @@ void SshConnection::authenticate(ssh_session s) {
     if (ssh_pki_import_privkey_file(path.c_str(), pass, nullptr, nullptr, &key) != SSH_OK) {
       if (access(path.c_str(), R_OK) != 0)
         fail(who() + ": identity " + path + " does not exist or cannot be read");
+      // An encrypted identity and no passphrase at hand: its key may be loaded in
+      // ssh-agent (ssh-add), as OpenSSH would use it. A passphrase that was given
+      // and is wrong is reported, not papered over by the agent. The agent's
+      // socket path is never printed: it is a handle on the user's keys.
+      std::string agent_note;
+      if (!pass && std::getenv("SSH_AUTH_SOCK")) {
+        if (ssh_userauth_agent(s, nullptr) == SSH_AUTH_SUCCESS) {
+          spdlog::info(
+              "{}: identity {} is encrypted and no passphrase is set; logged in with its key from ssh-agent",
+              who(), path);
+          return;
+        }
+        agent_note =
+            " (ssh-agent, found through SSH_AUTH_SOCK, was tried too: it holds no key the server accepts)";
+      }
       if (o.passphrase_env && !pass) {
         fail(who() + ": identity " + path + " needs its passphrase, but the environment variable " +
-             *o.passphrase_env + " (named by passphrase_env) is not set");
+             *o.passphrase_env + " (named by passphrase_env) is not set" + agent_note);
       }
       fail(who() + ": cannot load identity " + path +
            (pass ? ": the passphrase in $" + *o.passphrase_env + " is wrong, or the key is not a private key"
                  : ": it is protected by a passphrase (set passphrase_env = \"VAR\" in the profile and "
-                   "export VAR) or is not a private key"));
+                   "export VAR, or load the key into ssh-agent with ssh-add) or is not a private key") +
+           agent_note);
     }
     int rc = ssh_userauth_publickey(s, nullptr, key);
     if (rc == SSH_AUTH_DENIED && o.legacy_algorithms && ssh_key_type(key) == SSH_KEYTYPE_RSA) {
