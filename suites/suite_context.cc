@@ -7,12 +7,39 @@
 
 #include <gtest/gtest.h>
 
+#include "labgate/pool/pool_slot.h"
 #include "labgate/profile/load.h"
+#include "labgate/util/exit_code.h"
+#include "pool_ledger.h"
 
 namespace labgate::suites {
+namespace {
+
+// The pair CTest allocated becomes this run's profile and results folder (the
+// state file its gate.pool.setup.<id> fixture wrote). Exits 2 when it cannot.
+void use_pool_pair(const pool::PoolRequest& request, SuiteOptions& o, const char* program) {
+  if (request.state_dir.empty()) {
+    std::cerr << program << ": --pool needs --pool-state DIR (where each pair's run state is kept)\n";
+    std::exit(2);
+  }
+  try {
+    const pool::PoolSlot slot = pool::resolve_slot(request);
+    o.profile = slot.profile;
+    o.pool_pair = slot.pair;
+    ::setenv("LABGATE_RUN_DIR_FILE", slot.state_file.c_str(), 1);
+    ledger_at_exit(slot.state_file, slot.pair, program, o.only_test);
+    std::cout << program << ": on lab pair " << slot.pair << " (" << slot.profile << ")" << std::endl;
+  } catch (const Failure& f) {
+    std::cerr << program << ": " << f.what() << "\n";
+    std::exit(2);
+  }
+}
+
+}  // namespace
 
 SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
   SuiteOptions o;
+  pool::PoolRequest pool;
   const char* env = std::getenv("LABGATE_PROFILE");
   o.profile = env && *env ? env : "profiles/lab.toml";
   for (int i = 1; i < argc; ++i) {
@@ -27,12 +54,17 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
     if (a == "--profile") o.profile = value("--profile");
     else if (a == "--test") o.only_test = value("--test");
     else if (a == "--suffix") o.suffix = value("--suffix");
+    else if (a == "--pool") pool.pool_dir = value("--pool");
+    else if (a == "--pool-state") pool.state_dir = value("--pool-state");
+    else if (a == "--pair") pool.pair = value("--pair");
     else {
       std::cerr << program << ": unknown argument '" << a
-                << "' (use --profile FILE, --test NAME, --suffix S, and gtest's --gtest_* flags)\n";
+                << "' (use --profile FILE, --test NAME, --suffix S, --pool DIR --pool-state DIR [--pair ID], "
+                   "and gtest's --gtest_* flags)\n";
       std::exit(2);
     }
   }
+  if (!pool.pool_dir.empty()) use_pool_pair(pool, o, program);
   return o;
 }
 

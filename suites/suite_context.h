@@ -14,10 +14,13 @@ struct SuiteOptions {
   std::string profile;  ///< --profile, else $LABGATE_PROFILE, else profiles/lab.toml
   std::string only_test;  ///< --test NAME: only that profile test (latency suite)
   std::string suffix;     ///< --suffix for a new results folder
+  std::string pool_pair;  ///< with --pool: the lab pair CTest allocated ("pair6"); empty otherwise
 };
 
 /// Reads labgate's own flags (after InitGoogleTest removed gtest's). Exits 2
-/// with a message on an unknown flag.
+/// with a message on an unknown flag. With --pool DIR --pool-state DIR [--pair ID]
+/// (a test run by `ctest --resource-spec-file`), the profile is the allocated
+/// pair's <DIR>/<id>.toml and the run folder the one its state file names.
 SuiteOptions parse_suite_options(int argc, char** argv, const char* program);
 
 /// Loads the profile; prints every error and returns nullopt when invalid.
