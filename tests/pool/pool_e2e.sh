@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cleanup() {
   bash "$src/ci/lab" down --pair 6 >/dev/null 2>&1
   bash "$src/ci/lab" down --pair 7 >/dev/null 2>&1
-  rm -rf "$work"
+  rm -rf "$work" "$build/gate/pool/$(printf '%s' "$work/pool" | md5sum | cut -c1-12)"
 }
 trap cleanup EXIT
 cd "$src"
