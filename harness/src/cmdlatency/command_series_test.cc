@@ -65,7 +65,7 @@ TEST(CommandSeries, DurationBoundRunsAndFailures) {
   EXPECT_NEAR(*m.stat("max"), 5e9, 5e9 * 0.001);  // the timed-out run still counts as slow
   EXPECT_EQ(m.parameters.at("exec_overhead_p50_ns"), "2000000");
   ASSERT_EQ(m.warnings.size(), 1u);
-  EXPECT_THAT(m.warnings[0], HasSubstr("include the harness's cost"));
+  EXPECT_THAT(m.warnings[0], HasSubstr("include the cost to start and reap a program"));
 }
 
 TEST(CommandSeries, NothingRanOrAllFailedIsSaid) {
