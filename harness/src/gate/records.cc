@@ -56,6 +56,7 @@ std::map<std::string, double> figures_of(const measure::Measurement& m) {
   if (m.loss_fraction) f["loss_pct"] = *m.loss_fraction * 100.0;
   for (const char* key : {"iops", "failures"})  // disk and command tests
     if (auto it = m.reported.find(key); it != m.reported.end()) f[key] = it->second;
+  if (m.reported.count("iops") && m.throughput_bps) f["mbyte_s"] = *m.throughput_bps / 8e6;  // disks speak MB/s
   if (m.duration_s > 0) f["duration_s"] = m.duration_s;
   f["warmup_s"] = m.warmup_s;
   return f;

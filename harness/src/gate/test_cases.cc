@@ -27,6 +27,18 @@ void suite_of(profile::TestKind k, TestCase& c) {
 }
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> pairs_of(const profile::TestSpec& t) {
+  if (!t.mesh) return {{t.from, t.to}};
+  // Client-major in the mesh's host order: a->b, a->c, b->a, b->c, ... With one
+  // direction, only a host listed earlier is the client (a->b, a->c, b->c).
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto& h = t.mesh->hosts;
+  for (std::size_t i = 0; i < h.size(); ++i)
+    for (std::size_t j = 0; j < h.size(); ++j)
+      if (i != j && (t.mesh->both_directions || i < j)) out.emplace_back(h[i], h[j]);
+  return out;
+}
+
 std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string& only) {
   std::vector<TestCase> out;
   for (const auto& t : p.tests) {
@@ -39,9 +51,11 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
         out.push_back(c);
       }
     } else {
-      TestCase c{&t, t.from + "->" + t.to, t.from, t.to, "", ""};
-      suite_of(t.kind, c);
-      out.push_back(c);
+      for (const auto& [client, server] : pairs_of(t)) {
+        TestCase c{&t, client + "->" + server, client, server, "", ""};
+        suite_of(t.kind, c);
+        out.push_back(c);
+      }
     }
   }
   return out;
