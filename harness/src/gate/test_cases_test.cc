@@ -74,5 +74,15 @@ TEST(ExpandCases, OnlyRestrictsToOneTestWithAllItsPairs) {
   EXPECT_EQ(names(expand_cases(p, "j")), (std::vector<std::string>{"Jitter.j/a", "Jitter.j/c"}));
 }
 
+TEST(ExpandCases, TheSixNodeRacExampleSpansEveryPair) {
+  const auto p = profile::load_or_throw(std::string(LABGATE_SOURCE_DIR) + "/profiles/example-rac-mesh.toml");
+  EXPECT_EQ(expand_cases(p, "tcp_rr_64").size(), 30u);     // 6 x 5, both directions
+  EXPECT_EQ(expand_cases(p, "udp_rr_64").size(), 15u);     // directions = "one"
+  EXPECT_EQ(expand_cases(p, "udp_stream_8k").size(), 6u);  // hosts = the first three
+  EXPECT_EQ(names(expand_cases(p, "tcp_rr_64_rac1_rac2")),
+            std::vector<std::string>{"Latency.tcp_rr_64_rac1_rac2/rac1->rac2"});  // its own from/to
+  EXPECT_EQ(expand_cases(p, "timer_jitter").size(), 6u);
+}
+
 }  // namespace
 }  // namespace labgate::gate
