@@ -42,9 +42,9 @@ def per_rule(pair, rules, extra=None):
 
 
 def multiplexed(pair, rules, sock_dir):
-    """One master connection per host kept open (ControlMaster, as Testinfra's
-    ssh backend with ControlPersist and InSpec's train-ssh do); still one exec
-    channel, one round trip, per rule."""
+    """One master connection per host kept open (OpenSSH ControlMaster; Testinfra's
+    paramiko backend and InSpec's train-ssh keep one connection likewise); still
+    one exec channel, one round trip, per rule."""
     opts = {h: ("-o", f"ControlPath={sock_dir}/{h}.sock", "-o", "ControlMaster=no") for h in ("a", "b")}
     try:
         for h in ("a", "b"):
