@@ -90,6 +90,7 @@ class CaseTest : public ::testing::Test {
     const std::string pair = m.cpu >= 0 ? c_.pair + "/cpu" + std::to_string(m.cpu) : c_.pair;
     const auto verdict = budget::evaluate(m, c_.spec->budget);
     auto record = gate::to_record(c_, m, verdict, pair);
+    gate::add_rules(record, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner
     record.conforming = shared_.book->conforming();
     record.raw_files = keep_raw(run, pair);
     record.raw_files.push_back(shared_.book->dir().write_measurement(c_.spec->name, pair, record.measurement));
@@ -102,8 +103,8 @@ class CaseTest : public ::testing::Test {
                    record.conforming ? "" : " [non-conforming system]");
     shared_.book->put_test(record);
     shared_.book->publish();
-    if (!verdict.pass)
-      ADD_FAILURE() << record.test_name() << " (" << record.metric << ") over budget:\n" << verdict.failure_message()
+    if (record.verdict == results::TestVerdict::kFail)
+      ADD_FAILURE() << record.test_name() << " (" << record.metric << ") over budget:\n" << record.failure
                     << (record.conforming ? "" : "\n(measured on a system that failed its preconditions)");
   }
 

@@ -13,10 +13,13 @@ static const char kUsage[] =
     "usage:\n"
     "  pingpong server --bind ADDR --proto tcp|udp [--port P] [--size N] [--cpu C]\n"
     "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay] [--peer ADDR]\n"
+    "                  [--socket-buffer SIZE] [--congestion ALGO]\n"
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
     "                  [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
+    "                  [--socket-buffer SIZE] [--congestion ALGO]\n"
+    "--socket-buffer sets SO_SNDBUF and SO_RCVBUF, --congestion TCP_CONGESTION (tcp).\n"
     "The server prints one line {\"event\":\"listening\",...,\"port\":P} when it is ready\n"
     "(--port 0, the default, picks a free port) and one JSON summary when it exits.\n"
     "The client prints one JSON document: parameters, histogram of round-trip times\n"
@@ -43,6 +46,8 @@ enum {
   OPT_CONNECT_TIMEOUT,
   OPT_IDLE_TIMEOUT,
   OPT_HELP,
+  OPT_SOCKET_BUFFER,
+  OPT_CONGESTION,
   OPT_PEER
 };
 
@@ -65,6 +70,8 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {"progress", no_argument, 0, OPT_PROGRESS},
+                                         {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
+                                         {"congestion", required_argument, 0, OPT_CONGESTION},
                                          {"peer", required_argument, 0, OPT_PEER},
                                          {0, 0, 0, 0}};
 
@@ -154,6 +161,16 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
       if (server) role_only = "--progress";
       cfg->progress = 1;
       break;
+    case OPT_SOCKET_BUFFER:
+      if (lg_parse_size(arg, &cfg->tune.buffer) != 0 || cfg->tune.buffer == 0 ||
+          cfg->tune.buffer > 0x7fffffffull)
+        lg_usage_error("pingpong", "--socket-buffer: '%s' is not a buffer size (e.g. 16KiB, 262144)", arg);
+      break;
+    case OPT_CONGESTION:
+      if (arg[0] == '\0' || strlen(arg) > 15)
+        lg_usage_error("pingpong", "--congestion: '%s' is not a TCP congestion control name", arg);
+      cfg->tune.congestion = arg;
+      break;
     case OPT_PEER: /* checked by the server, which owns the filter */
       if (!server) role_only = "--peer";
       cfg->peer = arg;
@@ -186,6 +203,7 @@ static void validate(const pp_config* cfg, int server, const char* proto) {
   if (!server && cfg->server_timeout_ns < cfg->recv_timeout_ns)
     lg_usage_error("pingpong", "--server-timeout must be >= --recv-timeout");
   if (server && cfg->idle_timeout_ns < 1000000) lg_usage_error("pingpong", "--idle-timeout must be >= 1ms");
+  if (cfg->udp && cfg->tune.congestion != NULL) lg_usage_error("pingpong", "--congestion is for --proto tcp");
 }
 
 int main(int argc, char** argv) {

@@ -18,6 +18,7 @@
 
 #include "labgate/stats/hist_core.h"
 #include "lg_series.h"
+#include "lg_tune.h"
 #include "pp_seqwin.h"
 
 #define PP_HDR 16
@@ -42,6 +43,7 @@ typedef struct pp_config {
   uint64_t server_timeout_ns; /**< no reply at all for this long: the server is gone */
   uint64_t connect_timeout_ns;
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+  lg_tuning tune;           /**< --socket-buffer, --congestion (both ends) */
   const char* peer;         /**< server: --peer, the only client address served; NULL = any */
 } pp_config;
 
@@ -64,7 +66,8 @@ typedef struct pp_client {
   uint64_t series_end; /**< end of the measured window: later completions go in its last interval */
   uint64_t last_reply_ns;
   volatile int stop;
-  char error[512]; /**< first fatal error; empty while all is well */
+  char error[512];  /**< first fatal error; empty while all is well */
+  char tuning[192]; /**< lg_describe_tuning() of the socket, for the parameters */
 } pp_client;
 
 int pp_run_server(const pp_config* cfg);

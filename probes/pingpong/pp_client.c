@@ -54,6 +54,12 @@ static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
     return -1;
   }
   if (cfg->nodelay) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  if (lg_tune_socket(fd, 1, &cfg->tune, err, sizeof(err)) != 0) {
+    pp_fail(c, "%s", err);
+    close(fd);
+    return -1;
+  }
+  lg_describe_tuning(fd, 1, &cfg->tune, c->tuning, sizeof(c->tuning));
   lg_set_io_timeout(fd, cfg->server_timeout_ns);
   memcpy(&hello[0], "LGPP", 4);
   hello[1] = htonl(PP_VERSION);
@@ -81,12 +87,19 @@ static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
 static int udp_connect(pp_client* c, const struct sockaddr_in* addr) {
   /* A connected UDP socket turns the server's ICMP port-unreachable into
    * ECONNREFUSED, so a missing server is reported instead of timing out. */
+  char err[256];
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
   if (fd < 0 || connect(fd, (const struct sockaddr*)addr, sizeof(*addr)) != 0) {
     pp_fail(c, "cannot set up UDP to %s:%d: %s", c->cfg->addr, c->cfg->port, strerror(errno));
     if (fd >= 0) close(fd);
     return -1;
   }
+  if (lg_tune_socket(fd, 0, &c->cfg->tune, err, sizeof(err)) != 0) {
+    pp_fail(c, "%s", err);
+    close(fd);
+    return -1;
+  }
+  lg_describe_tuning(fd, 0, &c->cfg->tune, c->tuning, sizeof(c->tuning));
   lg_set_io_timeout(fd, c->cfg->recv_timeout_ns);
   return fd;
 }
@@ -117,12 +130,12 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
       ",\"port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
       "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\","
       "\"nodelay\":%s,\"busy_poll\":%s,\"mode\":\"%s\",\"rate_per_s\":%.6g,\"recv_timeout_s\":%.6f,"
-      "\"server_timeout_s\":%.6f},",
+      "\"server_timeout_s\":%.6f%s},",
       cfg->port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9,
       (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
       (cfg->nodelay && !cfg->udp) ? "true" : "false", cfg->busy_poll ? "true" : "false",
       cfg->rate > 0 ? "open_loop" : "closed_loop", cfg->rate, (double)cfg->recv_timeout_ns / 1e9,
-      (double)cfg->server_timeout_ns / 1e9);
+      (double)cfg->server_timeout_ns / 1e9, c->tuning);
   printf("\"counters\":{");
   print_counters("measured", &c->meas);
   printf(",");

@@ -46,9 +46,15 @@ static uint32_t tcp_hello(const pp_config* cfg, int fd, server_stats* st) {
 
 /* Serves one connection; returns 1 if it ended by going idle (time to exit). */
 static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st) {
+  char err[256];
   int one = 1;
   uint32_t size;
   if (cfg->nodelay) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  /* Inherited from the listener on current kernels; set again for those that do not. */
+  if (lg_tune_socket(fd, 1, &cfg->tune, err, sizeof(err)) != 0) {
+    fprintf(stderr, "pingpong server: %s\n", err);
+    return 0;
+  }
   lg_set_io_timeout(fd, cfg->idle_timeout_ns);
   size = tcp_hello(cfg, fd, st);
   if (size == 0) return 0;
@@ -155,6 +161,10 @@ int pp_run_server(const pp_config* cfg) {
   buf = (unsigned char*)malloc(PP_MAX_TCP_SIZE);
   if (buf == NULL) return LG_EXIT_RUN;
   fd = cfg->udp ? lg_bind_udp(&addr, &port, err, sizeof(err)) : lg_listen_tcp(&addr, &port, err, sizeof(err));
+  if (fd >= 0 && lg_tune_socket(fd, !cfg->udp, &cfg->tune, err, sizeof(err)) != 0) {
+    close(fd);
+    fd = -1;
+  }
   if (fd < 0) {
     fprintf(stderr, "pingpong server: %s\n", err);
     return LG_EXIT_RUN;

@@ -16,6 +16,7 @@ static const char kUsage[] =
     "  stream client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                [--warmup 1s] [--cpu C] [--nodelay] [--interval 1s] [--drain 200ms]\n"
     "                [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
+    "  both roles:   [--socket-buffer SIZE] (SO_SNDBUF, SO_RCVBUF) [--congestion ALGO] (tcp)\n"
     "The server listens on TCP port P of ADDR (and UDP port P for udp) and prints one\n"
     "line {\"event\":\"listening\",...,\"port\":P} when ready (--port 0, the default,\n"
     "picks a free port), then one JSON summary when it exits. The client prints one\n"
@@ -40,6 +41,8 @@ enum {
   OPT_CONNECT_TIMEOUT,
   OPT_IDLE_TIMEOUT,
   OPT_HELP,
+  OPT_SOCKET_BUFFER,
+  OPT_CONGESTION,
   OPT_PEER
 };
 
@@ -59,6 +62,8 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {"progress", no_argument, 0, OPT_PROGRESS},
+                                         {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
+                                         {"congestion", required_argument, 0, OPT_CONGESTION},
                                          {"peer", required_argument, 0, OPT_PEER},
                                          {0, 0, 0, 0}};
 
@@ -133,6 +138,16 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
     case OPT_PROGRESS:
       cfg->progress = 1;
       break;
+    case OPT_SOCKET_BUFFER:
+      if (lg_parse_size(arg, &cfg->tune.buffer) != 0 || cfg->tune.buffer == 0 ||
+          cfg->tune.buffer > 0x7fffffffull)
+        lg_usage_error("stream", "--socket-buffer: '%s' is not a buffer size (e.g. 16KiB, 262144)", arg);
+      break;
+    case OPT_CONGESTION:
+      if (arg[0] == '\0' || strlen(arg) > 15)
+        lg_usage_error("stream", "--congestion: '%s' is not a TCP congestion control name", arg);
+      cfg->tune.congestion = arg;
+      break;
     case OPT_PEER: /* checked by the server, which owns the filter */
       cfg->peer = arg;
       break;
@@ -150,6 +165,7 @@ static void validate(const st_config* cfg, int server, const char* proto) {
   if (strcmp(proto, "tcp") != 0 && strcmp(proto, "udp") != 0)
     lg_usage_error("stream", "--proto: '%s' is not tcp or udp", proto);
   if (cfg->addr == NULL) lg_usage_error("stream", "%s ADDR is required", server ? "--bind" : "--connect");
+  if (cfg->udp && cfg->tune.congestion != NULL) lg_usage_error("stream", "--congestion is for --proto tcp");
   if (server) {
     if (cfg->idle_timeout_ns < 1000000) lg_usage_error("stream", "--idle-timeout must be >= 1ms");
     return;

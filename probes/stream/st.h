@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "lg_tune.h"
+
 #define ST_HDR 16
 #define ST_VERSION 1
 #define ST_MAX_TCP_SIZE (1u << 20)
@@ -36,6 +38,7 @@ typedef struct st_config {
   uint64_t server_timeout_ns; /**< a control answer later than this: the server is gone */
   uint64_t connect_timeout_ns;
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+  lg_tuning tune;           /**< --socket-buffer, --congestion (both ends) */
   const char* peer;         /**< server: --peer, the only client address served; NULL = any */
 } st_config;
 

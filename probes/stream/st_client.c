@@ -35,6 +35,7 @@ typedef struct client {
   uint64_t series_end; /**< end of the measured window: a send finishing later goes in its last interval */
   volatile int stop;
   char error[512];
+  char tuning[192]; /**< lg_describe_tuning() of the data socket, for the parameters */
 } client;
 
 static client g_client;
@@ -79,8 +80,14 @@ static int handshake(client* c, const struct sockaddr_in* addr) {
 
 static int open_data(client* c, const struct sockaddr_in* addr) {
   struct sockaddr_in u = *addr;
+  char err[256];
   if (!c->cfg->udp) {
     c->data = c->ctrl;
+    if (lg_tune_socket(c->data, 1, &c->cfg->tune, err, sizeof(err)) != 0) {
+      fail(c, "%s", err);
+      return -1;
+    }
+    lg_describe_tuning(c->data, 1, &c->cfg->tune, c->tuning, sizeof(c->tuning));
     return 0;
   }
   u.sin_port = htons((uint16_t)c->udp_port);
@@ -89,6 +96,11 @@ static int open_data(client* c, const struct sockaddr_in* addr) {
     fail(c, "cannot set up UDP to %s:%d: %s", c->cfg->addr, c->udp_port, strerror(errno));
     return -1;
   }
+  if (lg_tune_socket(c->data, 0, &c->cfg->tune, err, sizeof(err)) != 0) {
+    fail(c, "%s", err);
+    return -1;
+  }
+  lg_describe_tuning(c->data, 0, &c->cfg->tune, c->tuning, sizeof(c->tuning));
   lg_set_io_timeout(c->data, c->cfg->server_timeout_ns);
   return 0;
 }
@@ -199,11 +211,11 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
   printf(
       ",\"port\":%d,\"udp_port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
       "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"nodelay\":%s,"
-      "\"drain_s\":%.6f,\"server_timeout_s\":%.6f},",
+      "\"drain_s\":%.6f,\"server_timeout_s\":%.6f%s},",
       cfg->port, c->udp_port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9,
       (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
       (cfg->nodelay && !cfg->udp) ? "true" : "false", (double)cfg->drain_ns / 1e9,
-      (double)cfg->server_timeout_ns / 1e9);
+      (double)cfg->server_timeout_ns / 1e9, c->tuning);
   printf(
       "\"counters\":{\"measured\":{\"sent\":%llu,\"sent_bytes\":%llu,\"received\":%llu,\"received_bytes\":%"
       "llu,"

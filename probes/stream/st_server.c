@@ -122,6 +122,11 @@ static int session(server* s, int fd) {
   int idle;
   memset(&r, 0, sizeof(r));
   lg_set_io_timeout(fd, s->cfg->idle_timeout_ns);
+  /* Inherited from the listener on current kernels; set again for those that do not. */
+  if (!s->cfg->udp && lg_tune_socket(fd, 1, &s->cfg->tune, line, sizeof(line)) != 0) {
+    fprintf(stderr, "stream server: %s\n", line);
+    return 0;
+  }
   if (lg_read_line(fd, line, sizeof(line), lg_now_ns() + s->cfg->idle_timeout_ns) <= 0) return 0;
   if (sscanf(line, "LGST %u %7s %llu %u", &version, proto, &size, &token) != 4 || version != ST_VERSION ||
       strcmp(proto, s->cfg->udp ? "udp" : "tcp") != 0 || size == 0 ||
@@ -178,6 +183,14 @@ static int open_sockets(server* s, const struct sockaddr_in* addr) {
       u.sin_port = 0;
       s->ufd = lg_bind_udp(&u, &s->udp_port, err, sizeof(err));
     }
+  }
+  if (s->lfd >= 0 && lg_tune_socket(s->lfd, !s->cfg->udp, &s->cfg->tune, err, sizeof(err)) != 0) {
+    close(s->lfd);
+    s->lfd = -1;
+  }
+  if (s->cfg->udp && s->ufd >= 0 && lg_tune_socket(s->ufd, 0, &s->cfg->tune, err, sizeof(err)) != 0) {
+    close(s->ufd);
+    s->ufd = -1;
   }
   if (s->lfd < 0 || (s->cfg->udp && s->ufd < 0)) {
     fprintf(stderr, "stream server: %s\n", err);

@@ -68,12 +68,12 @@ struct RunArgs {
 };
 
 ExitCode run_gate(const RunArgs& a) {
-  static const std::set<std::string> known{"preconditions", "latency", "throughput", "jitter", "command", "storage"};
+  static const std::set<std::string> known{"preconditions", "latency", "throughput", "jitter", "network", "command", "storage"};
   std::set<std::string> labels(a.labels.begin(), a.labels.end());
   for (const auto& l : labels)
     if (!known.count(l))
       throw Failure(ExitCode::kUsageError,
-                    "unknown label '" + l + "' (preconditions, latency, throughput, jitter, command, storage)");
+                    "unknown label '" + l + "' (preconditions, latency, throughput, jitter, network, command, storage)");
   if (labels.empty()) labels = known;
 
   const profile::Profile profile = profile::load_or_throw(a.profile);
@@ -96,7 +96,7 @@ ExitCode run_gate(const RunArgs& a) {
   std::string filter;
   for (const auto& [label, suite] :
        std::vector<std::pair<std::string, std::string>>{{"latency", "Latency"}, {"throughput", "Throughput"},
-                                                        {"jitter", "Jitter"}, {"command", "Command"},
+                                                        {"jitter", "Jitter"}, {"network", "Network"}, {"command", "Command"},
                                                         {"storage", "Storage"}})
     if (labels.count(label)) filter += (filter.empty() ? "" : ":") + suite + ".*";
   if (!filter.empty() && !profile.tests.empty())
@@ -125,7 +125,7 @@ void add_run_command(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("run", "run the whole gate (preconditions, then measurements) on a pair");
   sub->add_option("profile", a->profile, "the profile (TOML)")->required();
   sub->add_option("--suffix", a->suffix, "appended to the results folder name, like the seed's dir_suffix");
-  sub->add_option("-L,--label", a->labels, "only these suites: preconditions, latency, throughput, jitter, command, storage");
+  sub->add_option("-L,--label", a->labels, "only these suites: preconditions, latency, throughput, jitter, network, command, storage");
   sub->add_option("--results", a->results, "where results folders go")->capture_default_str();
   sub->callback([a, &action] { action = [a] { return run_gate(*a); }; });
 }

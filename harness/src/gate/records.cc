@@ -57,6 +57,10 @@ std::map<std::string, double> figures_of(const measure::Measurement& m) {
   for (const char* key : {"iops", "failures"})  // disk and command tests
     if (auto it = m.reported.find(key); it != m.reported.end()) f[key] = it->second;
   if (m.reported.count("iops") && m.throughput_bps) f["mbyte_s"] = *m.throughput_bps / 8e6;  // disks speak MB/s
+  // Counter deltas of both hosts (CounterWatch): JUnit properties for dashboards.
+  for (const char* k :
+       {"retransmits", "rx_drops", "rx_errors", "udp_rcvbuf_errors", "mtu_forward", "mtu_reverse"})
+    if (auto it = m.reported.find(k); it != m.reported.end()) f[k] = it->second;
   if (m.duration_s > 0) f["duration_s"] = m.duration_s;
   f["warmup_s"] = m.warmup_s;
   return f;
@@ -106,6 +110,22 @@ results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, 
   r.failure = b.failure_message();
   r.duration_s = m.duration_s + m.warmup_s;
   return r;
+}
+
+void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules) {
+  for (const auto& v : rules) {
+    results::BudgetLine line;
+    line.stat = v.rule;
+    line.observed = v.observed;
+    line.limit = v.limit;
+    line.unit = "bytes";
+    line.pass = v.pass;
+    line.reason = v.message;
+    r.budget.push_back(line);
+    if (v.pass) continue;
+    r.verdict = results::TestVerdict::kFail;
+    r.failure += (r.failure.empty() ? "" : "\n") + v.rule + ": " + v.message;
+  }
 }
 
 results::TestRecord error_record(const TestCase& c, const std::string& why) {

@@ -11,6 +11,9 @@ void suite_of(profile::TestKind k, TestCase& c) {
   if (k == profile::TestKind::kJitter) {
     c.suite = "Jitter";
     c.label = "jitter";
+  } else if (k == profile::TestKind::kPathMtu || k == profile::TestKind::kPingFlood) {
+    c.suite = "Network";
+    c.label = "network";
   } else if (profile::is_stream(k)) {
     c.suite = "Throughput";
     c.label = "throughput";

@@ -66,6 +66,18 @@ TEST(MeasurementStat, DroppedIsUnknownWhenNothingWasCounted) {
   EXPECT_EQ(m.stat("dropped"), 3);
 }
 
+TEST(MeasurementStat, CounterBudgetsReadTheirReportedKey) {
+  Measurement m;
+  EXPECT_EQ(m.stat("max_retransmits"), std::nullopt) << "no snapshot taken: unknown, never 0";
+  m.reported["retransmits"] = 4;
+  m.reported["rx_drops"] = 0;
+  EXPECT_EQ(m.stat("max_retransmits"), 4);
+  EXPECT_EQ(m.stat("max_rx_drops"), 0);
+  EXPECT_EQ(m.stat("max_rx_errors"), std::nullopt);
+  m.reported["mdev"] = 1500;
+  EXPECT_EQ(m.stat("mdev"), 1500);
+}
+
 TEST(MeasurementStat, ThroughputAndLossAreUnknownUnlessSet) {
   Measurement m;
   EXPECT_EQ(m.stat("min_throughput"), std::nullopt);

@@ -25,6 +25,13 @@ std::string path(const std::string& dir, TestKind kind) {
 
 const char* proto(TestKind k) { return profile::is_tcp(k) ? "tcp" : "udp"; }
 
+/// Socket tuning a sweep varies (netperf -s/-S, iperf -Z): the same on both ends.
+void add_tuning(const TestSpec& spec, std::vector<std::string>& argv) {
+  if (spec.socket_buffer) argv.insert(argv.end(), {"--socket-buffer", std::to_string(*spec.socket_buffer)});
+  if (spec.congestion && profile::is_tcp(spec.kind))
+    argv.insert(argv.end(), {"--congestion", *spec.congestion});
+}
+
 void require_pair(const TestSpec& spec) {
   if (spec.kind == TestKind::kJitter)
     throw std::invalid_argument("test '" + spec.name +
@@ -72,6 +79,7 @@ std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::stri
     if (spec.busy_poll) argv.push_back("--busy-poll");
     if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
   }
+  add_tuning(spec, argv);
   return argv;
 }
 
@@ -105,6 +113,7 @@ std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::stri
       argv.insert(argv.end(), {"--rate", rate});
     }
   }
+  add_tuning(spec, argv);
   return argv;
 }
 

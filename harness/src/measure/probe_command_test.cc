@@ -91,6 +91,22 @@ TEST(ProbeCommand, Streams) {
   EXPECT_EQ(c.back(), "--nodelay") << "the profile's nodelay applies to every tcp kind";
 }
 
+TEST(ProbeCommand, SweptSocketBufferAndCongestionGoToBothEnds) {
+  auto s = spec(TestKind::kTcpStream);
+  s.socket_buffer = 16384;
+  s.congestion = "bbr";
+  const Argv tail{"--socket-buffer", "16384", "--congestion", "bbr"};
+  for (const Argv& a :
+       {probe_server_argv(s, "/p", "198.18.1.2"), probe_client_argv(s, "/p", "198.18.1.2", 7)})
+    EXPECT_TRUE(std::equal(tail.begin(), tail.end(), a.end() - 4)) << a.back();
+  auto u = spec(TestKind::kUdpRr);
+  u.socket_buffer = 262144;
+  u.congestion = "bbr";  // TCP only: never passed for UDP
+  const Argv c = probe_client_argv(u, "/p", "198.18.1.2", 7);
+  EXPECT_EQ(std::count(c.begin(), c.end(), "--congestion"), 0);
+  EXPECT_EQ(*(c.end() - 2), "--socket-buffer");
+}
+
 TEST(ProbeCommand, Jitter) {
   auto s = spec(TestKind::kJitter);
   s.duration = 60s;

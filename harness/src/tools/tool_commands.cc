@@ -66,6 +66,12 @@ void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   else
     inv.client_argv.insert(inv.client_argv.end(), {"-m", str(spec.message_size)});
   if (profile::is_tcp(spec.kind) && spec.nodelay) inv.client_argv.push_back("-D");
+  // Seeds 001/003: -s local, -S remote socket buffer; -K local,remote congestion control.
+  if (spec.socket_buffer)
+    inv.client_argv.insert(inv.client_argv.end(),
+                           {"-s", str(*spec.socket_buffer), "-S", str(*spec.socket_buffer)});
+  if (spec.congestion && profile::is_tcp(spec.kind))
+    inv.client_argv.insert(inv.client_argv.end(), {"-K", *spec.congestion + "," + *spec.congestion});
   std::string keys =
       "P50_LATENCY,P90_LATENCY,P99_LATENCY,MEAN_LATENCY,STDDEV_LATENCY,MIN_LATENCY,MAX_LATENCY,"
       "THROUGHPUT,THROUGHPUT_UNITS,ELAPSED_TIME";
@@ -89,10 +95,16 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (spec.message_size < 14)
     refuse(spec, "sockperf messages are at least 14 bytes (message_size = " + str(spec.message_size) + ")");
   const bool tcp = spec.kind == TestKind::kTcpRr;
+  if (spec.congestion && tcp)
+    refuse(spec,
+           "sockperf has no option for the TCP congestion control; sweep congestion with tool = "
+           "\"builtin\", \"netperf\" or \"iperf3\"");
   inv.server_protocol = tcp ? "tcp" : "udp";
   const std::string port = std::to_string(ep.port);
   inv.server_argv = {"sockperf", "sr", "-i", ep.server_address, "-p", port};
   if (tcp) inv.server_argv.push_back("--tcp");
+  if (spec.socket_buffer)
+    inv.server_argv.insert(inv.server_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
   if (spec.cpu.server)
     inv.server_argv.insert(inv.server_argv.end(), {"--cpu-affinity", std::to_string(*spec.cpu.server)});
   const long secs = seconds(spec, spec.duration, "duration", inv);
@@ -103,6 +115,8 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
                           "-t", std::to_string(secs), "--full-rtt", "--client_ip", ep.client_address});
   if (tcp) inv.client_argv.push_back("--tcp");
   if (tcp && !spec.nodelay) inv.client_argv.push_back("--tcp-avoid-nodelay");
+  if (spec.socket_buffer)
+    inv.client_argv.insert(inv.client_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
   if (spec.rate_per_sec) {
     inv.client_argv.push_back("--mps=" +
                               std::to_string(static_cast<long long>(std::llround(*spec.rate_per_sec))));
@@ -182,6 +196,9 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   }
   if (!udp && !spec.nodelay)
     inv.warnings.push_back("iperf3 has no switch for Nagle; nodelay = false is not applied");
+  // -w sets both buffers on both ends (the server takes it from the client); -C the sender's algorithm.
+  if (spec.socket_buffer) inv.client_argv.insert(inv.client_argv.end(), {"-w", str(*spec.socket_buffer)});
+  if (spec.congestion && !udp) inv.client_argv.insert(inv.client_argv.end(), {"-C", *spec.congestion});
 }
 
 }  // namespace
@@ -222,6 +239,8 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   inv.parameters["port"] = std::to_string(ep.port);
   if (spec.cpu.client) inv.parameters["cpu.client"] = std::to_string(*spec.cpu.client);
   if (spec.cpu.server) inv.parameters["cpu.server"] = std::to_string(*spec.cpu.server);
+  if (spec.socket_buffer) inv.parameters["socket_buffer"] = str(*spec.socket_buffer);
+  if (spec.congestion) inv.parameters["congestion"] = *spec.congestion;
   return inv;
 }
 

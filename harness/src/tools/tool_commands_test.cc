@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace labgate::tools {
 namespace {
 
@@ -151,6 +153,47 @@ TEST(ToolCommands, Iperf3RefusesRoundTripsAndServerOnlyPinning) {
   s.cpu.server = 1;
   EXPECT_THAT([&] { build_invocation(s, kEp); },
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("set cpu.client as well")));
+}
+
+// The index of `flag` in argv followed by `value`, or -1.
+long find_pair(const Argv& argv, const std::string& flag, const std::string& value) {
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == flag && argv[i + 1] == value) return static_cast<long>(i);
+  return -1;
+}
+
+TEST(ToolCommands, SweptSocketBufferAndCongestionInEachToolsWords) {
+  auto n = spec(Tool::kNetperf, TestKind::kTcpStream);
+  n.socket_buffer = 16384;
+  n.congestion = "reno";
+  const auto np = build_invocation(n, kEp).client_argv;
+  const long dashdash = std::find(np.begin(), np.end(), "--") - np.begin();
+  EXPECT_GT(find_pair(np, "-s", "16384"), dashdash) << "netperf -s/-S are test-specific: " << all(np);
+  EXPECT_GT(find_pair(np, "-S", "16384"), dashdash);
+  EXPECT_GT(find_pair(np, "-K", "reno,reno"), dashdash);
+
+  auto i = spec(Tool::kIperf3, TestKind::kTcpStream);
+  i.socket_buffer = 131072;
+  i.congestion = "bbr";
+  const auto inv = build_invocation(i, kEp);
+  EXPECT_GE(find_pair(inv.client_argv, "-w", "131072"), 0) << all(inv.client_argv);
+  EXPECT_GE(find_pair(inv.client_argv, "-C", "bbr"), 0);
+  EXPECT_EQ(inv.parameters.at("congestion"), "bbr");
+
+  auto k = spec(Tool::kSockperf, TestKind::kUdpRr);
+  k.socket_buffer = 65536;
+  const auto sp = build_invocation(k, kEp);
+  EXPECT_GE(find_pair(sp.server_argv, "--buffer-size", "65536"), 0) << all(sp.server_argv);
+  EXPECT_GE(find_pair(sp.client_argv, "--buffer-size", "65536"), 0) << all(sp.client_argv);
+  k.kind = TestKind::kTcpRr;
+  k.congestion = "cubic";
+  try {
+    build_invocation(k, kEp);
+    FAIL() << "sockperf cannot set a congestion control";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("sockperf has no option for the TCP congestion control"));
+    EXPECT_THAT(e.what(), HasSubstr("lab.toml:40"));
+  }
 }
 
 TEST(ToolCommands, FractionalSecondsAreRoundedUpAndSaid) {

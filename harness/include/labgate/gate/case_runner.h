@@ -3,6 +3,7 @@
 // external tool, and keeps every raw output for the results folder.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,9 +14,21 @@
 
 namespace labgate::gate {
 
+/// A verdict a case reaches beyond its budget, judged by the runner that has the
+/// figures: the path MTU against the profile's mtu, buffers_cover_bdp.
+struct RuleVerdict {
+  std::string rule;                ///< "path_mtu a->b", "buffers_cover_bdp b"
+  std::optional<double> observed;  ///< the figure judged (bytes); nullopt: could not be measured
+  double limit = 0;                ///< what it must be (mtu) or hold (BDP), bytes
+  bool pass = false;
+  std::string message;  ///< the figures and the arithmetic, pass or fail
+};
+
 struct CaseRun {
   /// One measurement for rr/stream cases, one per CPU for jitter.
   std::vector<measure::Measurement> measurements;
+  /// Rules judged on this case's figures, on top of the budget (every measurement).
+  std::vector<RuleVerdict> rules;
   /// File name -> content (commands, client/server stdout and stderr).
   std::vector<std::pair<std::string, std::string>> raw_files;
 };

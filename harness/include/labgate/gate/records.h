@@ -7,6 +7,7 @@
 
 #include "labgate/budget/budget.h"
 #include "labgate/checks/check_result.h"
+#include "labgate/gate/case_runner.h"
 #include "labgate/gate/test_cases.h"
 #include "labgate/measure/measurement.h"
 #include "labgate/results/run_result.h"
@@ -26,6 +27,10 @@ std::map<std::string, double> figures_of(const measure::Measurement& m);
 /// (jitter: "a/cpu2").
 results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, const budget::BudgetResult& b,
                               const std::string& pair);
+
+/// Adds the case's rules (path MTU, buffers_cover_bdp) to `r`'s budget lines; a
+/// failed rule fails the record and its message joins the failure text.
+void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules);
 
 /// A case that could not be measured: verdict error with the reason.
 results::TestRecord error_record(const TestCase& c, const std::string& why);

@@ -26,6 +26,8 @@ class GateSession {
   GateSession& operator=(const GateSession&) = delete;
 
   const profile::Host& host(const std::string& name) const;
+  /// The profile the session was opened for (preconditions a case needs, e.g. buffers_cover_bdp).
+  const profile::Profile& profile() const { return profile_; }
   transport::Transport& transport(const std::string& name);
   deploy::HostDeployment& deployment(const std::string& name);
   /// The remote path of probe `probe` on host `name`, uploading and verifying it

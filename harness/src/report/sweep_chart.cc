@@ -1,0 +1,115 @@
+// One chart per swept test: the figure that matters against the swept value.
+#include "labgate/report/sweep_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "labgate/report/format.h"
+#include "labgate/report/markup.h"
+#include "labgate/report/svg_chart.h"
+
+namespace labgate::report {
+
+bool parse_sweep_name(const std::string& name, std::string& test, std::string& parameter,
+                      std::string& value) {
+  const std::size_t slash = name.find('/');
+  if (slash == std::string::npos || slash == 0) return false;
+  const std::string point = name.substr(slash + 1);
+  const std::size_t eq = point.find('=');
+  // One parameter only: "a=1,b=2" sweeps two at once.
+  if (eq == std::string::npos || eq == 0 || eq + 1 == point.size() || point.find(',') != std::string::npos ||
+      point.find('/') != std::string::npos)
+    return false;
+  test = name.substr(0, slash);
+  parameter = point.substr(0, eq);
+  value = point.substr(eq + 1);
+  return true;
+}
+
+std::vector<SweepGroup> find_sweeps(const results::RunResult& run) {
+  std::vector<SweepGroup> groups;
+  for (const auto& t : run.tests) {
+    std::string test, parameter, value;
+    if (!parse_sweep_name(t.name, test, parameter, value)) continue;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const SweepGroup& s) {
+      return s.test == test && s.pair == t.pair && s.parameter == parameter;
+    });
+    if (g == groups.end()) {
+      groups.push_back({test, t.pair, parameter, {}, {}});
+      g = groups.end() - 1;
+    }
+    g->values.push_back(value);
+    g->cases.push_back(&t);
+  }
+  std::erase_if(groups, [](const SweepGroup& g) { return g.cases.size() < 2; });
+  return groups;
+}
+
+namespace {
+
+struct Figure {
+  const char* key;    ///< in TestRecord::figures
+  const char* title;  ///< the y axis
+};
+
+constexpr Figure kFigures[] = {
+    {"throughput_mbit_s", "throughput (Mbit/s)"}, {"p99_us", "p99 (\u00b5s)"}, {"mean_us", "mean (\u00b5s)"}};
+
+const Figure* figure_for(const SweepGroup& g) {
+  for (const Figure& f : kFigures)
+    if (std::all_of(g.cases.begin(), g.cases.end(),
+                    [&](const results::TestRecord* t) { return t->figures.count(f.key) > 0; }))
+      return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string sweep_chart(const SweepGroup& g) {
+  const Figure* f = figure_for(g);
+  if (f == nullptr || g.cases.empty()) return "";
+  std::vector<Point> pts;
+  double hi = 0;
+  for (std::size_t i = 0; i < g.cases.size(); ++i) {
+    const double y = g.cases[i]->figures.at(f->key);
+    pts.push_back({static_cast<double>(i), y});
+    hi = std::max(hi, y);
+  }
+  // The values are evenly spaced in profile order: sizes, buffers and algorithm
+  // names alike, so "16KiB" and "reno" need no numeric axis.
+  const std::vector<std::string> values = g.values;
+  AxisSpec x{Scale::kLinear, -0.5, static_cast<double>(values.size()) - 0.5, g.parameter, [values](double v) {
+               const double r = std::round(v);
+               if (std::fabs(v - r) > 1e-9 || r < 0 || r >= static_cast<double>(values.size()))
+                 return std::string();
+               return values[static_cast<std::size_t>(r)];
+             }};
+  AxisSpec y{Scale::kLinear, 0, hi > 0 ? hi * 1.15 : 1, f->title, nullptr};
+  Chart c(g.test + " " + g.pair + ": " + f->title + " by " + g.parameter, x, y);
+  c.line(pts, palette::kData, f->title);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const bool pass = g.cases[i]->verdict == results::TestVerdict::kPass;
+    c.marker(pts[i], pass ? palette::kPass : palette::kFail,
+             g.parameter + " = " + g.values[i] + ": " + format_plain(pts[i].y) + " (" +
+                 results::to_string(g.cases[i]->verdict) + ")");
+    c.label(pts[i], palette::kMuted, format_plain(pts[i].y));
+  }
+  return c.svg();
+}
+
+std::string sweep_section(const results::RunResult& run, int& charts) {
+  std::string figures;
+  for (const SweepGroup& g : find_sweeps(run)) {
+    const std::string svg = sweep_chart(g);
+    if (svg.empty()) continue;
+    figures += "<figure>" + svg + "</figure>";
+    ++charts;
+  }
+  if (figures.empty()) return "";
+  return "<section class=\"card\"><h2>Sweeps</h2><p class=\"meta\">One chart per swept test and pair: each "
+         "point is one case (green passed, red did not).</p><div class=\"charts\">" +
+         figures + "</div></section>";
+}
+
+}  // namespace labgate::report
