@@ -68,10 +68,20 @@ class CaseTest : public ::testing::Test {
                    std::chrono::duration<double>(c_.spec->warmup).count());
       gate::run_case(*session, c_, &run);
     } catch (const std::exception& e) {
-      keep_raw(run, c_.pair);
+      try {
+        keep_raw(run, c_.pair);
+      } catch (const std::exception& w) {  // a full disk: the fault above matters more
+        spdlog::error("{}: keeping its raw output: {}", c_.name(), w.what());
+      }
       return could_not_run(e.what());
     }
-    for (const auto& m : run.measurements) judge(m, run);
+    try {
+      for (const auto& m : run.measurements) judge(m, run);
+    } catch (const std::exception& e) {
+      // Measured, but the results could not be written (a full disk): the gate
+      // failed, not the servers, so exit 3 rather than a plain test failure.
+      return could_not_run(std::string("recording the results: ") + e.what());
+    }
     if (session->lease_lost()) {
       shared_.book->warn(c_.name() + ": the lab lease was broken during the test; numbers may be spoiled");
       ADD_FAILURE() << "the lab lease was broken by someone else during this test";
@@ -111,7 +121,11 @@ class CaseTest : public ::testing::Test {
   void could_not_run(const std::string& why) {
     shared_.outcome->could_not_run();
     shared_.book->put_test(gate::error_record(c_, why));
-    shared_.book->publish();
+    try {
+      shared_.book->publish();
+    } catch (const std::exception& e) {  // main() tries again at the end
+      spdlog::error("writing the results: {}", e.what());
+    }
     FAIL() << "could not run " << c_.name() << ": " << why;
   }
 

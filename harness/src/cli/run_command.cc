@@ -3,10 +3,6 @@
 // one after another as child processes, and the folder's run.json, junit.xml and
 // report.html closed with the verdict. Exit 0 passed, 1 servers failed, 3 the
 // gate could not run.
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -19,45 +15,15 @@
 #include "labgate/gate/run_book.h"
 #include "labgate/profile/load.h"
 #include "labgate/util/logging.h"
+#include "suite_child.h"
 
 namespace labgate::cli {
 namespace {
-
-volatile sig_atomic_t g_child = 0;
-
-void forward_signal(int sig) {
-  // The child suite cleans up its hosts on SIGINT/SIGTERM; we wait for it.
-  if (g_child > 0) ::kill(g_child, sig);
-}
 
 std::string self_dir() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? "." : p.parent_path().string();
-}
-
-/// Runs a suite binary and returns its exit code (3 when it died of a signal).
-int run_suite(const std::string& program, const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  spdlog::debug("running {}", program);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw Failure(ExitCode::kCouldNotRun, "fork for " + program + " failed");
-  if (pid == 0) {
-    ::execv(program.c_str(), argv.data());
-    std::cerr << "labgate run: cannot execute " << program << ": " << std::strerror(errno) << "\n";
-    ::_exit(3);
-  }
-  g_child = pid;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  g_child = 0;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  spdlog::error("{} died of signal {}", program, WTERMSIG(status));
-  return 3;
 }
 
 struct RunArgs {
@@ -84,25 +50,28 @@ ExitCode run_gate(const RunArgs& a) {
   spdlog::info("gate run {} on '{}' ({})", book.dir().id(), profile.lab_name, a.profile);
 
   ::setenv("LABGATE_RUN_DIR", book.dir().path().c_str(), 1);
-  struct sigaction sa {};
-  sa.sa_handler = forward_signal;
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
+  install_suite_forwarding();
 
   const std::string bin = self_dir();
   std::vector<int> codes;
   if (labels.count("preconditions"))
-    codes.push_back(run_suite(bin + "/labgate-preconditions", {"--profile", a.profile}));
+    codes.push_back(run_suite_child(bin + "/labgate-preconditions", {"--profile", a.profile}));
   std::string filter;
   for (const auto& [label, suite] :
        std::vector<std::pair<std::string, std::string>>{{"latency", "Latency"}, {"throughput", "Throughput"},
                                                         {"jitter", "Jitter"}, {"network", "Network"}, {"command", "Command"},
                                                         {"storage", "Storage"}})
     if (labels.count(label)) filter += (filter.empty() ? "" : ":") + suite + ".*";
-  if (!filter.empty() && !profile.tests.empty())
-    codes.push_back(run_suite(bin + "/labgate-latency", {"--profile", a.profile, "--gtest_filter=" + filter}));
+  // After a Ctrl-C or SIGTERM no further suite starts: the user wants the gate stopped.
+  if (!filter.empty() && !profile.tests.empty() && !harness_interrupted())
+    codes.push_back(
+        run_suite_child(bin + "/labgate-latency", {"--profile", a.profile, "--gtest_filter=" + filter}));
 
   gate::RunBook done(results::RunDir::open(book.dir().path()), profile, a.suffix);
+  if (const int sig = harness_interrupted()) {
+    spdlog::error("labgate run: interrupted by {}; stopped after cleaning up the hosts", signal_name(sig));
+    done.set_error("interrupted by " + signal_name(sig));
+  }
   int code = gate::exit_code_of(done.run());
   for (int c : codes) {
     if (c == 2 || c == 3 || c > 3) code = std::max(code, c == 2 ? 2 : 3);

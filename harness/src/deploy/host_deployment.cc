@@ -10,6 +10,7 @@
 #include "labgate/deploy/digest.h"
 #include "labgate/deploy/mounts.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
 
@@ -154,13 +155,14 @@ std::string HostDeployment::install(const std::string& local_probe) {
       fail(exec_failure_message(remote, r));
     }
     fail("host " + host_name_ + ": probe " + remote + " does not run: `" + name + " --self-digest` " +
-         r.describe() + ": " + trim(r.err) +
+         r.describe() + ": " + excerpt(r.err) +
          (r.exit_status == 127 ? "" : " (is it a static x86-64 probe built for this project?)"));
   }
   const std::string reported = trim(r.out);
   if (reported != expected) {
+    // What it printed is untrusted (it is not our probe): bounded and escaped.
     fail("host " + host_name_ + ": probe " + remote + " is not the file uploaded: it reports SHA-256 " +
-         reported + ", the local " + local_probe + " has " + expected);
+         excerpt(reported, 100) + ", the local " + local_probe + " has " + expected);
   }
   installed_[name] = remote;
   return remote;

@@ -209,6 +209,18 @@ TEST_F(ScriptedDeployment, ADigestMismatchIsReported) {
   EXPECT_NE(msg.find(sha256_file_hex(echo_probe())), std::string::npos) << msg;
 }
 
+TEST_F(ScriptedDeployment, GarbageInsteadOfADigestIsCutAndEscapedInTheMessage) {
+  HostDeployment d(fake_, host_, "lab1", "x");
+  std::string garbage(1u << 20, '\x1b');
+  garbage[0] = '\xff';
+  fake_.once({"env"}, FakeTransport::ok(garbage));
+  const std::string msg = what_of([&] { d.install(echo_probe()); });
+  EXPECT_NE(msg.find("is not the file uploaded: it reports SHA-256 \\xff\\x1b"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(1048576 bytes in all)"), std::string::npos) << msg;
+  EXPECT_LT(msg.size(), 2000u);
+  EXPECT_EQ(msg.find('\x1b'), std::string::npos);
+}
+
 TEST_F(ScriptedDeployment, CleanupFailureSurvivesOneReconnectThenReports) {
   auto d = std::make_unique<HostDeployment>(fake_, host_, "lab1", "x");
   ScriptedHost& f = fake_;

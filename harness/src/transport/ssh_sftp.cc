@@ -64,14 +64,20 @@ struct FileCloser {
 };
 
 // Runs an SFTP operation; if it failed because the session had died (an idle
-// session whose server restarted), runs it once more on a fresh session.
+// session whose server restarted), runs it once more on a fresh session. When
+// that fails too, the first failure says which step broke (the upload, the
+// file), so it leads the message; the retry's reason follows.
 template <typename F>
 auto retry_if_dropped(SshConnection& conn, F op) {
   try {
     return op();
-  } catch (const Failure&) {
+  } catch (const Failure& first) {
     if (conn.connected()) throw;
-    return op();
+    try {
+      return op();
+    } catch (const Failure& again) {
+      throw Failure(again.code(), std::string(first.what()) + " (retried on a new connection: " + again.what() + ")");
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "local_transport.h"
 #include "ssh_control.h"
@@ -43,6 +44,8 @@ void require_ok(const RunResult& r, const std::string& host, const std::vector<s
   }
   if (cut != std::string::npos) err = err.substr(0, cut) + "\n...";
   while (!err.empty() && err.back() == '\n') err.pop_back();
+  // A line can still be megabytes of binary garbage: bounded, escaped, readable.
+  err = excerpt(err, 2000, /*keep_newlines=*/true);
   throw Failure(ExitCode::kCouldNotRun, "host " + host + ": `" + shell_join(argv) + "` " + r.describe() +
                                             (err.empty() ? "" : ": " + err));
 }

@@ -38,6 +38,21 @@ TEST(RequireOk, NamesHostCommandAndFirstLinesOfStderr) {
   EXPECT_NO_THROW(require_ok(r, "b", {"true"}));
 }
 
+TEST(RequireOk, ABinaryFloodOnOneLineIsCutAndEscaped) {
+  RunResult r;
+  r.exit_status = 1;
+  r.err = std::string(4u << 20, '\x07');
+  try {
+    require_ok(r, "b", {"facts"});
+    FAIL();
+  } catch (const Failure& f) {
+    const std::string m = f.what();
+    EXPECT_NE(m.find("host b: `facts` exit 1: \\x07\\x07"), std::string::npos) << m.substr(0, 200);
+    EXPECT_NE(m.find("(4194304 bytes in all)"), std::string::npos) << m.substr(0, 200);
+    EXPECT_LT(m.size(), 10000u);
+  }
+}
+
 TEST(Capture, KeepsUpToTheLimitAndCountsTheRest) {
   Capture c(4);
   EXPECT_TRUE(c.append("ab"));
