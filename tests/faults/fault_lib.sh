@@ -111,9 +111,11 @@ expect_message() {
 
 run_dir() { ls -d "${results_root:-$work/results}"/*-fault 2>/dev/null | head -1; }
 
-# Suite.name of every test gtest reported finished (passed, failed or skipped).
+# Suite.name of every test gtest reported finished (passed, failed or skipped);
+# only those matching $finished_before when the case knows better (a full disk).
 finished_tests() {
-  sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ,]+\.[^ ,]+).*/\2/p' "$work/out" | sort -u
+  sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ,]+\.[^ ,]+).*/\2/p' "$work/out" | sort -u |
+    grep -E "^${finished_before:-.}"
 }
 
 # The results folder holds the run and every test gtest finished before the fault.
