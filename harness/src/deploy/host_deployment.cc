@@ -97,6 +97,17 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   // Verify what is there now, without following a symlink: ours, 0700, a directory.
   const auto info = transport_.lstat(dir_);
   const std::string uid = trim(made.out);
+  // Whoever owns probe_dir may rename what is in it: another user could move our
+  // directory away and plant a symlink under its name (docs/security.md, 4).
+  // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
+  if (base->uid > 0 && std::to_string(base->uid) != uid) {
+    transport_.run(cleanup_dir_argv(dir_), o);
+    cleaned_ = true;
+    fail(who + ": probe_dir " + probe_dir_ + " is owned by uid " + std::to_string(base->uid) +
+         ", neither root nor the login user (uid " + uid +
+         "): its owner could replace the run's directory with a symlink; refusing. Name a directory "
+         "owned by root or by the login user");
+  }
   std::string wrong;
   if (!info) {
     wrong = "it vanished after mkdir";

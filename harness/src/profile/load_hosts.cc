@@ -1,5 +1,7 @@
 // Reading [lab], [defaults.ssh] and [hosts.*]: each host starts from the
 // defaults and overrides any SSH key inline; secrets are refused outright.
+#include <arpa/inet.h>
+
 #include <algorithm>
 
 #include "paths.h"
@@ -107,7 +109,16 @@ Host read_host(const Node& n, const SshSettings& defaults, const std::string& ba
   TableReader r(&n, join_key("hosts", n.key), d);
   r.require({"address"});
   if (auto v = read_word(r, "address", "10.0.0.1\" or \"local")) h.address = *v;
-  if (auto v = read_word(r, "test_address", "192.168.1.1")) h.test_address = *v;
+  if (auto v = read_word(r, "test_address", "192.168.1.1")) {
+    // The probes bind and connect to it as a numeric IPv4 address and never
+    // resolve names: anything else would only fail later, far from the profile.
+    in_addr a{};
+    if (inet_pton(AF_INET, v->c_str(), &a) == 1)
+      h.test_address = *v;
+    else
+      d.error(r.get("test_address")->pos, r.key_path("test_address"),
+              "expected a numeric IPv4 address like \"192.168.1.1\" (the probes bind and connect to it)");
+  }
   if (auto v = r.get_string("netns")) {
     if (is_plain_name(*v))
       h.netns = *v;
