@@ -58,6 +58,13 @@ case "$probe" in
       check_run "$proto busy poll" "${client[@]}" --busy-poll
       stop_server
     done
+    # A swept socket buffer and congestion control: setsockopt as 2.6.18 has it.
+    start_server --proto tcp --socket-buffer 64KiB --congestion reno
+    check_run "tcp tuned" "$PROBE_DIR/pingpong" client --connect 127.0.0.1 --port "$port" --proto tcp \
+      --duration 500ms --warmup 100ms --cpu 0 --socket-buffer 64KiB --congestion reno
+    grep -q '"sndbuf":131072,"rcvbuf":131072,"congestion":"reno"' "$work/out.json" ||
+      fail "tcp tuned: the socket did not take the buffer and algorithm: $(head -c 600 "$work/out.json")"
+    stop_server
     ;;
   stream)
     for proto in tcp udp; do
@@ -66,6 +73,12 @@ case "$probe" in
         --duration 500ms --warmup 100ms --cpu 0
       stop_server
     done
+    start_server --proto tcp --socket-buffer 64KiB --congestion reno
+    check_run "tcp tuned stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" --proto tcp \
+      --duration 500ms --warmup 100ms --cpu 0 --socket-buffer 64KiB --congestion reno
+    grep -q '"sndbuf":131072,"rcvbuf":131072,"congestion":"reno"' "$work/out.json" ||
+      fail "tcp tuned stream: the socket did not take the buffer and algorithm: $(head -c 600 "$work/out.json")"
+    stop_server
     ;;
   jitter)
     check_run "jitter" "$PROBE_DIR/jitter" --cpus 0 --duration 500ms --warmup 100ms

@@ -93,8 +93,12 @@ CaseRun run_path_mtu(GateSession& session, const TestCase& c, CaseRun& run) {
   m.parameters["probes_reverse"] = std::to_string(reverse.steps.size());
   m.parameters["method"] = "ping -M do -s (MTU - 28), binary search, a silent size tried twice";
   run.measurements.push_back(std::move(m));
+  // The first rule carries the whole verdict (both MTUs, why); the second its own direction.
   run.rules.push_back(rule_of(c.client, c.server, forward, expected, verdict.message));
-  run.rules.push_back(rule_of(c.server, c.client, reverse, expected, verdict.message));
+  run.rules.push_back(rule_of(c.server, c.client, reverse, expected,
+                              c.server + "->" + c.client + " carries " +
+                                  (reverse.mtu ? std::to_string(*reverse.mtu) : std::string("no packet")) +
+                                  " bytes; expected " + std::to_string(expected)));
   return run;
 }
 
