@@ -105,8 +105,8 @@ expect_rc() {
 
 # The gate's messages name the host and the step ($1: an extended regex).
 expect_message() {
-  grep -Eq -- "$1" "$work/out" || { cat "$work/out"; fail "no message matching /$1/ in the output"; }
-  echo "message: $(grep -Em1 -- "$1" "$work/out")"
+  LC_ALL=C grep -aEq -- "$1" "$work/out" || { cat -v "$work/out"; fail "no message matching /$1/ in the output"; }
+  echo "message: $(LC_ALL=C grep -aEm1 -- "$1" "$work/out" | cut -c1-600)"
 }
 
 run_dir() { ls -d "${results_root:-$work/results}"/*-fault 2>/dev/null | head -1; }

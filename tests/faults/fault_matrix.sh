@@ -211,6 +211,9 @@ case $case_name in
     wait_gate 60
     expect_rc 3
     expect_message "$want"
+    # What the hostile probe printed reaches the output escaped, never raw.
+    LC_ALL=C grep -aq $'[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\xff]' "$work/out" &&
+      fail "raw control or binary bytes from the probe reached labgate's output"
     expect_results
     expect_clean
     ;;

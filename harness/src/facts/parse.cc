@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "labgate/util/excerpt.h"
 #include "reader.h"
 
 namespace labgate::facts {
@@ -194,7 +195,8 @@ Facts parse_facts(std::string_view text, const std::string& origin) {
   try {
     top = json::parse(text);
   } catch (const json::exception& e) {
-    throw FactsError(where + "not valid JSON: " + e.what());
+    // nlohmann quotes the bytes it last read: from a hostile probe, raw garbage.
+    throw FactsError(where + "not valid JSON: " + excerpt(e.what(), 400));
   }
   Reader r(origin);
   if (!top.is_object())

@@ -131,6 +131,8 @@ TEST(ParseFacts, GarbageIsRefusedClearly) {
   expect_error("", "not valid JSON");
   expect_error("facts: --sysctl: invalid name", "not valid JSON");
   expect_error("\x01\x02\xff\xfe", "not valid JSON");
+  // The bytes the JSON parser quotes come back escaped, never raw.
+  expect_error("\x8c\x01\xff\xfe", "last read: '\\x8c'");
   expect_error(R"j({"schema": "labgate.facts/1", "probe": "f", "root": "/", "hostname": {"value": "a)j",
                "not valid JSON");
   expect_error("[1, 2, 3]", "the top level is a array");
