@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "labgate/report/format.h"
@@ -64,6 +65,13 @@ const Figure* figure_for(const SweepGroup& g) {
   return nullptr;
 }
 
+/// Four significant digits: 8015, 59.7, 802.1.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 }  // namespace
 
 std::string sweep_chart(const SweepGroup& g) {
@@ -86,14 +94,15 @@ std::string sweep_chart(const SweepGroup& g) {
                return values[static_cast<std::size_t>(r)];
              }};
   AxisSpec y{Scale::kLinear, 0, hi > 0 ? hi * 1.15 : 1, f->title, nullptr};
-  Chart c(g.test + " " + g.pair + ": " + f->title + " by " + g.parameter, x, y);
+  // Short enough for the chart's width; the y axis says what is plotted.
+  Chart c(g.test + " " + g.pair + " by " + g.parameter, x, y);
   c.line(pts, palette::kData, f->title);
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const bool pass = g.cases[i]->verdict == results::TestVerdict::kPass;
     c.marker(pts[i], pass ? palette::kPass : palette::kFail,
-             g.parameter + " = " + g.values[i] + ": " + format_plain(pts[i].y) + " (" +
+             g.parameter + " = " + g.values[i] + ": " + short_number(pts[i].y) + " (" +
                  results::to_string(g.cases[i]->verdict) + ")");
-    c.label(pts[i], palette::kMuted, format_plain(pts[i].y));
+    c.label(pts[i], palette::kMuted, short_number(pts[i].y));
   }
   return c.svg();
 }
