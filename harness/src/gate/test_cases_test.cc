@@ -34,6 +34,17 @@ TEST(ExpandCases, FromToIsOneCase) {
   EXPECT_EQ(cases[0].server, "a");
 }
 
+TEST(ExpandCases, PathMtuAndPingFloodAreTheNetworkSuite) {
+  const auto p = rac(
+      "[[test]]\nname = \"mtu\"\nkind = \"path_mtu\"\nfrom = \"a\"\nto = \"b\"\nmtu = 1500\n"
+      "[[test]]\nname = \"flood\"\nkind = \"ping_flood\"\nfrom = \"a\"\nto = \"b\"\n"
+      "budget = { max_loss = \"0%\" }\n");
+  const auto cases = expand_cases(p);
+  ASSERT_EQ(names(cases), (std::vector<std::string>{"Network.mtu/a->b", "Network.flood/a->b"}));
+  EXPECT_EQ(cases[0].label, "network");
+  EXPECT_EQ(cases[1].label, "network");
+}
+
 TEST(ExpandCases, MeshBothDirectionsIsEveryOrderedPair) {
   const auto p =
       rac("[[test]]\nname = \"tcp_rr_64\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\n"
