@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <exception>
+#include <future>
 
 #include "labgate/gate/probe_locator.h"
 #include "labgate/util/exit_code.h"
@@ -35,22 +37,38 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
   lease_ = std::make_unique<lease::LabLease>(profile.lab_name, leased, lease::Holder::current(run_id), options);
   spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
   const std::string owner = lease_->holder().describe();
+  // Hosts are reached in parallel: each connection is a key exchange and a few
+  // round trips, and a rack of six should not pay for them one after another.
+  std::vector<std::future<HostState>> pending;
   for (const auto& name : hosts) {
-    t0 = Clock::now();
-    HostState st;
-    st.host = profile.find_host(name);
-    spdlog::info("host {}: connecting ({})", name, st.host->address);
-    st.transport = transport::make_transport(*st.host);
-    spdlog::debug("host {}: {}", name, st.transport->describe());
-    spdlog::debug("timing: host {}: connected in {} ms", name, ms_since(t0));
-    t0 = Clock::now();
-    st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile.lab_name, owner,
-                                                             /*sweep_leftovers=*/true);
-    for (const auto& d : st.deployment->swept())
-      spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
-    spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
-    hosts_.emplace(name, std::move(st));
+    pending.push_back(std::async(std::launch::async, [this, &profile, &owner, name] {
+      auto t0 = Clock::now();
+      HostState st;
+      st.host = profile.find_host(name);
+      spdlog::info("host {}: connecting ({})", name, st.host->address);
+      st.transport = transport::make_transport(*st.host);
+      spdlog::debug("host {}: {}", name, st.transport->describe());
+      spdlog::debug("timing: host {}: connected in {} ms", name, ms_since(t0));
+      t0 = Clock::now();
+      st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
+                                                               owner, /*sweep_leftovers=*/true);
+      for (const auto& d : st.deployment->swept())
+        spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
+      spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
+      return st;
+    }));
   }
+  // Every host is waited for, so none is still being set up when a failure
+  // unwinds (its deployment cleans up when its state is destroyed).
+  std::exception_ptr first_failure;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    try {
+      hosts_.emplace(hosts[i], pending[i].get());
+    } catch (...) {
+      if (!first_failure) first_failure = std::current_exception();
+    }
+  }
+  if (first_failure) std::rethrow_exception(first_failure);
 }
 
 GateSession::~GateSession() {
