@@ -168,8 +168,9 @@ case $case_name in
     RANDOM=$seed
     echo "FAULT_SEED=${FAULT_SEED:-20261130} (this case's seed $seed; set FAULT_SEED to explore other moments)"
     make_profile 20s
-    # Two moments: while connecting/checking preconditions, and while measuring.
-    for window in "3 40" "40 150"; do
+    # Two moments (in tenths of a second): while connecting and checking the
+    # preconditions (about the first 1.5 s on the lab), and while measuring.
+    for window in "1 15" "15 120"; do
       set -- $window
       delay=$(( $1 + RANDOM % ($2 - $1) ))
       start_gate

@@ -84,10 +84,27 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
     for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
   }
   dir_ = base_prefix + prefix + random_token(8);
+  try {
+    make_private_dir(who, *base, owner_note);
+  } catch (...) {
+    // Interrupted (Ctrl-C) or cut off once the mkdir may have run: what is there
+    // is ours, and nothing else would remove it (its refusals set cleaned_).
+    try {
+      cleanup();
+    } catch (const std::exception& e) {
+      spdlog::warn("{}", e.what());
+    }
+    throw;
+  }
+}
+
+void HostDeployment::make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
+                                      const std::string& owner_note) {
   transport::RunOptions o;
   o.timeout = 30s;
   const auto made = transport_.run(make_private_dir_argv(dir_), o);
   if (!made.ok()) {
+    cleaned_ = true;  // not created, or someone else's: not ours to remove
     fail(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
          (made.err.find("File exists") != std::string::npos
               ? " (someone created that unpredictable name first; "
@@ -100,10 +117,10 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   // Whoever owns probe_dir may rename what is in it: another user could move our
   // directory away and plant a symlink under its name (docs/security.md, 4).
   // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
-  if (base->uid > 0 && std::to_string(base->uid) != uid) {
+  if (base.uid > 0 && std::to_string(base.uid) != uid) {
     transport_.run(cleanup_dir_argv(dir_), o);
     cleaned_ = true;
-    fail(who + ": probe_dir " + probe_dir_ + " is owned by uid " + std::to_string(base->uid) +
+    fail(who + ": probe_dir " + probe_dir_ + " is owned by uid " + std::to_string(base.uid) +
          ", neither root nor the login user (uid " + uid +
          "): its owner could replace the run's directory with a symlink; refusing. Name a directory "
          "owned by root or by the login user");

@@ -137,6 +137,7 @@ TEST(RunDirPrefix, LabNamesMustBeSafeInAFileName) {
 // lstat reports /tmp as a sticky directory and any run directory as `run_dir`.
 struct ScriptedHost : FakeTransport {
   using FakeTransport::FakeTransport;
+  bool interrupt_at_dir = false;  // a Ctrl-C right after the mkdir
   FileInfo run_dir = [] {
     FileInfo f;
     f.is_dir = true;
@@ -151,7 +152,10 @@ struct ScriptedHost : FakeTransport {
       f.mode = 01777;
       return f;
     }
-    if (p.rfind("/tmp/labgate-", 0) == 0 && p.find('/', 5) == std::string::npos) return run_dir;
+    if (p.rfind("/tmp/labgate-", 0) == 0 && p.find('/', 5) == std::string::npos) {
+      if (interrupt_at_dir) throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while checking " + p);
+      return run_dir;
+    }
     return FakeTransport::lstat(p);
   }
 };
@@ -183,10 +187,24 @@ TEST_F(ScriptedDeployment, RefusesADirectoryThatIsNotWhatItCreated) {
   EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
 }
 
+TEST_F(ScriptedDeployment, ACtrlCRightAfterTheMkdirStillRemovesTheDirectory) {
+  fake_.interrupt_at_dir = true;
+  const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("interrupted by SIGINT"), std::string::npos) << msg;
+  // The mkdir, then the cleanup of that same directory (the constructor threw,
+  // so no destructor would ever have removed it).
+  ASSERT_EQ(fake_.calls().size(), 2u);
+  const auto& mkdir = fake_.calls()[0].argv;
+  const auto& cleanup = fake_.calls()[1].argv;
+  EXPECT_NE(mkdir.at(2).find("mkdir"), std::string::npos);
+  EXPECT_EQ(cleanup, cleanup_dir_argv(mkdir.back()));
+}
+
 TEST_F(ScriptedDeployment, AnExistingNameIsRefused) {
   fake_.once({"/bin/sh", "-c"}, FakeTransport::exit_with(1, "mkdir: cannot create directory: File exists\n"));
   const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
   EXPECT_NE(msg.find("refusing to use it"), std::string::npos) << msg;
+  EXPECT_EQ(fake_.calls().size(), 1u);  // someone else's: never removed
 }
 
 TEST_F(ScriptedDeployment, NoexecProbeDirIsNamedWithItsMountOption) {

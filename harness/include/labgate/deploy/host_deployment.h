@@ -53,6 +53,10 @@ class HostDeployment {
   void cleanup();
 
  private:
+  // The constructor's second half: mkdir the run's directory, verify it, write
+  // the owner note; on a throw the constructor removes what may have been made.
+  void make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
+                        const std::string& owner_note);
   std::vector<std::string> marked(const std::vector<std::string>& argv) const;
   std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);
 
