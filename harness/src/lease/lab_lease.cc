@@ -107,7 +107,21 @@ void LabLease::take_one(const profile::Host& host, Clock::time_point deadline) {
   for (;;) {
     transport::RunOptions o = short_run();
     o.input = holder_.serialize();
-    const auto s = parse_or_fail(t->run(take_argv(dir_), o), host.name, dir_);
+    transport::RunResult taken;
+    try {
+      taken = t->run(take_argv(dir_), o);
+    } catch (const Failure&) {
+      // Interrupted (Ctrl-C) or cut off while the mkdir may have run on the host:
+      // the host is not in held_ yet, so release() would not remove it. Only a
+      // lease naming our run is removed.
+      try {
+        t->run(release_argv(dir_, holder_.run_id), short_run(true));
+      } catch (const std::exception& e) {
+        spdlog::warn("host {}: could not remove a lease taken as the run stopped: {}", host.name, e.what());
+      }
+      throw;
+    }
+    const auto s = parse_or_fail(taken, host.name, dir_);
     if (s.kind == RemoteLeaseState::Kind::kTaken ||
         (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id)) {
       std::lock_guard lock(mutex_);

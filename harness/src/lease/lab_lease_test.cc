@@ -7,6 +7,7 @@
 
 #include <thread>
 
+#include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
 #include "lease_scripts.h"
 
@@ -66,6 +67,31 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
   EXPECT_NE(msg.find("run first-run"), std::string::npos) << msg;
   EXPECT_NE(msg.find("waited 1s"), std::string::npos) << msg;
   EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "first-run");  // untouched
+}
+
+// Takes the lease for real, then reports a Ctrl-C: the signal landed while the
+// take command ran on the host.
+struct InterruptedTake : transport::FakeTransport {
+  InterruptedTake(transport::Transport& real, std::string dir)
+      : FakeTransport("a"), real_(real), dir_(std::move(dir)) {}
+  transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
+    auto r = real_.run(argv, o);
+    if (argv == take_argv(dir_))
+      throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while taking it");
+    return r;
+  }
+  transport::Transport& real_;
+  std::string dir_;
+};
+
+TEST_F(LabLeaseTest, ACtrlCWhileTakingItLeavesNoLeaseBehind) {
+  options_.make_transport = [this](const profile::Host&) -> std::unique_ptr<transport::Transport> {
+    return std::make_unique<InterruptedTake>(*t_, dir_);
+  };
+  const std::string msg =
+      failure_of([&] { LabLease("lab1", {host_}, Holder::current("cut-run"), options_); });
+  EXPECT_NE(msg.find("interrupted by SIGINT"), std::string::npos) << msg;
+  EXPECT_FALSE(t_->lstat(dir_)) << "the lease taken as the run stopped is still there";
 }
 
 TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
