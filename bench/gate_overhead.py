@@ -18,7 +18,7 @@ import benchlib as bl  # noqa: E402
 STEPS = [
     ("lease taken (its own SSH connection per host)", r"timing: lease taken in (\d+) ms"),
     # The transport connects lazily, on the first command: the sweep of leftovers.
-    ("SSH connect + leftover sweep + private run dir (per host, in turn)",
+    ("SSH connect + leftover sweep + private run dir (summed over hosts, which run in parallel)",
      r"timing: host \w+: (?:connected|run directory made) in (\d+) ms"),
     ("facts probe upload + verify (per host)", r"timing: host \w+: probe facts ready in (\d+) ms"),
     ("clean-up and disconnect (per host)", r"timing: host \w+: cleaned up and disconnected in (\d+) ms"),
