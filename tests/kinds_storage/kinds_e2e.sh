@@ -14,11 +14,15 @@ bin=$1
 src=$2
 pair=${3:-8}
 work=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+# A pair this test brought up is taken down again: nothing is left running.
+lab_down_if_ours() { [ -z "${brought_up:-}" ] || "$src/ci/lab" down --pair "$pair" >/dev/null 2>&1; }
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; lab_down_if_ours' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$src/ci/lab" status --pair "$pair" >/dev/null 2>&1 || "$src/ci/lab" up --pair "$pair" >/dev/null ||
-  fail "ci/lab up --pair $pair failed"
+if ! "$src/ci/lab" status --pair "$pair" >/dev/null 2>&1; then
+  "$src/ci/lab" up --pair "$pair" >/dev/null || fail "ci/lab up --pair $pair failed"
+  brought_up=1
+fi
 a_mgmt=198.18.0.$((8 * pair - 6))
 b_mgmt=198.18.0.$((8 * pair - 2))
 state=$src/.lab/pair$pair
@@ -180,7 +184,7 @@ left=$(ls "$state"/tmp-a "$state"/tmp-b 2>/dev/null | grep -c 'labgate-disk\|tes
 # Runs that cannot measure are "could not run" (exit 3) naming host, test and
 # why; a command that is not installed is a failed run with the shell's reason.
 ln -sfn /var/tmp "$state/tmp-b/lgw2-escape"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; rm -f "$state/tmp-b/lgw2-escape"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; rm -f "$state/tmp-b/lgw2-escape"; lab_down_if_ours' EXIT
 sed '/^\[\[test\]\]/,$d' "$work/kinds.toml" >"$work/errors.toml"
 cat >>"$work/errors.toml" <<'TOML'
 [[test]]
