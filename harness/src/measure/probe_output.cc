@@ -89,6 +89,9 @@ stats::Histogram read_histogram(const Reader& r) {
     return stats::Histogram::from_json(r.at("histogram"));
   } catch (const std::invalid_argument& e) {
     throw ProbeOutputError(r.probe() + " output: '" + r.path() + "histogram': " + e.what(), false);
+  } catch (const nlohmann::json::exception& e) {
+    // A member of the wrong type (found by fuzzing): the same clear error.
+    throw ProbeOutputError(r.probe() + " output: '" + r.path() + "histogram': " + e.what(), false);
   }
 }
 

@@ -176,6 +176,9 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
   j = nlohmann::json::parse(good);
   j["histogram"]["sub_bucket_bits"] = 7;
   EXPECT_NE(error_of(j.dump()).find("'histogram': histogram JSON"), std::string::npos);
+  j = nlohmann::json::parse(good);
+  j["histogram"]["format"] = nlohmann::json::array();  // found by fuzzing: was an uncaught type_error
+  EXPECT_NE(error_of(j.dump()).find("pingpong output: 'histogram': "), std::string::npos);
 }
 
 TEST(ProbeOutput, TruncatedAnywhereIsAnErrorNeverACrash) {
