@@ -262,7 +262,10 @@ std::vector<Measurement> parse_probe_output(std::string_view text, const ParseCo
 
 ListeningLine parse_listening_line(std::string_view line) {
   const json j = parse_document(line, 4096, "probe server's first line");
-  if (!j.is_object() || j.value("event", "") != "listening")
+  // Not j.value(): an "event" that is not a string would throw json's type_error.
+  const bool listening = j.is_object() && j.contains("event") && j["event"].is_string() &&
+                         j["event"].get<std::string>() == "listening";
+  if (!listening)
     throw ProbeOutputError(
         "probe server's first line is not a 'listening' event: " + std::string(line.substr(0, 200)), false);
   const Reader r(j, "probe server");

@@ -181,6 +181,12 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
   EXPECT_NE(error_of(j.dump()).find("pingpong output: 'histogram': "), std::string::npos);
 }
 
+TEST(ProbeOutput, ListeningLineWithAnEventOfTheWrongTypeIsAClearError) {
+  // Found by fuzzing: json's value() threw type_error for a numeric "event".
+  EXPECT_THROW(parse_listening_line(R"({"event":7,"probe":"pingpong","port":1})"), ProbeOutputError);
+  EXPECT_THROW(parse_listening_line(R"({"event":["listening"]})"), ProbeOutputError);
+}
+
 TEST(ProbeOutput, TruncatedAnywhereIsAnErrorNeverACrash) {
   for (const char* name : {"pingpong-udp.json", "stream-udp.json", "jitter.json"}) {
     const std::string good = fixture(name);
