@@ -127,6 +127,12 @@ nlohmann::json to_json(const Measurement& m) {
                       {"warnings", m.warnings}};
   if (m.throughput_bps) j["throughput_bps"] = *m.throughput_bps;
   if (m.loss_fraction) j["loss_fraction"] = *m.loss_fraction;
+  j["counts_drops"] = m.counts_drops;
+  if (m.expectation)
+    j["expectation"] = {{"expected", m.expectation->expected},
+                        {"held", m.expectation->held},
+                        {"basis", m.expectation->basis},
+                        {"shortfall_means", m.expectation->shortfall_means}};
   return j;
 }
 
@@ -222,6 +228,16 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   m.out_of_order = count(j, "out_of_order");
   if (j.contains("throughput_bps")) m.throughput_bps = num(j, "throughput_bps");
   if (j.contains("loss_fraction")) m.loss_fraction = num(j, "loss_fraction");
+  if (j.contains("counts_drops")) {
+    if (!j["counts_drops"].is_boolean()) bad("counts_drops", "a boolean");
+    m.counts_drops = j["counts_drops"].get<bool>();
+  }
+  if (j.contains("expectation")) {
+    const auto& e = j["expectation"];
+    if (!e.is_object()) bad("expectation", "an object");
+    m.expectation = SampleExpectation{num(e, "expected", "expectation."), num(e, "held", "expectation."),
+                                      str(e, "basis", "expectation."), str(e, "shortfall_means", "expectation.")};
+  }
   m.parameters = object_map<std::string>(
       j, "parameters", [](const auto& o, const auto& k, const auto& p) { return str(o, k, p); });
   for (const auto& w : array(j, "warnings")) {

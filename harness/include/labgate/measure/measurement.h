@@ -39,6 +39,21 @@ struct Event {
   int cpu = -1;
 };
 
+/// Sample accounting: the samples a run must have produced, set by whoever read
+/// its raw output (probe reader, tool parser), so that lost replies and stalls are
+/// found by the judge (measure::judge_figures) instead of passing quietly. For a
+/// closed-loop request/response test, one transaction is in flight at a time, so
+/// the measured time divided by the mean round trip is the number of round trips
+/// the run had time for.
+struct SampleExpectation {
+  double expected = 0;  ///< samples the run should hold
+  double held = 0;      ///< samples it holds (histogram count, transactions, observations)
+  /// How `expected` was derived, with its figures: "3.00 s at a 23.1 us mean".
+  std::string basis;
+  /// What a shortfall means for this tool: "replies were lost".
+  std::string shortfall_means;
+};
+
 struct Measurement {
   std::string source;  ///< "builtin", "netperf", "sockperf", "iperf3"
   std::string kind;    ///< "tcp_rr", "udp_rr", "tcp_stream", "udp_stream", "jitter"
@@ -62,6 +77,12 @@ struct Measurement {
   double warmup_s = 0;    ///< how long was excluded before measuring
   std::uint64_t sent = 0, received = 0;
   std::uint64_t dropped = 0, duplicated = 0, out_of_order = 0;
+  /// True when whoever measured counts drops (the built-in UDP probe, sockperf,
+  /// iperf3, ping, a UDP_STREAM's receive calls). netperf's RR tests cannot: their
+  /// `dropped` is then "not measured", never 0.
+  bool counts_drops = false;
+  /// Set by the reader of the raw output; nullopt when nothing can be expected.
+  std::optional<SampleExpectation> expectation;
   std::optional<double> throughput_bps;  ///< bits per second of payload
   std::optional<double> loss_fraction;   ///< 0..1
 
