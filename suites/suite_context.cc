@@ -42,6 +42,11 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
   pool::PoolRequest pool;
   const char* env = std::getenv("LABGATE_PROFILE");
   o.profile = env && *env ? env : "profiles/lab.toml";
+  if (const char* v = std::getenv("LABGATE_VERBOSITY"); v && *v) {
+    const std::string s = v;
+    if (s == "quiet") o.verbosity = Verbosity::kQuiet;
+    else if (s == "verbose") o.verbosity = Verbosity::kVerbose;
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -57,9 +62,11 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
     else if (a == "--pool") pool.pool_dir = value("--pool");
     else if (a == "--pool-state") pool.state_dir = value("--pool-state");
     else if (a == "--pair") pool.pair = value("--pair");
+    else if (a == "-v" || a == "--verbose") o.verbosity = Verbosity::kVerbose;
+    else if (a == "-q" || a == "--quiet") o.verbosity = Verbosity::kQuiet;
     else {
       std::cerr << program << ": unknown argument '" << a
-                << "' (use --profile FILE, --test NAME, --suffix S, --pool DIR --pool-state DIR [--pair ID], "
+                << "' (use --profile FILE, --test NAME, --suffix S, -v, -q, --pool DIR --pool-state DIR [--pair ID], "
                    "and gtest's --gtest_* flags)\n";
       std::exit(2);
     }

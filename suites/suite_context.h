@@ -7,6 +7,7 @@
 #include <string>
 
 #include "labgate/profile/profile.h"
+#include "labgate/util/logging.h"
 
 namespace labgate::suites {
 
@@ -15,6 +16,8 @@ struct SuiteOptions {
   std::string only_test;  ///< --test NAME: only that profile test (latency suite)
   std::string suffix;     ///< --suffix for a new results folder
   std::string pool_pair;  ///< with --pool: the lab pair CTest allocated ("pair6"); empty otherwise
+  /// -v / -q, else $LABGATE_VERBOSITY (quiet, normal, verbose): `labgate -v` reaches the suites.
+  Verbosity verbosity = Verbosity::kNormal;
 };
 
 /// Reads labgate's own flags (after InitGoogleTest removed gtest's). Exits 2
@@ -25,18 +28,6 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program);
 
 /// Loads the profile; prints every error and returns nullopt when invalid.
 std::optional<profile::Profile> load_profile(const std::string& path);
-
-/// Where the suite's verdict ends up: the worst of what happened.
-class Outcome {
- public:
-  void could_not_run() { could_not_run_ = true; }
-  bool gate_broken() const { return could_not_run_; }
-  /// 3 when the gate could not run something, else gtest's 0/1.
-  int exit_code(int gtest_result) const { return could_not_run_ ? 3 : (gtest_result ? 1 : 0); }
-
- private:
-  bool could_not_run_ = false;
-};
 
 /// True when gtest was asked only to list tests: the suites then connect to nothing.
 bool listing_only();

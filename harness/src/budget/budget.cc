@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "labgate/measure/figures.h"
 #include "labgate/util/units.h"
 
 namespace labgate::budget {
@@ -36,7 +37,7 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-StatVerdict judge(const measure::Measurement& m, const profile::Bound& b) {
+StatVerdict judge(const measure::Measurement& m, const stats::FigureSet& figures, const profile::Bound& b) {
   StatVerdict v;
   v.stat = b.stat;
   v.name = profile::to_string(b.stat);
@@ -44,7 +45,7 @@ StatVerdict judge(const measure::Measurement& m, const profile::Bound& b) {
   v.floor = profile::is_floor(b.stat);
   v.pos = b.pos;
   v.as_written = b.as_written;
-  v.observed = m.stat(v.name);
+  v.observed = figures.value(measure::figure_name(b.stat));
   if (b.stat == Stat::kMax) v.worst_interval = m.interval_of_max();
   if (!v.observed) {
     v.reason = missing_reason(m, b.stat, v.name);
@@ -101,10 +102,15 @@ std::string format_value(Stat s, double value) {
 }
 
 BudgetResult evaluate(const measure::Measurement& m, const std::vector<profile::Bound>& budget) {
+  return evaluate(m, measure::judge_figures(m).figures, budget);
+}
+
+BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
+                      const std::vector<profile::Bound>& budget) {
   BudgetResult r;
   r.cpu = m.cpu;
   for (const profile::Bound& b : budget) {
-    r.verdicts.push_back(judge(m, b));
+    r.verdicts.push_back(judge(m, figures, b));
     if (!r.verdicts.back().pass) r.pass = false;
   }
   return r;

@@ -12,9 +12,7 @@
 #include "labgate/checks/checks.h"
 #include "labgate/checks/fix_script.h"
 #include "labgate/cli/commands.h"
-#include "labgate/gate/bios_check.h"
-#include "labgate/gate/facts_collector.h"
-#include "labgate/gate/session.h"
+#include "labgate/gate/preconditions_step.h"
 #include "labgate/profile/load.h"
 #include "labgate/transport/interrupt.h"
 
@@ -22,31 +20,26 @@ namespace labgate::cli {
 namespace {
 
 std::vector<std::string> chosen_hosts(const profile::Profile& p, const std::string& only) {
-  std::vector<std::string> hosts;
   if (!only.empty()) {
     if (!p.find_host(only)) throw Failure(ExitCode::kUsageError, "host '" + only + "' is not in " + p.path);
     return {only};
   }
-  if (!p.preconditions.hosts.empty()) return p.preconditions.hosts;
-  for (const auto& h : p.hosts) hosts.push_back(h.name);
-  return hosts;
+  return gate::precondition_hosts(p);
 }
 
-/// The facts of `hosts`, and when `bios` is given, the [preconditions.bios] verdicts.
-std::vector<gate::HostSnapshot> gather(const profile::Profile& p, const std::vector<std::string>& hosts,
-                                       std::vector<checks::CheckResult>* bios = nullptr) {
+/// The preconditions pipeline (gate::check_preconditions) on a session of its own.
+gate::PreconditionsOutcome gather(const profile::Profile& p, const std::vector<std::string>& hosts) {
   transport::install_interrupt_handlers();
   gate::GateSession session(p, hosts, "facts-" + std::to_string(::getpid()));
-  auto snapshots = gate::collect_facts(session, p, hosts);
-  if (bios) *bios = gate::check_bios_rules(session, p.preconditions, hosts);
+  auto out = gate::check_preconditions(session, p, hosts);
   session.close();
-  return snapshots;
+  return out;
 }
 
 ExitCode print_facts(const std::string& path, const std::string& host) {
   const auto p = profile::load_or_throw(path);
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& s : gather(p, chosen_hosts(p, host))) out[s.host] = nlohmann::json::parse(s.raw);
+  for (const auto& s : gather(p, chosen_hosts(p, host)).snapshots) out[s.host] = nlohmann::json::parse(s.raw);
   std::cout << out.dump(2) << "\n";
   return ExitCode::kPassed;
 }
@@ -73,12 +66,9 @@ void print_table(const std::string& title, const std::vector<checks::CheckResult
 
 ExitCode check(const std::string& path, const std::string& host, const std::string& fix_file) {
   const auto p = profile::load_or_throw(path);
-  std::vector<checks::CheckResult> bios;
-  const auto snapshots = gather(p, chosen_hosts(p, host), &bios);
-  std::vector<checks::HostFacts> hf;
-  for (const auto& s : snapshots) hf.push_back({s.host, &s.facts});
-  auto results = checks::check_all(hf, p.preconditions);
-  results.insert(results.end(), bios.begin(), bios.end());
+  const gate::PreconditionsOutcome outcome = gather(p, chosen_hosts(p, host));
+  const auto& snapshots = outcome.snapshots;
+  const auto& results = outcome.results;
   std::vector<std::string> groups;
   for (const auto& s : snapshots) groups.push_back(s.host);
   groups.push_back("pair");

@@ -9,7 +9,7 @@
 
 #include "labgate/cli/commands.h"
 #include "labgate/report/compare.h"
-#include "labgate/report/measurement_view.h"
+#include "labgate/report/figure_format.h"
 #include "labgate/results/run_dir.h"
 
 namespace labgate::cli {
@@ -23,12 +23,12 @@ struct CompareArgs {
 
 void check_stat_names(const std::vector<std::string>& names, const char* option) {
   for (const auto& s : names) {
-    const bool known =
-        report::percentile_of(s) || s == "mean" || s == "stddev" || s == "min" || s == "throughput";
-    if (!known)
-      throw Failure(ExitCode::kUsageError, std::string(option) + ": unknown statistic '" + s +
-                                               "' (use p50, p90, p99, p99_9, p99_99, max, mean, stddev, min, "
-                                               "throughput)");
+    const auto& known = report::known_figure_names();
+    if (std::find(known.begin(), known.end(), s) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw Failure(ExitCode::kUsageError, std::string(option) + ": unknown statistic '" + s + "' (use " + list + ")");
+    }
   }
 }
 

@@ -44,7 +44,7 @@ ExitCode run_finish(const std::string& state) {
     throw Failure(ExitCode::kUsageError, "state file " + state + " names no run folder");
   const profile::Profile unused;  // run.json exists: the book reads it, not the profile
   gate::RunBook book(results::RunDir::open(dir), unused);
-  const int code = gate::exit_code_of(book.run());
+  const int code = to_int(gate::exit_code_of(book.run()));
   book.finish(code);
   book.publish();
   std::cout << "labgate: " << book.run().verdict() << " (exit " << code << ")\n"

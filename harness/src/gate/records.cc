@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "labgate/measure/figures.h"
+
 namespace labgate::gate {
 
 results::CheckRecord to_record(const checks::CheckResult& c) {
@@ -41,31 +43,6 @@ std::string metric_label(measure::Metric m) {
   return "unknown";
 }
 
-std::map<std::string, double> figures_of(const measure::Measurement& m) {
-  std::map<std::string, double> f;
-  const std::pair<const char*, const char*> latency[] = {
-      {"p50", "p50_us"},     {"p90", "p90_us"},   {"p99", "p99_us"},   {"p99_9", "p99_9_us"},
-      {"p99_99", "p99_99_us"}, {"max", "max_us"}, {"mean", "mean_us"}, {"stddev", "stddev_us"}};
-  for (const auto& [stat, name] : latency)
-    if (auto v = m.stat(stat)) f[name] = *v / 1000.0;
-  if (m.histogram.count()) f["samples"] = static_cast<double>(m.histogram.count());
-  if (auto v = m.stat("dropped")) f["dropped"] = *v;
-  if (m.duplicated) f["duplicated"] = static_cast<double>(m.duplicated);
-  if (m.out_of_order) f["out_of_order"] = static_cast<double>(m.out_of_order);
-  if (m.throughput_bps) f["throughput_mbit_s"] = *m.throughput_bps / 1e6;
-  if (m.loss_fraction) f["loss_pct"] = *m.loss_fraction * 100.0;
-  for (const char* key : {"iops", "failures"})  // disk and command tests
-    if (auto it = m.reported.find(key); it != m.reported.end()) f[key] = it->second;
-  if (m.reported.count("iops") && m.throughput_bps) f["mbyte_s"] = *m.throughput_bps / 8e6;  // disks speak MB/s
-  // Counter deltas of both hosts (CounterWatch): JUnit properties for dashboards.
-  for (const char* k :
-       {"retransmits", "rx_drops", "rx_errors", "udp_rcvbuf_errors", "mtu_forward", "mtu_reverse"})
-    if (auto it = m.reported.find(k); it != m.reported.end()) f[k] = it->second;
-  if (m.duration_s > 0) f["duration_s"] = m.duration_s;
-  f["warmup_s"] = m.warmup_s;
-  return f;
-}
-
 namespace {
 const char* unit_name(profile::Stat s) {
   switch (profile::unit_of(s)) {
@@ -88,12 +65,14 @@ results::TestRecord base_record(const TestCase& c) {
 }
 }  // namespace
 
-results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, const budget::BudgetResult& b,
-                              const std::string& pair) {
+results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair) {
+  const measure::JudgedFigures judged = measure::judge_figures(m, c.spec->sample_tolerance);
+  const budget::BudgetResult b = budget::evaluate(m, judged.figures, c.spec->budget);
   results::TestRecord r = base_record(c);
   r.pair = pair;
-  r.metric = metric_label(m.metric);
-  r.verdict = b.pass ? results::TestVerdict::kPass : results::TestVerdict::kFail;
+  r.metric = c.spec->kind == profile::TestKind::kPathMtu ? "path MTU (largest packet passed with DF)"
+             : c.spec->kind == profile::TestKind::kPingFlood ? "round-trip time (ping -f)"
+                                                             : metric_label(m.metric);
   for (const auto& v : b.verdicts) {
     results::BudgetLine line;
     line.stat = v.name;
@@ -105,10 +84,15 @@ results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, 
     line.reason = v.reason;
     r.budget.push_back(line);
   }
-  r.figures = figures_of(m);
+  r.figures = judged.figures;
+  r.accounting = judged.accounting;
   r.measurement = measure::to_json(m);
-  r.failure = b.failure_message();
-  r.duration_s = m.duration_s + m.warmup_s;
+  // Lost samples fail the case whatever the budget says: a stalled loop's
+  // figures describe the part of the run that was not stalled.
+  r.verdict = b.pass && judged.accounting.pass ? results::TestVerdict::kPass : results::TestVerdict::kFail;
+  const std::string budget_failure = b.failure_message();
+  if (!judged.accounting.pass) r.failure = judged.accounting.message;
+  if (!budget_failure.empty()) r.failure += (r.failure.empty() ? "" : "\n") + budget_failure;
   return r;
 }
 

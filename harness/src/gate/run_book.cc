@@ -45,6 +45,10 @@ void RunBook::set_error(const std::string& error) {
   run_.error += (run_.error.empty() ? "" : "; ") + error;
 }
 
+void RunBook::set_not_checked(const std::string& why) {
+  if (run_.not_checked_why.empty()) run_.not_checked_why = why;
+}
+
 void RunBook::finish(int exit_code) {
   run_.end_time = results::Clock::now();
   run_.exit_code = exit_code;
@@ -67,16 +71,16 @@ results::RunDir open_or_create_run_dir(const std::string& suffix) {
   return results::RunDir::create(root && *root ? root : "results", suffix, results::Clock::now());
 }
 
-int exit_code_of(const results::RunResult& run) {
+ExitCode exit_code_of(const results::RunResult& run) {
   bool failed = false;
-  if (!run.error.empty()) return 3;
+  if (!run.error.empty()) return ExitCode::kCouldNotRun;
   for (const auto& t : run.tests) {
-    if (t.verdict == results::TestVerdict::kError) return 3;
+    if (t.verdict == results::TestVerdict::kError) return ExitCode::kCouldNotRun;
     if (t.verdict == results::TestVerdict::kFail) failed = true;
   }
   for (const auto& c : run.checks)
     if (c.verdict == results::CheckVerdict::kFail) failed = true;
-  return failed ? 1 : 0;
+  return failed ? ExitCode::kGateFailed : ExitCode::kPassed;
 }
 
 }  // namespace labgate::gate

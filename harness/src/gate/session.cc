@@ -20,8 +20,33 @@ long long ms_since(Clock::time_point t0) {
 }
 }  // namespace
 
+namespace {
+class RealLease : public LeaseHold {
+ public:
+  explicit RealLease(std::unique_ptr<lease::LabLease> l) : lease_(std::move(l)) {}
+  void release() override { lease_->release(); }
+  bool lost() const override { return lease_->lost(); }
+  std::string holder() const override { return lease_->holder().describe(); }
+
+ private:
+  std::unique_ptr<lease::LabLease> lease_;
+};
+}  // namespace
+
+SessionBoundaries SessionBoundaries::real() {
+  SessionBoundaries b;
+  b.connect = [](const profile::Host& h) { return transport::make_transport(h); };
+  b.take_lease = [](const profile::Profile& p, const std::vector<profile::Host>& hosts, const std::string& run_id) {
+    lease::LeaseOptions options;
+    options.wait = p.lease_wait;
+    return std::make_unique<RealLease>(
+        std::make_unique<lease::LabLease>(p.lab_name, hosts, lease::Holder::current(run_id), options));
+  };
+  return b;
+}
+
 GateSession::GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts,
-                         const std::string& run_id)
+                         const std::string& run_id, const SessionBoundaries& boundaries)
     : profile_(profile) {
   std::vector<profile::Host> leased;
   for (const auto& name : hosts) {
@@ -30,23 +55,21 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
     leased.push_back(*h);
   }
   // The lease comes first: a second run must not even sweep our directories.
-  lease::LeaseOptions options;
-  options.wait = profile.lease_wait;
   spdlog::info("taking the lease '{}' on {} host(s)", profile.lab_name, leased.size());
   auto t0 = Clock::now();
-  lease_ = std::make_unique<lease::LabLease>(profile.lab_name, leased, lease::Holder::current(run_id), options);
+  lease_ = boundaries.take_lease(profile, leased, run_id);
   spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
-  const std::string owner = lease_->holder().describe();
+  const std::string owner = lease_->holder();
   // Hosts are reached in parallel: each connection is a key exchange and a few
   // round trips, and a rack of six should not pay for them one after another.
   std::vector<std::future<HostState>> pending;
   for (const auto& name : hosts) {
-    pending.push_back(std::async(std::launch::async, [this, &profile, &owner, name] {
+    pending.push_back(std::async(std::launch::async, [this, &profile, &owner, &boundaries, name] {
       auto t0 = Clock::now();
       HostState st;
       st.host = profile.find_host(name);
       spdlog::info("host {}: connecting ({})", name, st.host->address);
-      st.transport = transport::make_transport(*st.host);
+      st.transport = boundaries.connect(*st.host);
       spdlog::debug("host {}: {}", name, st.transport->describe());
       spdlog::debug("timing: host {}: connected in {} ms", name, ms_since(t0));
       t0 = Clock::now();
@@ -60,15 +83,31 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
   }
   // Every host is waited for, so none is still being set up when a failure
   // unwinds (its deployment cleans up when its state is destroyed).
-  std::exception_ptr first_failure;
+  // Every failing host is named, each error once.
+  std::string failures;
+  ExitCode code = ExitCode::kCouldNotRun;
   for (std::size_t i = 0; i < hosts.size(); ++i) {
     try {
       hosts_.emplace(hosts[i], pending[i].get());
-    } catch (...) {
-      if (!first_failure) first_failure = std::current_exception();
+    } catch (const Failure& f) {
+      if (f.code() == ExitCode::kUsageError) code = ExitCode::kUsageError;
+      failures += (failures.empty() ? "" : "\n") + std::string(f.what());
+    } catch (const std::exception& e) {
+      failures += (failures.empty() ? "" : "\n") + ("host " + hosts[i] + ": " + e.what());
     }
   }
-  if (first_failure) std::rethrow_exception(first_failure);
+  if (!failures.empty()) {
+    close_quietly();
+    throw Failure(code, failures);
+  }
+}
+
+void GateSession::close_quietly() {
+  try {
+    close();
+  } catch (const std::exception& e) {
+    spdlog::error("cleanup: {}", e.what());
+  }
 }
 
 GateSession::~GateSession() {

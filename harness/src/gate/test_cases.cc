@@ -1,6 +1,8 @@
 // Expands profile tests into the cases the latency suite registers.
 #include "labgate/gate/test_cases.h"
 
+#include "labgate/gate/kinds.h"
+
 #include <algorithm>
 #include <set>
 
@@ -8,25 +10,9 @@ namespace labgate::gate {
 
 namespace {
 void suite_of(profile::TestKind k, TestCase& c) {
-  if (k == profile::TestKind::kJitter) {
-    c.suite = "Jitter";
-    c.label = "jitter";
-  } else if (k == profile::TestKind::kPathMtu || k == profile::TestKind::kPingFlood) {
-    c.suite = "Network";
-    c.label = "network";
-  } else if (profile::is_stream(k)) {
-    c.suite = "Throughput";
-    c.label = "throughput";
-  } else if (k == profile::TestKind::kCommand) {
-    c.suite = "Command";
-    c.label = "command";
-  } else if (profile::is_disk(k)) {
-    c.suite = "Storage";
-    c.label = "storage";
-  } else {
-    c.suite = "Latency";
-    c.label = "latency";
-  }
+  const KindInfo info = kind_info(k);
+  c.suite = info.suite;
+  c.label = info.label;
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "labgate/measure/figures.h"
 #include "labgate/profile/test_spec.h"
 
 namespace labgate::measure {
@@ -30,59 +31,12 @@ std::optional<Metric> parse_metric(std::string_view s) {
   return std::nullopt;
 }
 
-namespace {
-
-/// Percentile ranks of the latency statistics, by budget name.
-constexpr std::pair<const char*, double> kPercentiles[] = {
-    {"p50", 50.0}, {"p90", 90.0}, {"p99", 99.0}, {"p99_9", 99.9}, {"p99_99", 99.99}};
-
-std::optional<double> reported_value(const Measurement& m, const std::string& name) {
-  auto it = m.reported.find(name);
-  if (it == m.reported.end()) return std::nullopt;
-  return it->second;
-}
-
-/// Whether a tool printed latency figures of its own (netperf -k, sockperf).
-bool tool_reported_latency(const Measurement& m) {
-  for (const char* k : {"p50", "p90", "p99", "p99_9", "p99_99", "max", "min", "mean", "stddev"})
-    if (m.reported.count(k)) return true;
-  return false;
-}
-
-std::optional<double> latency_stat(const Measurement& m, const std::string& name) {
-  const stats::Histogram& h = m.histogram;
-  // A tool's own figures beat a histogram rebuilt from its coarse buckets (netperf's
-  // are a decade wide), and a figure it could not measure stays absent.
-  if (h.count() == 0 || tool_reported_latency(m)) return reported_value(m, name);
-  for (const auto& [key, rank] : kPercentiles)
-    if (name == key) return static_cast<double>(h.percentile(rank));
-  if (name == "max") return static_cast<double>(h.max());
-  if (name == "min") return static_cast<double>(h.min());
-  if (name == "mean") return h.mean();
-  if (name == "stddev") return h.stddev();
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<double> Measurement::stat(const std::string& name) const {
-  // Counter deltas, IOPS, failures, mdev: carried in `reported` under their key.
-  if (auto s = profile::parse_stat(name))
-    if (const char* key = profile::reported_key(*s)) return reported_value(*this, key);
-  if (name == "dropped") {
-    // All-zero counters mean "nothing was counted" (a tool that prints only
-    // percentiles), not "nothing was dropped".
-    if (sent > 0 || received > 0 || dropped > 0) return static_cast<double>(dropped);
-    return reported_value(*this, name);
-  }
-  if (name == "min_throughput")
-    return throughput_bps ? throughput_bps : reported_value(*this, "throughput_bps");
-  if (name == "max_loss") return loss_fraction ? loss_fraction : reported_value(*this, "loss_fraction");
-  if (name == "samples") {
-    if (histogram.count() > 0) return static_cast<double>(histogram.count());
-    return reported_value(*this, name);
-  }
-  return latency_stat(*this, name);
+  // One judge decides every figure (measure/figures.cc); this is its lookup by
+  // budget name ("min_throughput") or figure name ("throughput").
+  const JudgedFigures j = judge_figures(*this);
+  if (auto s = profile::parse_stat(name)) return j.figures.value(figure_name(*s));
+  return j.figures.value(name);
 }
 
 std::optional<Interval> Measurement::interval_of_max() const {

@@ -60,7 +60,9 @@ TEST(MeasurementStat, DroppedIsUnknownWhenNothingWasCounted) {
   EXPECT_EQ(m.stat("dropped"), 3);
   m.sent = 100;
   m.received = 100;
-  EXPECT_EQ(m.stat("dropped"), 0) << "counters win once anything was counted";
+  EXPECT_EQ(m.stat("dropped"), 3) << "counters that do not count drops are not a drop count";
+  m.counts_drops = true;
+  EXPECT_EQ(m.stat("dropped"), 0) << "counters win where drops are counted";
   m.received = 97;
   m.dropped = 3;
   EXPECT_EQ(m.stat("dropped"), 3);

@@ -151,6 +151,7 @@ Measurement client_base(const Reader& r, Metric metric, const char* tcp_kind, co
   m.received = c.count("received");
   m.dropped = c.count(lost_key);
   m.out_of_order = c.count("out_of_order");
+  m.counts_drops = m.kind == udp_kind;  // TCP cannot lose a message, it retransmits
   return m;
 }
 

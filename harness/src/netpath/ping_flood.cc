@@ -90,6 +90,7 @@ measure::Measurement parse_ping_summary(const std::string& output, const std::st
   if (m.received > m.sent + m.duplicated)
     throw PingError(PingFailure::kMalformed, origin + ": more packets received than transmitted");
   m.dropped = m.received >= m.sent ? 0 : m.sent - m.received;
+  m.counts_drops = true;
   // ping rounds 1 lost in 77214 to "0%" (seed 001); the counts are exact.
   m.loss_fraction = m.sent ? static_cast<double>(m.dropped) / static_cast<double>(m.sent) : 0.0;
   m.parameters["printed_loss"] = c[5].str() + "%";

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "labgate/report/format.h"
-#include "labgate/report/measurement_view.h"
+#include "labgate/report/figure_format.h"
 
 namespace labgate::report {
 
@@ -27,25 +27,27 @@ namespace {
 
 std::string key_of(const TestRecord& t) { return t.suite_name() + "." + t.test_name(); }
 
-std::optional<double> value_of(const TestRecord& t, const MeasurementView& v, const std::string& stat) {
-  if (stat == "throughput") {
-    if (v.throughput_bps) return v.throughput_bps;
-    if (const auto it = t.figures.find("throughput_mbit_s"); it != t.figures.end()) return it->second * 1e6;
-    return std::nullopt;
-  }
-  return latency_stat_ns(t, v, stat);
+// The judged figure, exactly as the verdict and the report saw it.
+std::optional<double> value_of(const TestRecord& t, const std::string& stat) { return t.figures.value(stat); }
+
+std::string unit_of(const TestRecord* a, const TestRecord* b, const std::string& stat) {
+  for (const TestRecord* t : {a, b})
+    if (t)
+      if (const stats::Figure* f = t->figures.find(stat)) return f->unit;
+  return "";
 }
 
 StatDelta delta_of(const std::string& stat, std::optional<double> a, std::optional<double> b,
                    const CompareOptions& o) {
-  StatDelta d{stat, a, b, std::nullopt, false, false};
+  StatDelta d{stat, a, b, "", std::nullopt, false, false};
   d.gated = std::find(o.gated.begin(), o.gated.end(), stat) != o.gated.end();
+  const bool up_is_good = higher_is_better(stat);
   if (a && b && *a > 0) {
-    // Slower means a larger latency, or a smaller throughput.
-    d.slowdown = stat == "throughput" ? (*a - *b) / *a : (*b - *a) / *a;
+    // Worse means a larger latency, loss or failure count, or a smaller throughput, MTU or IOPS.
+    d.slowdown = up_is_good ? (*a - *b) / *a : (*b - *a) / *a;
   }
   if (d.gated && o.fail_on_regression && a && b) {
-    const bool worse_from_zero = *a == 0 && (stat == "throughput" ? *b < *a : *b > *a);
+    const bool worse_from_zero = *a == 0 && (up_is_good ? *b < *a : *b > *a);
     d.regression = worse_from_zero || (d.slowdown && *d.slowdown > *o.fail_on_regression);
   }
   return d;
@@ -58,26 +60,27 @@ TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOp
   t.metric = any.metric;
   t.only_in_a = !b;
   t.only_in_b = !a;
-  const MeasurementView va = a ? view_measurement(a->measurement) : MeasurementView{};
-  const MeasurementView vb = b ? view_measurement(b->measurement) : MeasurementView{};
   for (const auto& stat : o.stats) {
-    const auto x = a ? value_of(*a, va, stat) : std::nullopt;
-    const auto y = b ? value_of(*b, vb, stat) : std::nullopt;
-    if (x || y) t.stats.push_back(delta_of(stat, x, y, o));
+    const auto x = a ? value_of(*a, stat) : std::nullopt;
+    const auto y = b ? value_of(*b, stat) : std::nullopt;
+    if (x || y) {
+      t.stats.push_back(delta_of(stat, x, y, o));
+      t.stats.back().unit = unit_of(a, b, stat);
+    }
   }
   return t;
 }
 
-std::string value_text(const std::string& stat, const std::optional<double>& v) {
+std::string value_text(const StatDelta& d, const std::optional<double>& v) {
   if (!v) return "-";
-  return stat == "throughput" ? format_bps(*v) : format_ns(*v, Units::kAscii);
+  return format_in_unit(*v, d.unit, Units::kAscii);
 }
 
 std::string delta_text(const StatDelta& d) {
   if (!d.a || !d.b) return "-";
   const double diff = *d.b - *d.a;
   const std::string sign = diff > 0 ? "+" : diff < 0 ? "-" : "";
-  return sign + value_text(d.stat, std::fabs(diff));
+  return sign + value_text(d, std::fabs(diff));
 }
 
 std::string pad(const std::string& s, std::size_t width) {
@@ -87,7 +90,11 @@ std::string pad(const std::string& s, std::size_t width) {
 }  // namespace
 
 Comparison compare_runs(const RunResult& a, const RunResult& b, const CompareOptions& o) {
-  Comparison c{a.run_id, b.run_id, {}};
+  Comparison c{a.run_id, b.run_id, {}, {}};
+  for (const RunResult* r : {&a, &b})
+    if (r->conformance() != results::Conformance::kYes)
+      c.warnings.push_back((r == &a ? "A (" : "B (") + r->run_id + ") was measured on a system whose conformance is " +
+                           results::to_string(r->conformance()) + ": " + r->conformance_why());
   std::map<std::string, const TestRecord*> in_b;
   for (const auto& t : b.tests) in_b.emplace(key_of(t), &t);
   std::map<std::string, bool> seen;
@@ -124,16 +131,17 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       if (d.slowdown) {
         // Shown as the change of the value itself; for throughput that is -slowdown.
         change =
-            format_signed_percent(d.stat == "throughput" && *d.slowdown != 0 ? -*d.slowdown : *d.slowdown);
+            format_signed_percent(higher_is_better(d.stat) && *d.slowdown != 0 ? -*d.slowdown : *d.slowdown);
       }
       if (d.regression) change += "  REGRESSION";
-      s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d.stat, d.a), 14) +
-           pad(value_text(d.stat, d.b), 14) + pad(delta_text(d), 14) + change + "\n";
+      s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d, d.a), 14) +
+           pad(value_text(d, d.b), 14) + pad(delta_text(d), 14) + change + "\n";
       first = false;
     }
     if (t.stats.empty()) s += pad(label, width) + "(no comparable statistics)\n";
   }
   if (c.tests.empty()) s += "(neither run has measurement tests)\n";
+  for (const auto& w : c.warnings) s += "\nwarning: " + w + "\n";
   if (o.fail_on_regression) s += c.regression() ? "\nverdict: REGRESSION\n" : "\nverdict: no regression\n";
   return s;
 }

@@ -55,6 +55,8 @@ std::string format_in_unit(double value, const std::string& unit, Units u) {
     return buf;
   }
   if (unit == "count") return format_count(value);
+  if (unit == "bytes") return format_count(value) + " bytes";
+  if (unit == "1/s") return format_count(value) + "/s";
   return format_plain(value) + (unit.empty() ? "" : " " + unit);
 }
 

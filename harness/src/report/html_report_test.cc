@@ -39,7 +39,7 @@ TEST(HtmlReport, SummaryCarriesTheRunsContext) {
   EXPECT_THAT(html, HasSubstr("profiles/lab.toml"));
   EXPECT_THAT(html, HasSubstr("2024-05-01 12:00:00 UTC"));
   EXPECT_THAT(html, HasSubstr("6 min 42 s"));
-  EXPECT_THAT(html, HasSubstr("no: measurements taken on a non-conforming system"));
+  EXPECT_THAT(html, HasSubstr("no: 1 of 13 precondition rules failed (first: b/sysctl/net.ipv4.tcp_sack)"));
   EXPECT_THAT(html, HasSubstr("198.19.0.3"));
   EXPECT_THAT(html, HasSubstr("clocksource is tsc"));
 }

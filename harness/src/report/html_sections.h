@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "labgate/report/measurement_view.h"
+#include "labgate/report/chart_data.h"
 #include "labgate/results/run_result.h"
 
 namespace labgate::report::html {
@@ -20,7 +20,10 @@ std::string preconditions(const results::RunResult& run);
 /// of plots drawn (the page's self-check compares it with what rendered).
 std::string test_section(const results::TestRecord& t, const std::string& anchor, int& charts);
 
+/// The overview row's figure cells: p50, p99, p99.9, max and the kind's own figure.
+std::string figure_cells(const results::TestRecord& t);
+
 /// The CPU placement recorded in a measurement, e.g. "client CPU 2, server CPU 2".
-std::string cpu_placement(const MeasurementView& v);
+std::string cpu_placement(const ChartData& v);
 
 }  // namespace labgate::report::html

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "html_sections.h"
+#include "labgate/report/figure_format.h"
 #include "labgate/report/format.h"
 #include "labgate/report/latency_charts.h"
 #include "labgate/report/markup.h"
@@ -11,7 +12,7 @@ namespace labgate::report::html {
 
 using results::TestRecord;
 
-std::string cpu_placement(const MeasurementView& v) {
+std::string cpu_placement(const ChartData& v) {
   const auto param = [&](const char* k) {
     const auto it = v.parameters.find(k);
     return it == v.parameters.end() ? std::string() : it->second;
@@ -62,13 +63,14 @@ std::string budget_table(const TestRecord& t) {
   return s + "</tbody></table>";
 }
 
-std::string context_line(const TestRecord& t, const MeasurementView& v) {
+std::string context_line(const TestRecord& t, const ChartData& v) {
   std::vector<std::string> parts;
   parts.push_back("<b>" + html_escape(t.metric.empty() ? "latency" : t.metric) + "</b>");
   parts.push_back(html_escape(t.kind + " via " + (t.tool.empty() ? "unknown tool" : t.tool)));
-  if (v.histogram)
-    parts.push_back(html_escape(format_count(static_cast<double>(v.histogram->count()))) + " samples" +
-                    (v.duration_s ? " over " + html_escape(format_duration(*v.duration_s)) : ""));
+  if (const stats::Figure* n = t.figures.find("samples"))
+    parts.push_back(html_escape(format_count(n->value)) + " samples" +
+                    (v.duration_s && *v.duration_s > 0 ? " over " + html_escape(format_duration(*v.duration_s)) : "") +
+                    " (" + html_escape(figure_origin(*n)) + ")");
   if (t.measurement.is_null()) {
     parts.push_back("no measurement was taken");
   } else {
@@ -76,15 +78,15 @@ std::string context_line(const TestRecord& t, const MeasurementView& v) {
                                                        : std::string("not recorded")));
     parts.push_back("CPU placement: " + html_escape(cpu_placement(v)));
   }
-  if (v.throughput_bps) parts.push_back("throughput " + html_escape(format_bps(*v.throughput_bps)));
-  if (v.dropped) parts.push_back(html_escape(format_count(*v.dropped)) + " dropped");
-  if (v.loss_fraction) parts.push_back("loss " + html_escape(format_in_unit(*v.loss_fraction, "fraction")));
+  if (const stats::Figure* f = t.figures.find("throughput")) parts.push_back("throughput " + html_escape(figure_text(*f)));
+  if (const stats::Figure* f = t.figures.find("dropped")) parts.push_back(html_escape(figure_text(*f)) + " dropped");
+  if (const stats::Figure* f = t.figures.find("loss")) parts.push_back("loss " + html_escape(figure_text(*f)));
   std::string s;
   for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? " &#183; " : "") + parts[i];
   return "<p class=\"meta\">" + s + "</p>";
 }
 
-std::string details(const TestRecord& t, const MeasurementView& v) {
+std::string details(const TestRecord& t, const ChartData& v) {
   std::string s;
   if (!v.parameters.empty()) {
     s += "<details><summary>Parameters as measured</summary><table class=\"params\">";
@@ -115,18 +117,57 @@ std::string details(const TestRecord& t, const MeasurementView& v) {
   return s;
 }
 
+// Every judged figure with its source: what the verdict, JUnit and compare read.
+std::string figure_table(const TestRecord& t) {
+  if (t.figures.empty()) return "";
+  std::string s =
+      "<details><summary>Figures and their sources</summary><table class=\"params\"><tr><th>Figure</th>"
+      "<th class=\"num\">Value</th><th>Source</th></tr>";
+  for (const stats::Figure& f : t.figures.list())
+    s += "<tr><th>" + html_escape(f.stat) + "</th><td class=\"num\">" + html_escape(figure_text(f)) + "</td><td>" +
+         html_escape(figure_origin(f)) + "</td></tr>";
+  return s + "</table></details>";
+}
+
 }  // namespace
 
+std::string figure_cells(const TestRecord& t) {
+  std::string s;
+  for (const char* stat : {"p50", "p99", "p99_9", "max"}) {
+    const stats::Figure* f = t.figures.find(stat);
+    s += "<td class=\"num\">" + (f ? html_escape(figure_text(*f)) : std::string("&#8212;")) + "</td>";
+  }
+  // Each kind's own figure: the MTU found both ways, ping's loss, a stream's
+  // throughput, a disk's IOPS, a command's failures, UDP drops.
+  std::string own;
+  const std::pair<const char*, const char*> shown[] = {
+      {"mtu_forward", "MTU forward"}, {"mtu_reverse", "MTU reverse"}, {"throughput", "throughput"},
+      {"iops", "IOPS"},               {"loss", "loss"},               {"dropped", "dropped"},
+      {"mean", nullptr},              {"failures", "failures"}};
+  for (const auto& [stat, label] : shown) {
+    const stats::Figure* f = t.figures.find(stat);
+    if (!f || !label) continue;
+    own += (own.empty() ? "" : ", ") + std::string(label) + " " + figure_text(*f);
+  }
+  if (t.kind == "ping_flood")
+    if (const stats::Figure* f = t.figures.find("mean")) own += (own.empty() ? "" : ", ") + ("rtt avg " + figure_text(*f));
+  return s + "<td>" + (own.empty() ? std::string("&#8212;") : html_escape(own)) + "</td>";
+}
+
 std::string test_section(const TestRecord& t, const std::string& anchor, int& charts) {
-  const MeasurementView v = view_measurement(t.measurement);
+  const ChartData v = chart_data(t.measurement);
   std::string s = "<section class=\"card test\" id=\"" + html_escape(anchor) + "\"><h3>" +
                   html_escape(t.suite_name()) + " &#183; " + html_escape(t.name) + " &#183; " +
                   html_escape(t.pair) + " " + pill(to_string(t.verdict)) + "</h3>";
   s += context_line(t, v);
-  if (!t.conforming)
+  if (t.conformance == results::Conformance::kNo)
     s += "<p class=\"warn\">Measured on a non-conforming system: preconditions failed, so these numbers do "
-         "not "
-         "describe the servers as the profile wants them.</p>";
+         "not describe the servers as the profile wants them.</p>";
+  else if (t.conformance == results::Conformance::kNotChecked)
+    s += "<p class=\"warn\">Measured on a system whose preconditions were not checked.</p>";
+  if (t.accounting.checked)
+    s += std::string("<p class=\"") + (t.accounting.pass ? "meta" : "warn") + "\">" +
+         html_escape(t.accounting.message) + "</p>";
   if (!t.failure.empty()) s += "<pre class=\"failure\">" + html_escape(t.failure) + "</pre>";
   s += budget_table(t);
   std::string plots;
@@ -137,12 +178,8 @@ std::string test_section(const TestRecord& t, const std::string& anchor, int& ch
   }
   if (!plots.empty()) {
     s += "<div class=\"charts\">" + plots + "</div>";
-  } else if (!v.reported.empty()) {
-    s += "<p class=\"meta\">No histogram: the tool reported only summary statistics:";
-    for (const auto& [k, value] : v.reported)
-      s += " " + html_escape(k) + " " + html_escape(format_plain(value)) + ";";
-    s += "</p>";
   }
+  s += figure_table(t);
   std::vector<std::string> notes = v.warnings;
   for (const auto& p : v.problems) notes.push_back("measurement JSON: " + p);
   if (!notes.empty()) {

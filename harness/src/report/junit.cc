@@ -7,7 +7,7 @@
 
 #include "labgate/report/format.h"
 #include "labgate/report/markup.h"
-#include "labgate/report/measurement_view.h"
+#include "labgate/report/figure_format.h"
 
 namespace labgate::report {
 
@@ -90,17 +90,18 @@ Case test_case(const TestRecord& t) {
   Case k;
   k.name = t.test_name();
   k.time_s = t.duration_s;
-  const MeasurementView v = view_measurement(t.measurement);
-  for (const auto& [name, value] : junit_figures(t, v)) k.properties.emplace_back(name, format_plain(value));
+  for (auto& p : junit_properties(t)) k.properties.push_back(std::move(p));
   k.properties.emplace_back("metric", t.metric);
   k.properties.emplace_back("kind", t.kind);
   k.properties.emplace_back("tool", t.tool);
-  k.properties.emplace_back("conforming", t.conforming ? "true" : "false");
-  const std::string note = t.conforming ? "" : "measured on a non-conforming system (preconditions failed)";
+  const std::string note =
+      t.conformance == results::Conformance::kNo
+          ? "measured on a non-conforming system (preconditions failed)"
+          : t.conformance == results::Conformance::kNotChecked ? "measured on a system whose preconditions were not checked" : "";
   std::string body = (t.metric.empty() ? "" : "metric: " + t.metric + "\n");
   if (!t.budget.empty()) body += "budget:\n" + budget_text(t);
+  if (t.accounting.checked) body += t.accounting.message + "\n";
   if (!note.empty()) body += note + "\n";
-  for (const auto& p : v.problems) body += "measurement: " + p + "\n";
   switch (t.verdict) {
     case TestVerdict::kPass:
       k.out = body;
@@ -187,7 +188,8 @@ std::string junit_xml(const RunResult& run) {
       {"labgate.suffix", run.suffix},
       {"labgate.version", run.labgate_version},
       {"labgate.verdict", run.verdict()},
-      {"labgate.conforming", run.conforming() ? "true" : "false"},
+      {"labgate.conforming", results::to_string(run.conformance())},
+      {"labgate.conforming_why", run.conformance_why()},
       {"labgate.start", results::format_time(run.start_time)},
       {"labgate.end", run.end_time ? results::format_time(*run.end_time) : ""}};
   std::string warnings;

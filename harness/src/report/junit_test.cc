@@ -34,7 +34,7 @@ TEST(Junit, OneTestcasePerRuleAndTestNamedForJenkins) {
   EXPECT_THAT(rr, HasSubstr("classname=\"Latency\""));
   EXPECT_THAT(rr, HasSubstr("<property name=\"p99_us\" value=\""));
   EXPECT_THAT(rr, HasSubstr("<property name=\"metric\" value=\"round-trip time\"/>"));
-  EXPECT_THAT(rr, HasSubstr("<property name=\"conforming\" value=\"false\"/>"));
+  EXPECT_THAT(rr, HasSubstr("<property name=\"conforming\" value=\"no\"/>"));
   EXPECT_THAT(testcase(xml, "tcp_stream_64/a-&gt;b"), HasSubstr("classname=\"Throughput\""));
   EXPECT_THAT(testcase(xml, "timer_jitter/a/cpu2"), HasSubstr("classname=\"Jitter\""));
 }
@@ -63,7 +63,7 @@ TEST(Junit, CountsPerSuiteAndOverall) {
   EXPECT_THAT(xml,
               HasSubstr("<testsuites name=\"labgate lab 20240501-120000-nightly\" tests=\"18\" failures=\"" +
                         std::to_string(1 + latency_failures) + "\" errors=\"1\""));
-  EXPECT_THAT(xml, HasSubstr("<property name=\"labgate.conforming\" value=\"false\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<property name=\"labgate.conforming\" value=\"no\"/>"));
 }
 
 TEST(Junit, EscapesHostileNamesAndMessages) {
@@ -100,13 +100,19 @@ TEST(Junit, AGateThatCouldNotRunLeavesAnErrorTestcase) {
       xml, HasSubstr("<error message=\"host b unreachable: connect to 198.18.0.6:22 timed out after 10 s\""));
 }
 
-TEST(Junit, DerivesStandardFiguresFromTheHistogram) {
+TEST(Junit, PublishesTheJudgedFiguresWithTheirSourcesAndNothingElse) {
   results::RunResult run = testing::synthetic_run();
-  run.tests[0].figures.clear();
   const std::string rr = testcase(junit_xml(run), "tcp_rr_64/a-&gt;b");
   for (const char* p :
-       {"p50_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us", "max_us", "mean_us", "stddev_us", "samples"})
+       {"p50_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us", "max_us", "mean_us", "stddev_us", "samples"}) {
     EXPECT_THAT(rr, HasSubstr(std::string("<property name=\"") + p + "\" value=\"")) << p;
+    EXPECT_THAT(rr, HasSubstr(std::string("<property name=\"") + p + ".source\" value=\"")) << p;
+  }
+  EXPECT_THAT(rr, Not(HasSubstr("name=\"dropped\""))) << "TCP counts no drops: none published";
+  // A figure the judge did not give is never published, not even derived.
+  run.tests[0].figures.clear();
+  const std::string bare = testcase(junit_xml(run), "tcp_rr_64/a-&gt;b");
+  EXPECT_THAT(bare, Not(HasSubstr("name=\"p99_us\"")));
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ std::string pretty_stat(std::string stat) {
 
 }  // namespace
 
-std::string histogram_chart(const results::TestRecord& t, const MeasurementView& v) {
+std::string histogram_chart(const results::TestRecord& t, const ChartData& v) {
   if (!v.histogram) return "";
   const stats::Histogram& h = *v.histogram;
   // Re-bin the fine log-linear buckets into equal widths on the log axis.
@@ -71,7 +71,7 @@ std::string histogram_chart(const results::TestRecord& t, const MeasurementView&
   return c.svg();
 }
 
-std::string percentile_chart(const results::TestRecord& t, const MeasurementView& v) {
+std::string percentile_chart(const results::TestRecord& t, const ChartData& v) {
   if (!v.histogram) return "";
   const stats::Histogram& h = *v.histogram;
   const double x_lo = std::log10(2.0), x_hi = 5.0;
@@ -129,7 +129,7 @@ std::string percentile_chart(const results::TestRecord& t, const MeasurementView
   return c.svg();
 }
 
-std::string series_chart(const results::TestRecord& t, const MeasurementView& v) {
+std::string series_chart(const results::TestRecord& t, const ChartData& v) {
   if (v.series.empty()) return "";
   // At most ~600 points per line: group neighbours and keep each group's worst
   // p99/max (a spike must survive the downsampling) and mean p50.

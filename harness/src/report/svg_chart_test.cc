@@ -52,7 +52,7 @@ TEST(Chart, EscapesTextAndScalesToItsBox) {
 TEST(LatencyCharts, DrawEveryPlotOfALatencyTest) {
   const results::RunResult run = testing::synthetic_run();
   const results::TestRecord& t = run.tests[0];
-  const MeasurementView v = view_measurement(t.measurement);
+  const ChartData v = chart_data(t.measurement);
   const std::string hist = histogram_chart(t, v), pct = percentile_chart(t, v), series = series_chart(t, v);
   EXPECT_THAT(hist, HasSubstr("Histogram of round-trip time"));
   EXPECT_THAT(hist, HasSubstr("<rect"));
@@ -66,7 +66,7 @@ TEST(LatencyCharts, DrawEveryPlotOfALatencyTest) {
 TEST(LatencyCharts, NothingToDrawWithoutData) {
   const results::RunResult run = testing::synthetic_run();
   const results::TestRecord& broken = run.tests.back();
-  const MeasurementView v = view_measurement(broken.measurement);
+  const ChartData v = chart_data(broken.measurement);
   EXPECT_EQ(histogram_chart(broken, v), "");
   EXPECT_EQ(percentile_chart(broken, v), "");
   EXPECT_EQ(series_chart(broken, v), "");

@@ -49,18 +49,19 @@ std::vector<SweepGroup> find_sweeps(const results::RunResult& run) {
 
 namespace {
 
-struct Figure {
-  const char* key;    ///< in TestRecord::figures
+struct Plotted {
+  const char* key;    ///< the judged figure (TestRecord::figures)
   const char* title;  ///< the y axis
+  double scale;       ///< base unit -> the axis' unit
 };
 
-constexpr Figure kFigures[] = {
-    {"throughput_mbit_s", "throughput (Mbit/s)"}, {"p99_us", "p99 (\u00b5s)"}, {"mean_us", "mean (\u00b5s)"}};
+constexpr Plotted kFigures[] = {
+    {"throughput", "throughput (Mbit/s)", 1e-6}, {"p99", "p99 (\u00b5s)", 1e-3}, {"mean", "mean (\u00b5s)", 1e-3}};
 
-const Figure* figure_for(const SweepGroup& g) {
-  for (const Figure& f : kFigures)
+const Plotted* figure_for(const SweepGroup& g) {
+  for (const Plotted& f : kFigures)
     if (std::all_of(g.cases.begin(), g.cases.end(),
-                    [&](const results::TestRecord* t) { return t->figures.count(f.key) > 0; }))
+                    [&](const results::TestRecord* t) { return t->figures.find(f.key) != nullptr; }))
       return &f;
   return nullptr;
 }
@@ -75,12 +76,12 @@ std::string short_number(double v) {
 }  // namespace
 
 std::string sweep_chart(const SweepGroup& g) {
-  const Figure* f = figure_for(g);
+  const Plotted* f = figure_for(g);
   if (f == nullptr || g.cases.empty()) return "";
   std::vector<Point> pts;
   double hi = 0;
   for (std::size_t i = 0; i < g.cases.size(); ++i) {
-    const double y = g.cases[i]->figures.at(f->key);
+    const double y = *g.cases[i]->figures.value(f->key) * f->scale;
     pts.push_back({static_cast<double>(i), y});
     hi = std::max(hi, y);
   }

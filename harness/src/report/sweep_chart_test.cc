@@ -15,8 +15,8 @@ results::TestRecord rec(const std::string& name, const std::string& pair, double
   t.pair = pair;
   t.kind = "tcp_stream";
   t.verdict = v;
-  if (mbit >= 0) t.figures["throughput_mbit_s"] = mbit;
-  t.figures["p99_us"] = 12.5;
+  if (mbit >= 0) t.figures.put({"throughput", mbit * 1e6, "bit/s", stats::FigureSource::kProbe, ""});
+  t.figures.put({"p99", 12'500, "ns", stats::FigureSource::kHistogram, ""});
   return t;
 }
 
@@ -44,7 +44,7 @@ TEST(SweepChart, GroupsCasesByTestAndPairInRunOrder) {
   EXPECT_EQ(groups[0].parameter, "message_size");
   EXPECT_EQ(groups[0].values, (std::vector<std::string>{"64", "1024", "4096"}));
   ASSERT_EQ(groups[0].cases.size(), 3u);
-  EXPECT_EQ(groups[0].cases[2]->figures.at("throughput_mbit_s"), 2500);
+  EXPECT_EQ(groups[0].cases[2]->figures.value("throughput"), 2500e6);
 }
 
 TEST(SweepChart, ThroughputWhenEveryCaseHasItElseP99) {
@@ -62,7 +62,7 @@ TEST(SweepChart, ThroughputWhenEveryCaseHasItElseP99) {
   EXPECT_NE(svg.find("congestion = bbr: 700 (fail)"), std::string::npos) << "the failed case says so";
   EXPECT_NE(svg.find(palette::kFail), std::string::npos);
 
-  run.tests[1].figures.erase("throughput_mbit_s");
+  run.tests[1].figures.erase("throughput");
   groups = find_sweeps(run);
   EXPECT_NE(sweep_chart(groups[0]).find("p99 (\u00b5s)"), std::string::npos);
   for (auto& t : run.tests) t.figures.clear();

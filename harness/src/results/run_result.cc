@@ -36,6 +36,21 @@ const char* to_string(TestVerdict v) {
   return "error";
 }
 
+const char* to_string(Conformance c) {
+  switch (c) {
+    case Conformance::kYes: return "yes";
+    case Conformance::kNo: return "no";
+    case Conformance::kNotChecked: return "not_checked";
+  }
+  return "not_checked";
+}
+
+std::optional<Conformance> parse_conformance(const std::string& s) {
+  for (Conformance c : {Conformance::kYes, Conformance::kNo, Conformance::kNotChecked})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
 std::string TestRecord::suite_name() const {
   if (!suite.empty()) return suite;
   if (kind == "tcp_rr" || kind == "udp_rr") return "Latency";
@@ -47,10 +62,34 @@ std::string TestRecord::suite_name() const {
   return "Tests";
 }
 
-bool RunResult::conforming() const {
-  for (const auto& c : checks)
-    if (c.verdict == CheckVerdict::kFail) return false;
-  return true;
+Conformance RunResult::conformance() const {
+  bool unchecked = checks.empty() || !not_checked_why.empty();
+  for (const auto& c : checks) {
+    if (c.verdict == CheckVerdict::kFail) return Conformance::kNo;
+    if (c.verdict == CheckVerdict::kNotCheckable) unchecked = true;
+  }
+  return unchecked ? Conformance::kNotChecked : Conformance::kYes;
+}
+
+std::string RunResult::conformance_why() const {
+  std::size_t failed = 0, unknown = 0;
+  const CheckRecord* first_failed = nullptr;
+  const CheckRecord* first_unknown = nullptr;
+  for (const auto& c : checks) {
+    if (c.verdict == CheckVerdict::kFail && !failed++) first_failed = &c;
+    if (c.verdict == CheckVerdict::kNotCheckable && !unknown++) first_unknown = &c;
+  }
+  const std::string n = std::to_string(checks.size());
+  if (failed)
+    return std::to_string(failed) + " of " + n + " precondition rules failed (first: " + first_failed->test_name() +
+           ")";
+  if (!not_checked_why.empty()) return not_checked_why;
+  if (checks.empty()) return "no precondition was checked";
+  if (unknown)
+    return std::to_string(unknown) + " of " + n + " precondition rules could not be checked (first: " +
+           first_unknown->test_name() + (first_unknown->message.empty() ? "" : ": " + first_unknown->message) +
+           "); the others held";
+  return "every precondition held (" + n + " rules)";
 }
 
 std::string RunResult::verdict() const {
@@ -143,10 +182,12 @@ json to_json(const TestRecord& t) {
           {"metric", t.metric},
           {"verdict", to_string(t.verdict)},
           {"budget", std::move(budget)},
-          {"figures", t.figures},
+          {"figures", stats::to_json(t.figures)},
+          {"accounting", stats::to_json(t.accounting)},
           {"measurement", t.measurement},
           {"failure", t.failure},
-          {"conforming", t.conforming},
+          {"conforming", to_string(t.conformance)},
+          {"started", t.started ? json(format_time(*t.started)) : json(nullptr)},
           {"duration_s", t.duration_s},
           {"raw_files", t.raw_files}};
 }
@@ -167,7 +208,9 @@ json to_json(const RunResult& r) {
           {"labgate_version", r.labgate_version},
           {"exit_code", r.exit_code ? json(*r.exit_code) : json(nullptr)},
           {"verdict", r.verdict()},
-          {"conforming", r.conforming()},
+          {"conforming", to_string(r.conformance())},
+          {"conforming_why", r.conformance_why()},
+          {"not_checked_why", r.not_checked_why},
           {"error", r.error},
           {"checks", std::move(checks)},
           {"tests", std::move(tests)},
@@ -235,7 +278,14 @@ BudgetLine budget_at(const json& j, const std::string& path) {
   return b;
 }
 
-TestRecord test_at(const json& j, const std::string& path) {
+Conformance conformance_at(const JsonReader& r, const char* key, bool v1) {
+  if (v1) return r.bool_or(key, true) ? Conformance::kYes : Conformance::kNo;  // labgate-run-1: a bool
+  const std::string v = r.str(key);
+  if (auto c = parse_conformance(v)) return *c;
+  r.fail(key, "expected yes, no or not_checked, got \"" + v + "\"");
+}
+
+TestRecord test_at(const json& j, const std::string& path, bool v1) {
   const JsonReader r(j, path);
   TestRecord t;
   t.suite = r.str_or("suite", "");
@@ -248,16 +298,24 @@ TestRecord test_at(const json& j, const std::string& path) {
   const auto& budget = r.array("budget", false);
   for (std::size_t i = 0; i < budget.size(); ++i)
     t.budget.push_back(budget_at(budget[i], indexed(r.path_of("budget"), i)));
-  if (const auto* f = r.find("figures")) {
-    const JsonReader fr(*f, r.path_of("figures"));
-    for (const auto& [name, value] : f->items()) t.figures[name] = fr.num(name.c_str());
-  }
+  // labgate-run-1 figures were display values without a source: not read (the
+  // measurement is kept, and `labgate report` re-judges nothing it cannot source).
+  if (const auto* f = r.find("figures"); f && !v1) t.figures = stats::figure_set_from_json(*f, r.path_of("figures"));
+  if (const auto* a = r.find("accounting"); a && !v1)
+    t.accounting = stats::sample_accounting_from_json(*a, r.path_of("accounting"));
   if (const auto* m = r.find("measurement")) {
     if (!m->is_object()) r.fail("measurement", "expected an object, got " + json_type_name(*m));
     t.measurement = *m;
   }
   t.failure = r.str_or("failure", "");
-  t.conforming = r.bool_or("conforming", true);
+  t.conformance = conformance_at(r, "conforming", v1);
+  if (r.find("started")) {
+    try {
+      t.started = parse_time(r.str("started"));
+    } catch (const std::invalid_argument& e) {
+      r.fail("started", e.what());
+    }
+  }
   t.duration_s = r.opt_num("duration_s").value_or(0.0);
   t.raw_files = strings(r, "raw_files");
   return t;
@@ -266,13 +324,15 @@ TestRecord test_at(const json& j, const std::string& path) {
 }  // namespace
 
 CheckRecord check_record_from_json(const json& j) { return check_at(j, ""); }
-TestRecord test_record_from_json(const json& j) { return test_at(j, ""); }
+TestRecord test_record_from_json(const json& j) { return test_at(j, "", false); }
 
 RunResult run_result_from_json(const json& j) {
   const JsonReader r(j, "");
   const std::string format = r.str("format");
-  if (format != kRunFormat)
-    r.fail("format", "expected \"" + std::string(kRunFormat) + "\", got \"" + format + "\"");
+  const bool v1 = format == kRunFormatV1;
+  if (format != kRunFormat && !v1)
+    r.fail("format", "expected \"" + std::string(kRunFormat) + "\" (or the older \"" + kRunFormatV1 + "\"), got \"" +
+                         format + "\"");
   RunResult run;
   run.run_id = r.str("run_id");
   run.profile_path = r.str_or("profile", "");
@@ -292,11 +352,12 @@ RunResult run_result_from_json(const json& j) {
   run.labgate_version = r.str_or("labgate_version", "");
   if (const auto code = r.opt_int("exit_code")) run.exit_code = static_cast<int>(*code);
   run.error = r.str_or("error", "");
+  run.not_checked_why = r.str_or("not_checked_why", "");
   const auto& checks = r.array("checks", false);
   for (std::size_t i = 0; i < checks.size(); ++i)
     run.checks.push_back(check_at(checks[i], indexed("checks", i)));
   const auto& tests = r.array("tests", false);
-  for (std::size_t i = 0; i < tests.size(); ++i) run.tests.push_back(test_at(tests[i], indexed("tests", i)));
+  for (std::size_t i = 0; i < tests.size(); ++i) run.tests.push_back(test_at(tests[i], indexed("tests", i), v1));
   run.warnings = strings(r, "warnings");
   return run;
 }

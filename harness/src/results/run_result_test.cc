@@ -40,14 +40,17 @@ RunResult sample_run() {
   t.verdict = TestVerdict::kFail;
   t.budget.push_back({"p99", 151000.0, 140000.0, "ns", -0.0786, false, "p99 151 us > 140 us"});
   t.budget.push_back({"dropped", std::nullopt, 0.0, "count", std::nullopt, false, "missing statistic"});
-  t.figures = {{"p99_us", 151.0}, {"samples", 1e6}};
+  t.figures.put({"p99", 151000.0, "ns", stats::FigureSource::kHistogram, "histogram of 1000000 round trips"});
+  t.figures.put({"samples", 1e6, "count", stats::FigureSource::kHistogram, "samples in the histogram"});
+  t.accounting = {true, 1.001e6, 1e6, 0.01, true, "samples: 1000000 held, ~1001000 expected"};
+  t.started = results::parse_time("2024-05-01T12:00:01.000Z");
   stats::Histogram h;
   std::mt19937_64 rng(7);
   std::lognormal_distribution<double> d(11.0, 0.3);
   for (int i = 0; i < 10000; ++i) h.record(static_cast<std::uint64_t>(d(rng)));
   t.measurement = {{"histogram", h.to_json()}, {"throughput_bps", nullptr}};
   t.failure = "p99 151 us > 140 us";
-  t.conforming = false;
+  t.conformance = Conformance::kNo;
   t.duration_s = 12.5;
   t.raw_files = {"tests/tcp_rr_64/a-to-b/client.out"};
   r.tests.push_back(t);
@@ -69,14 +72,43 @@ TEST(RunResult, RoundTripsThroughJson) {
 TEST(RunResult, DerivesVerdictAndConformance) {
   RunResult r = sample_run();
   EXPECT_EQ(r.verdict(), "failed");
-  EXPECT_FALSE(r.conforming());
+  EXPECT_EQ(r.conformance(), Conformance::kNo);
+  EXPECT_EQ(r.conformance_why(), "1 of 2 precondition rules failed (first: b/sysctl/net.ipv4.tcp_sack)");
   r.checks[0].verdict = CheckVerdict::kPass;
-  EXPECT_TRUE(r.conforming()) << "not-checkable rules must not make a system non-conforming";
+  // A rule that could not be checked is not a held rule: the system is not known to conform.
+  EXPECT_EQ(r.conformance(), Conformance::kNotChecked);
+  EXPECT_THAT(r.conformance_why(), ::testing::HasSubstr("1 of 2 precondition rules could not be checked"));
+  r.checks[1].verdict = CheckVerdict::kPass;
+  EXPECT_EQ(r.conformance(), Conformance::kYes);
+  EXPECT_EQ(r.conformance_why(), "every precondition held (2 rules)");
+  EXPECT_EQ(to_json(r)["conforming"], "yes");
   r.exit_code.reset();
   EXPECT_EQ(r.verdict(), "incomplete");
   r.exit_code = 3;
   EXPECT_EQ(r.verdict(), "could not run");
   EXPECT_EQ(to_json(r)["verdict"], "could not run");
+}
+
+TEST(RunResult, ConformanceIsNotCheckedWithoutChecksOrWithAReason) {
+  RunResult r;
+  EXPECT_EQ(r.conformance(), Conformance::kNotChecked) << "no check at all is never 'conforming'";
+  EXPECT_EQ(r.conformance_why(), "no precondition was checked");
+  r.checks.push_back({"a", "sysctl/x", "0", "0", "/proc", CheckVerdict::kPass, "", ""});
+  r.not_checked_why = "not checked: -L latency left the preconditions out";
+  EXPECT_EQ(r.conformance(), Conformance::kNotChecked);
+  EXPECT_EQ(r.conformance_why(), r.not_checked_why);
+  const RunResult back = run_result_from_json(to_json(r));
+  EXPECT_EQ(back.not_checked_why, r.not_checked_why);
+}
+
+TEST(RunResult, ReadsTheOlderFormatWithoutInventingFigures) {
+  nlohmann::json j = to_json(sample_run());
+  j["format"] = kRunFormatV1;
+  j["tests"][0]["figures"] = {{"p99_us", 151.0}};
+  j["tests"][0]["conforming"] = false;
+  const RunResult back = run_result_from_json(j);
+  EXPECT_TRUE(back.tests[0].figures.empty());
+  EXPECT_EQ(back.tests[0].conformance, Conformance::kNo);
 }
 
 TEST(TestRecord, SuiteFollowsKindUnlessGiven) {
@@ -128,11 +160,11 @@ TEST(RunResultJson, ErrorsNameThePathAtFault) {
 
   j = to_json(sample_run());
   j["format"] = "labgate-run-0";
-  EXPECT_THAT(error_of(j), HasSubstr("format: expected \"labgate-run-1\""));
+  EXPECT_THAT(error_of(j), HasSubstr("format: expected \"labgate-run-2\" (or the older \"labgate-run-1\")"));
 
   j = to_json(sample_run());
-  j["tests"][0]["figures"]["p99_us"] = true;
-  EXPECT_THAT(error_of(j), HasSubstr("tests[0].figures.p99_us: expected a number, got boolean"));
+  j["tests"][0]["figures"][0]["value"] = true;
+  EXPECT_THAT(error_of(j), HasSubstr("tests[0].figures.p99.value: expected a finite number, got true"));
 
   j = to_json(sample_run());
   j["start"] = "yesterday";

@@ -107,6 +107,7 @@ void udp_results(const ToolText& t, const json& root, measure::Measurement& m) {
   }
   m.sent = static_cast<std::uint64_t>(packets);
   m.dropped = static_cast<std::uint64_t>(lost);
+  m.counts_drops = true;
   m.received = m.sent > m.dropped ? m.sent - m.dropped : 0;
   m.loss_fraction = packets > 0 ? lost / packets : lost_percent / 100.0;
   m.reported["jitter"] = jitter_ms * 1e6;

@@ -229,6 +229,7 @@ void apply_keys(const ToolText& t, const Sections& s, TestKind kind, measure::Me
     m.sent = static_cast<std::uint64_t>(number_at(t, "LOCAL_SEND_CALLS", *sends));
     m.received = static_cast<std::uint64_t>(number_at(t, "REMOTE_RECV_CALLS", *recvs));
     m.dropped = m.sent > m.received ? m.sent - m.received : 0;
+    m.counts_drops = true;
     if (m.sent) m.loss_fraction = static_cast<double>(m.dropped) / static_cast<double>(m.sent);
   }
   for (const auto& [key, kv] : s.keys) m.parameters["netperf." + key] = kv.value;
@@ -262,6 +263,7 @@ void apply_table(const netperf::Table& tab, const std::optional<Banner>& banner,
     m.sent = tab.sent;
     m.received = tab.received;
     m.dropped = tab.sent > tab.received ? tab.sent - tab.received : 0;
+    m.counts_drops = true;
     if (tab.sent) m.loss_fraction = static_cast<double>(m.dropped) / static_cast<double>(tab.sent);
   }
 }

@@ -154,6 +154,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       m.dropped = static_cast<std::uint64_t>(*d);
       m.duplicated = static_cast<std::uint64_t>(*dup);
       m.out_of_order = static_cast<std::uint64_t>(*ooo);
+      m.counts_drops = true;
       continue;
     }
     if (line.starts_with("Summary:")) {

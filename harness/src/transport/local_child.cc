@@ -38,7 +38,7 @@ std::string search_path(const std::string& name) {
 }
 }  // namespace
 
-std::string signal_name(int signo) {
+std::string signal_abbrev(int signo) {
   const char* abbrev = sigabbrev_np(signo);
   return abbrev ? abbrev : std::to_string(signo);
 }
@@ -149,7 +149,7 @@ void LocalChild::reap(bool block) {
   child_->detach();  // reaped here; Boost must not wait or terminate it again
   if (r < 0) return;
   if (WIFEXITED(status)) exit_status_ = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) signal_ = signal_name(WTERMSIG(status));
+  if (WIFSIGNALED(status)) signal_ = signal_abbrev(WTERMSIG(status));
 }
 
 void LocalChild::kill_group(std::chrono::milliseconds grace) {

@@ -54,6 +54,6 @@ class LocalChild {
 };
 
 /// "TERM" for SIGTERM, as SSH's exit-signal names it.
-std::string signal_name(int signo);
+std::string signal_abbrev(int signo);
 
 }  // namespace labgate::transport

@@ -9,6 +9,7 @@
 
 #include "labgate/measure/measurement.h"
 #include "labgate/profile/test_spec.h"
+#include "labgate/stats/figure.h"
 
 namespace labgate::budget {
 
@@ -44,6 +45,10 @@ struct BudgetResult {
 /// Judges `m` against every bound. A statistic the measurement cannot give is a
 /// failure with its reason, never a pass.
 BudgetResult evaluate(const measure::Measurement& m, const std::vector<profile::Bound>& budget);
+/// The same on figures the judge already decided (measure::judge_figures): the
+/// verdict reads exactly the values every report shows.
+BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
+                      const std::vector<profile::Bound>& budget);
 
 /// A statistic's value in human units: "136.5us", "1.2ms", "941.5Mbit/s",
 /// "0.1%", "3".

@@ -19,14 +19,11 @@ results::CheckRecord to_record(const checks::CheckResult& c);
 /// "round-trip time", "per-send time", "clock gap": said next to every number.
 std::string metric_label(measure::Metric m);
 
-/// The figures a dashboard charts, unit in the name: p50_us ... max_us, mean_us,
-/// stddev_us, samples, dropped, duplicated, out_of_order, throughput_mbit_s, loss_pct.
-std::map<std::string, double> figures_of(const measure::Measurement& m);
-
-/// One judged measurement of a case. `pair` overrides the case's pair label
-/// (jitter: "a/cpu2").
-results::TestRecord to_record(const TestCase& c, const measure::Measurement& m, const budget::BudgetResult& b,
-                              const std::string& pair);
+/// Judges one measurement of a case: its figures and sample accounting (the one
+/// judge, measure::judge_figures, with the test's sample_tolerance), its budget on
+/// those same figures, and the record every reporter reads. `pair` overrides the
+/// case's pair label (jitter: "a/cpu2"). The caller sets started/duration/conformance.
+results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair);
 
 /// Adds the case's rules (path MTU, buffers_cover_bdp) to `r`'s budget lines; a
 /// failed rule fails the record and its message joins the failure text.

@@ -11,6 +11,7 @@
 #include "labgate/profile/profile.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/results/run_result.h"
+#include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
 
@@ -28,11 +29,11 @@ class RunBook {
   void put_test(results::TestRecord record);
   void warn(const std::string& warning);
   void set_error(const std::string& error);
+  /// Why the preconditions were not checked in this run (-L, unreachable hosts).
+  void set_not_checked(const std::string& why);
   /// Ends the run: end time and exit code.
   void finish(int exit_code);
-  /// False once the preconditions failed on some host (measurements taken then
-  /// are marked as taken on a non-conforming system).
-  bool conforming() const { return run_.conforming(); }
+
   /// Writes run.json, checks.json, junit.xml and report.html.
   void publish();
 
@@ -47,8 +48,8 @@ class RunBook {
 /// under $LABGATE_RESULTS (default ./results) named with `suffix`.
 results::RunDir open_or_create_run_dir(const std::string& suffix);
 
-/// Exit code of a finished run from its records: 3 if anything could not run,
-/// else 1 if a check or test failed, else 0.
-int exit_code_of(const results::RunResult& run);
+/// The exit-code policy, in one place: 3 if anything could not run (the run's
+/// error, an error record), else 1 if a check or test failed, else 0.
+ExitCode exit_code_of(const results::RunResult& run);
 
 }  // namespace labgate::gate

@@ -14,13 +14,41 @@
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
 
+#include <functional>
+
 namespace labgate::gate {
+
+/// The lab lease as the session holds it (lease::LabLease on real hosts; a fake in tests).
+class LeaseHold {
+ public:
+  virtual ~LeaseHold() = default;
+  /// Releases on every host (only if still ours). Idempotent; never throws.
+  virtual void release() = 0;
+  /// True if someone broke the lease during the run.
+  virtual bool lost() const = 0;
+  /// Who holds it ("labgate run 20240501-120000 by root@harness pid 4242"): the run directories' owner.
+  virtual std::string holder() const = 0;
+};
+
+/// The OS and network boundaries of a session: how a host is reached and how the
+/// lease is taken. The defaults are libssh (or a local process) and the real
+/// lease; unit tests pass fakes.
+struct SessionBoundaries {
+  std::function<std::unique_ptr<transport::Transport>(const profile::Host&)> connect;
+  /// Takes the lease on `hosts` for `run_id`; throws Failure(kCouldNotRun) when refused.
+  std::function<std::unique_ptr<LeaseHold>(const profile::Profile&, const std::vector<profile::Host>& hosts,
+                                           const std::string& run_id)>
+      take_lease;
+  /// The real ones: transport::make_transport and lease::LabLease.
+  static SessionBoundaries real();
+};
 
 class GateSession {
  public:
   /// Takes the lease on `hosts` (profile names), connects to each and makes its
   /// run directory. Throws Failure(kCouldNotRun) naming the host and the step.
-  GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts, const std::string& run_id);
+  GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts, const std::string& run_id,
+              const SessionBoundaries& boundaries = SessionBoundaries::real());
   ~GateSession();
   GateSession(const GateSession&) = delete;
   GateSession& operator=(const GateSession&) = delete;
@@ -47,9 +75,11 @@ class GateSession {
     std::unique_ptr<deploy::HostDeployment> deployment;
   };
   HostState& state(const std::string& name);
+  /// close(), logging instead of throwing (a constructor that fails, the destructor).
+  void close_quietly();
 
   const profile::Profile& profile_;
-  std::unique_ptr<lease::LabLease> lease_;
+  std::unique_ptr<LeaseHold> lease_;
   std::map<std::string, HostState> hosts_;
   bool closed_ = false;
 };

@@ -91,15 +91,10 @@ struct Measurement {
   std::map<std::string, std::string> parameters;
   std::vector<std::string> warnings;
 
-  /// The statistic by budget name: "p50" "p90" "p99" "p99_9" "p99_99" "max" "mean"
-  /// "stddev" "min" (ns), "dropped" (count), "min_throughput" (bit/s, from
-  /// throughput_bps), "max_loss" (fraction, from loss_fraction), "samples", and
-  /// the statistics profile::reported_key() maps to a `reported` key ("min_iops"
-  /// -> "iops", "max_failures" -> "failures", ...). nullopt
-  /// when this measurement cannot say (a missing statistic fails a budget, never
-  /// passes it): latency from `reported` when the tool reported any latency figure,
-  /// else from the histogram when it has samples;
-  /// dropped from the counters when anything was counted, else `reported`.
+  /// The statistic by budget name ("p99", "min_throughput", "max_loss") or figure
+  /// name ("throughput", "loss"), as the one judge (measure::judge_figures) decides
+  /// it; nullopt when this measurement cannot say (a missing statistic fails a
+  /// budget, never passes it).
   std::optional<double> stat(const std::string& name) const;
 
   /// The interval whose max is the run's worst, to place a spike in time.

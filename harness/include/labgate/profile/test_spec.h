@@ -182,6 +182,9 @@ struct TestSpec {
   bool busy_poll = false;                           ///< spin on non-blocking receive instead of sleeping
   Nanos threshold = std::chrono::microseconds(10);  ///< jitter: a gap above this is an event
   std::optional<int> port;                          ///< server port; unset = chosen per run
+  /// Sample accounting: the share of the samples a run must have produced that may
+  /// be missing before the case fails ("1%" by default, sample_tolerance = "0.5%").
+  double sample_tolerance = 0.01;
   std::optional<std::uint64_t> socket_buffer;       ///< SO_SNDBUF and SO_RCVBUF, both ends (netperf -s/-S)
   std::optional<std::string> congestion;            ///< TCP_CONGESTION ("cubic"), tcp kinds
   std::optional<int> mtu;                           ///< path_mtu: the MTU the path must carry

@@ -12,9 +12,11 @@
 namespace labgate::report {
 
 struct CompareOptions {
-  /// Statistics shown per test ("throughput" is bit/s, higher is better; the
-  /// rest are latencies in ns, lower is better). Rows both runs lack are left out.
-  std::vector<std::string> stats = {"p50", "p99", "p99_9", "max", "throughput"};
+  /// Figures shown per test, by figure name (report::known_figure_names): every
+  /// kind's own figure by default. Which way is worse follows higher_is_better().
+  /// Rows both runs lack are left out.
+  std::vector<std::string> stats = {"p50",  "p99",     "p99_9",       "max",         "throughput", "loss",
+                                    "dropped", "mtu_forward", "mtu_reverse", "iops", "failures"};
   /// Statistics a regression is judged on.
   std::vector<std::string> gated = {"p99"};
   /// Allowed slow-down as a fraction (0.10 for "10%"); nullopt = report only.
@@ -23,7 +25,8 @@ struct CompareOptions {
 
 struct StatDelta {
   std::string stat;
-  std::optional<double> a, b;      ///< ns, or bit/s for throughput
+  std::optional<double> a, b;      ///< the judged figures, in `unit`
+  std::string unit;                ///< the figures' unit ("ns", "bit/s", "bytes", ...)
   std::optional<double> slowdown;  ///< fraction, positive = B is worse; nullopt if A is 0 or missing
   bool gated = false;
   bool regression = false;
@@ -40,6 +43,8 @@ struct TestDelta {
 struct Comparison {
   std::string run_a, run_b;
   std::vector<TestDelta> tests;  ///< A's order, then tests only B has
+  /// A side measured on a system not known to conform (conformance no / not checked).
+  std::vector<std::string> warnings;
   bool regression() const;
 };
 

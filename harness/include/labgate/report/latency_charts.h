@@ -7,13 +7,13 @@
 
 #include <string>
 
-#include "labgate/report/measurement_view.h"
+#include "labgate/report/chart_data.h"
 #include "labgate/results/run_result.h"
 
 namespace labgate::report {
 
-std::string histogram_chart(const results::TestRecord& t, const MeasurementView& v);
-std::string percentile_chart(const results::TestRecord& t, const MeasurementView& v);
-std::string series_chart(const results::TestRecord& t, const MeasurementView& v);
+std::string histogram_chart(const results::TestRecord& t, const ChartData& v);
+std::string percentile_chart(const results::TestRecord& t, const ChartData& v);
+std::string series_chart(const results::TestRecord& t, const ChartData& v);
 
 }  // namespace labgate::report

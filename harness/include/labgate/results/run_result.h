@@ -10,12 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "labgate/stats/figure.h"
+
 namespace labgate::results {
 
 using Clock = std::chrono::system_clock;
 
 /// The JSON "format" tag of run.json; bumped when a reader could misread an old file.
-inline constexpr const char* kRunFormat = "labgate-run-1";
+inline constexpr const char* kRunFormat = "labgate-run-2";
+/// The format before judged figures and three-valued conformance; still read.
+inline constexpr const char* kRunFormatV1 = "labgate-run-1";
 
 /// A precondition rule on one host: held, broken, or not checkable on that host
 /// (e.g. a BIOS rule where conrep is missing), which is never counted as a pass.
@@ -23,8 +27,17 @@ enum class CheckVerdict { kPass, kFail, kNotCheckable };
 /// A measurement test: within budget, over budget, or it could not be measured.
 enum class TestVerdict { kPass, kFail, kError };
 
+/// Whether the servers conformed to their preconditions when measured: yes (every
+/// precondition of every host was checked and held), no (one failed), or not
+/// checked, with why (-L left them out, no host could be reached, the lease was
+/// refused, a rule could not be checked).
+enum class Conformance { kYes, kNo, kNotChecked };
+
 /// "pass" | "fail" | "not_checkable".
 const char* to_string(CheckVerdict v);
+/// "yes" | "no" | "not_checked".
+const char* to_string(Conformance c);
+std::optional<Conformance> parse_conformance(const std::string& s);
 /// "pass" | "fail" | "error".
 const char* to_string(TestVerdict v);
 
@@ -73,16 +86,22 @@ struct TestRecord {
   std::string metric;  ///< "round-trip time", "per-send time", "clock gap"
   TestVerdict verdict = TestVerdict::kError;
   std::vector<BudgetLine> budget;
-  /// The figures recorded as JUnit properties, unit in the name: "p99_us", "samples".
-  std::map<std::string, double> figures;
+  /// Every figure as the one judge (measure::judge_figures) decided it, base units,
+  /// each with its source. Every reader (JUnit, report, compare, metrics) uses these.
+  stats::FigureSet figures;
+  /// The samples held against what the run must have produced.
+  stats::SampleAccounting accounting;
   /// The Measurement as JSON, kept opaque: reporters read "histogram"
   /// (labgate-hist-1), "series", "throughput_bps", "parameters"... when present.
   /// null when the test produced no measurement (an error before measuring).
   nlohmann::json measurement;
   std::string failure;  ///< every exceeded budget, or why it could not run
-  /// false when preconditions failed: "measured on a non-conforming system".
-  bool conforming = true;
-  double duration_s = 0;  ///< wall time of the test, set-up included
+  /// The run's conformance when this was measured (no: "measured on a non-conforming system").
+  Conformance conformance = Conformance::kNotChecked;
+  /// When the case started, and its measured wall time (set-up, warm-up and
+  /// clean-up included); nullopt/0 for a record made without running.
+  std::optional<Clock::time_point> started;
+  double duration_s = 0;
   /// Files kept for this test, relative to the run folder ("tests/x/a-to-b/client.out").
   std::vector<std::string> raw_files;
 
@@ -108,8 +127,15 @@ struct RunResult {
   std::vector<TestRecord> tests;
   std::vector<std::string> warnings;  ///< run-wide notes shown in every report
 
-  /// True when no precondition failed (not-checkable rules do not break conformance).
-  bool conforming() const;
+  /// Why the preconditions were not checked, set by the gate: "-L latency left the
+  /// preconditions out", "could not connect: ...", "the lease was refused: ...".
+  std::string not_checked_why;
+
+  /// No when a precondition failed; yes when every precondition of every host
+  /// was checked and held; not checked otherwise (see conformance_why()).
+  Conformance conformance() const;
+  /// The reason behind conformance(), in words: "every precondition held (42 rules)".
+  std::string conformance_why() const;
   /// "passed", "failed", "usage error", "could not run", or "incomplete".
   std::string verdict() const;
 };

@@ -4,13 +4,18 @@
 // the normal path instead of in a signal handler.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace labgate::transport {
 
-/// Installs the SIGINT and SIGTERM handlers (idempotent). A second signal of the
-/// same kind gets the default action, so a user can still force an exit.
+/// Installs the SIGINT, SIGTERM and SIGHUP handlers (idempotent). Every signal,
+/// however many arrive, only sets the flag (the first one is kept): the clean-up
+/// always runs to its end, bounded by its own timeouts, and then says what, if
+/// anything, is left on which host. (SIGKILL still ends the process at once.)
 void install_interrupt_handlers();
+/// "SIGINT", "SIGTERM", "SIGHUP" or "signal N".
+std::string signal_name(int signo);
 /// The pending signal number, 0 if none.
 int pending_interrupt();
 /// Throws labgate::Failure(kCouldNotRun) "interrupted by SIGINT while <doing>" if one is pending.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/measure/figures.h"
 #include "labgate/report/format.h"
 #include "labgate/results/run_result.h"
 #include "labgate/stats/histogram.h"
@@ -32,7 +33,7 @@ struct LatencyShape {
 
 struct Recorded {
   stats::Histogram total;
-  nlohmann::json series = nlohmann::json::array();
+  std::vector<measure::Interval> series;
 };
 
 /// Records random samples interval by interval, as a probe would.
@@ -50,12 +51,7 @@ inline Recorded record(const LatencyShape& s, unsigned seed) {
       h.record(static_cast<std::uint64_t>(std::max(1.0, v)));
     }
     if (sec == s.spike_at_s) h.record(static_cast<std::uint64_t>(s.spike_ns));
-    r.series.push_back({{"start_s", sec},
-                        {"length_s", 1.0},
-                        {"count", h.count()},
-                        {"p50_ns", h.percentile(50)},
-                        {"p99_ns", h.percentile(99)},
-                        {"max_ns", h.max()}});
+    r.series.push_back({static_cast<double>(sec), 1.0, h.count(), h.percentile(50), h.percentile(99), h.max()});
     r.total.merge(h);
   }
   return r;
@@ -103,23 +99,34 @@ inline results::TestRecord latency_test(const std::string& name, const std::stri
     if (!b.pass)
       t.failure += (t.failure.empty() ? "" : "\n") + b.stat + " " + format_ns(*b.observed, Units::kAscii) +
                    " exceeds the budget of " + format_ns(b.limit, Units::kAscii);
-  t.figures = {{"p99_us", static_cast<double>(r.total.percentile(99)) / 1e3},
-               {"samples", static_cast<double>(r.total.count())}};
-  t.measurement = {{"source", "builtin"},
-                   {"kind", kind},
-                   {"histogram", r.total.to_json()},
-                   {"series", r.series},
-                   {"duration_s", shape.seconds},
-                   {"warmup_s", 2.0},
-                   {"dropped", 0},
-                   {"parameters",
-                    {{"message_size", "64"},
-                     {"cpu_asked", "2"},
-                     {"cpu_actual", "2"},
-                     {"cpu_actual_end", "2"},
-                     {"cpu_actual_source", "getcpu"},
-                     {"server_cpu_asked", "2"},
-                     {"clock_source", "tsc"}}}};
+  measure::Measurement m;
+  m.source = "builtin";
+  m.kind = kind;
+  m.metric = kind == "jitter" ? measure::Metric::kClockGap
+             : kind.find("stream") != std::string::npos ? measure::Metric::kSendTime
+                                                        : measure::Metric::kRoundTrip;
+  m.histogram = r.total;
+  m.series = r.series;
+  m.duration_s = shape.seconds;
+  m.warmup_s = 2.0;
+  m.counts_drops = kind == "udp_rr";
+  m.sent = m.received = kind == "udp_rr" ? r.total.count() : 0;
+  m.parameters = {{"message_size", "64"},     {"cpu_asked", "2"},
+                  {"cpu_actual", "2"},        {"cpu_actual_end", "2"},
+                  {"cpu_actual_source", "getcpu"}, {"server_cpu_asked", "2"},
+                  {"clock_source", "tsc"}};
+  if (kind == "tcp_stream") m.throughput_bps = 941.2e6;
+  if (kind == "jitter") {
+    m.cpu = 2;
+    m.parameters = {{"cpus", "[2]"}, {"threshold_ns", "10000"}, {"clock_source", "tsc"}};
+    m.events = {{17.42, 14'000, 2}, {33.1, 11'250, 2}};
+  }
+  const measure::JudgedFigures judged = measure::judge_figures(m);
+  t.figures = judged.figures;
+  t.accounting = judged.accounting;
+  t.measurement = measure::to_json(m);
+  t.conformance = results::Conformance::kNo;  // tcp_sack failed on b
+  t.started = results::parse_time("2024-05-01T12:00:05.000Z");
   t.duration_s = shape.seconds + 3.5;
   t.raw_files = {"tests/" + name + "/probe.json"};
   return t;
@@ -177,7 +184,6 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   send.sigma = 0.3;
   send.tail_ns = 20'000;
   run.tests.push_back(latency_test("tcp_stream_64", "tcp_stream", "a->b", send, seed + 2, {{"p99", 5'000}}));
-  run.tests.back().measurement["throughput_bps"] = 941.2e6;
   run.tests.back().budget.push_back(
       {"min_throughput", 941.2e6, 250e6, "bit/s", (941.2e6 - 250e6) / 250e6, true, ""});
   LatencyShape gaps;
@@ -190,11 +196,6 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   gaps.spike_ns = 14'000;
   run.tests.push_back(
       latency_test("timer_jitter", "jitter", "a/cpu2", gaps, seed + 3, {{"p99_99", 5'000}, {"max", 20'000}}));
-  run.tests.back().measurement["cpu"] = 2;
-  run.tests.back().measurement["parameters"] = {
-      {"cpus", "[2]"}, {"threshold_ns", "10000"}, {"clock_source", "tsc"}};
-  run.tests.back().measurement["events"] = {{{"at_s", 17.42}, {"value_ns", 14'000}, {"cpu", 2}},
-                                            {{"at_s", 33.1}, {"value_ns", 11'250}, {"cpu", 2}}};
 
   results::TestRecord broken;
   broken.name = "udp_stream_64";
@@ -204,8 +205,8 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   broken.metric = "per-send time";
   broken.verdict = results::TestVerdict::kError;
   broken.failure = "iperf3 client on host b exited with signal 11 after 3.2 s";
+  broken.conformance = results::Conformance::kNo;  // tcp_sack failed on b
   run.tests.push_back(broken);
-  for (auto& t : run.tests) t.conforming = false;  // tcp_sack failed on b
   run.warnings = {"host b: clocksource is tsc but the profile was written on hpet hosts"};
   return run;
 }

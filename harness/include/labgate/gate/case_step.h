@@ -1,0 +1,33 @@
+// Run -> judge -> record for one case: measures it on the session, keeps every
+// raw output in the results folder, judges each measurement with the one judge
+// (gate::judge_case), stamps when it started, how long it really took and the
+// run's conformance, and publishes. Shared by `labgate run`, the CTest suites and
+// anything else that measures; the GoogleTest case only turns it into assertions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "labgate/gate/run_book.h"
+#include "labgate/gate/session.h"
+#include "labgate/gate/test_cases.h"
+#include "labgate/results/run_result.h"
+
+namespace labgate::gate {
+
+struct CaseOutcome {
+  std::vector<results::TestRecord> records;  ///< one per measurement (jitter: per CPU), or one error record
+  bool could_not_run = false;                ///< the gate failed, not the servers (exit 3)
+  std::string error;                         ///< why, when could_not_run
+  bool lease_lost = false;                   ///< someone broke the lease while it measured
+};
+
+/// Measures `c`, judges and records it. Never throws for a failing host, probe,
+/// tool or disk: those become an error record (could_not_run) with the reason.
+CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c);
+
+/// The console line after a case: figure, samples and their sources, in the
+/// figures' own units ("p99 41 ns max 2.10 us, 125215 samples (histogram)").
+std::string result_line(const results::TestRecord& r);
+
+}  // namespace labgate::gate

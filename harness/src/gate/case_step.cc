@@ -1,0 +1,99 @@
+// Run -> judge -> record for one case.
+#include "labgate/gate/case_step.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "labgate/gate/case_runner.h"
+#include "labgate/gate/kinds.h"
+#include "labgate/gate/records.h"
+#include "labgate/report/figure_format.h"
+
+namespace labgate::gate {
+namespace {
+
+std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c, const std::string& pair) {
+  std::vector<std::string> files;
+  for (const auto& [name, content] : run.raw_files)
+    files.push_back(book.dir().write_test_file(c.spec->name, pair, name, content));
+  return files;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string result_line(const results::TestRecord& r) {
+  std::string s = r.test_name() + ": " + (r.metric.empty() ? std::string("figures") : r.metric);
+  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse", "iops",
+                           "failures"})
+    if (const stats::Figure* f = r.figures.find(stat))
+      s += std::string(" ") + stat + " " + report::figure_text(*f, report::Units::kAscii);
+  if (const stats::Figure* n = r.figures.find("samples"))
+    s += ", " + report::format_count(n->value) + " samples (" + report::figure_origin(*n) + ")";
+  if (r.conformance == results::Conformance::kNo) s += " [non-conforming system]";
+  if (r.conformance == results::Conformance::kNotChecked) s += " [preconditions not checked]";
+  return s;
+}
+
+CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
+  CaseOutcome out;
+  const auto started = results::Clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
+  spdlog::info("{}: {}", c.suite + "." + c.name(), measuring_description(*c.spec));
+  CaseRun run;
+  try {
+    run_case(session, c, &run);
+  } catch (const std::exception& e) {
+    out.could_not_run = true;
+    out.error = e.what();
+    try {
+      keep_raw(book, run, c, c.pair);
+    } catch (const std::exception& w) {  // a full disk: the fault above matters more
+      spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
+    }
+    results::TestRecord r = error_record(c, out.error);
+    r.started = started;
+    r.duration_s = seconds_since(t0);
+    r.conformance = book.run().conformance();
+    out.records.push_back(r);
+    book.put_test(std::move(r));
+    try {
+      book.publish();
+    } catch (const std::exception& w) {
+      spdlog::error("writing the results: {}", w.what());
+    }
+    return out;
+  }
+  const double took = seconds_since(t0);
+  try {
+    const auto raw = keep_raw(book, run, c, c.pair);
+    for (const auto& m : run.measurements) {
+      const std::string pair = m.cpu >= 0 ? c.pair + "/cpu" + std::to_string(m.cpu) : c.pair;
+      results::TestRecord r = judge_case(c, m, pair);
+      add_rules(r, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
+      r.started = started;
+      r.duration_s = took;
+      r.conformance = book.run().conformance();
+      r.raw_files = raw;
+      r.raw_files.push_back(book.dir().write_measurement(c.spec->name, pair, r.measurement));
+      spdlog::info("{}", result_line(r));
+      out.records.push_back(r);
+      book.put_test(std::move(r));
+    }
+    out.lease_lost = session.lease_lost();
+    if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
+    book.publish();
+  } catch (const std::exception& e) {
+    // Measured, but the results could not be written (a full disk): the gate
+    // failed, not the servers.
+    out.could_not_run = true;
+    out.error = std::string("recording the results: ") + e.what();
+  }
+  return out;
+}
+
+}  // namespace labgate::gate

@@ -1,0 +1,79 @@
+// The kinds table and what each kind's runner does while it measures.
+#include "labgate/gate/kinds.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "labgate/util/units.h"
+
+namespace labgate::gate {
+namespace {
+
+using profile::TestKind;
+using profile::Tool;
+
+std::string seconds(profile::Nanos d) { return units::format_duration(d); }
+
+std::string warmup_part(const profile::TestSpec& t) {
+  return t.warmup.count() > 0 ? " after a " + seconds(t.warmup) + " warm-up (excluded)" : " (no warm-up)";
+}
+
+}  // namespace
+
+KindInfo kind_info(TestKind k) {
+  switch (k) {
+    case TestKind::kTcpRr:
+    case TestKind::kUdpRr: return {"Latency", "latency"};
+    case TestKind::kTcpStream:
+    case TestKind::kUdpStream: return {"Throughput", "throughput"};
+    case TestKind::kJitter: return {"Jitter", "jitter"};
+    case TestKind::kPathMtu:
+    case TestKind::kPingFlood: return {"Network", "network"};
+    case TestKind::kCommand: return {"Command", "command"};
+    case TestKind::kDiskRandomRead:
+    case TestKind::kDiskRandomWrite:
+    case TestKind::kDiskRandomRw: return {"Storage", "storage"};
+  }
+  return {"Latency", "latency"};
+}
+
+const std::vector<std::string>& all_labels() {
+  static const std::vector<std::string> labels{"preconditions", "latency", "throughput", "jitter",
+                                               "network",       "command", "storage"};
+  return labels;
+}
+
+std::string measuring_description(const profile::TestSpec& t) {
+  switch (t.kind) {
+    case TestKind::kPathMtu:
+      return "probing the largest packet that passes with Don't Fragment, both directions (mtu " +
+             (t.mtu ? std::to_string(*t.mtu) : std::string("not set")) + ")";
+    case TestKind::kPingFlood:
+      return "ping -f -c " + std::to_string(t.ping.count) + " -s " + std::to_string(t.ping.size) +
+             " (a count, no deadline of labgate's; ping's own figures)";
+    case TestKind::kCommand:
+      return t.command.count ? "running the command " + std::to_string(*t.command.count) +
+                                   " times (each bounded by " + seconds(t.command.timeout) + ")"
+                             : "running the command repeatedly for " + seconds(t.duration) + " (each bounded by " +
+                                   seconds(t.command.timeout) + ")";
+    default: break;
+  }
+  switch (t.tool) {
+    case Tool::kNetperf:
+      return "netperf for " + seconds(t.duration) +
+             " by netperf's own clock (netperf has no warm-up exclusion; its -k figures are the figures)";
+    case Tool::kSockperf:
+      return "sockperf for " + seconds(t.duration) + " by sockperf's own clock (its own warm-up handling)";
+    case Tool::kIperf3:
+      return "iperf3 for " + seconds(t.duration) + " by iperf3's own clock (throughput and loss only)";
+    case Tool::kSysbench:
+      return "sysbench fileio for " + seconds(t.duration) + " (its own timing)";
+    case Tool::kBuiltin: break;
+  }
+  if (t.kind == TestKind::kJitter) return "spinning on the clock for " + seconds(t.duration) + warmup_part(t);
+  if (profile::is_disk(t.kind)) return "random I/O for " + seconds(t.duration) + warmup_part(t);
+  std::string how = t.rate_per_sec ? "open loop" : "closed loop";
+  return "measuring for " + seconds(t.duration) + warmup_part(t) + ", " + how;
+}
+
+}  // namespace labgate::gate

@@ -1,0 +1,145 @@
+// The gate's GoogleTest cases: rules and measurement cases over the gate layer.
+#include "gate_suite.h"
+
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "labgate/gate/case_step.h"
+#include "labgate/gate/preconditions_step.h"
+#include "labgate/gate/records.h"
+
+namespace labgate::suites {
+namespace {
+
+class RuleTest : public ::testing::Test {
+ public:
+  explicit RuleTest(results::CheckRecord r) : r_(std::move(r)) {}
+  void TestBody() override {
+    RecordProperty("expected", r_.expected);
+    RecordProperty("found", r_.found);
+    RecordProperty("source", r_.source);
+    if (r_.verdict == results::CheckVerdict::kNotCheckable) GTEST_SKIP() << r_.message;
+    if (r_.verdict == results::CheckVerdict::kFail)
+      ADD_FAILURE() << r_.message << (r_.fix.empty() ? "" : "\nfix:\n" + r_.fix);
+  }
+
+ private:
+  results::CheckRecord r_;
+};
+
+class GateBroken : public ::testing::Test {
+ public:
+  explicit GateBroken(std::string why) : why_(std::move(why)) {}
+  void TestBody() override { FAIL() << "the gate could not run: " << why_; }
+
+ private:
+  std::string why_;
+};
+
+class CaseTest : public ::testing::Test {
+ public:
+  CaseTest(gate::GateRun& run, gate::TestCase c, std::vector<std::string> hosts)
+      : run_(run), c_(std::move(c)), hosts_(std::move(hosts)) {}
+
+  void TestBody() override {
+    // Nothing is begun once the run has stopped: one error, not one per case.
+    if (auto why = run_.stopped()) GTEST_SKIP() << "not started: " << *why;
+    gate::GateSession* session = run_.session(hosts_);
+    if (!session) {
+      // The first case to need the hosts found them unreachable: it carries the error.
+      const std::string why = run_.stopped().value_or("the hosts could not be reached");
+      run_.book().put_test(gate::error_record(c_, why));
+      run_.book().publish();
+      FAIL() << "could not run " << c_.name() << ": " << why;
+    }
+    const gate::CaseOutcome out = gate::run_judge_record(*session, run_.book(), c_);
+    for (const auto& r : out.records) {
+      const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
+      for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
+      if (r.verdict == results::TestVerdict::kFail)
+        ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n" << r.failure
+                      << (r.conformance == results::Conformance::kNo
+                              ? "\n(measured on a system that failed its preconditions)"
+                              : "");
+    }
+    if (out.lease_lost) ADD_FAILURE() << "the lab lease was broken by someone else during this test";
+    if (out.could_not_run) {
+      // A broken gate is exit 3 and stops the run: no later measurement starts.
+      run_.stop(c_.name() + ": " + out.error);
+      FAIL() << "could not run " << c_.name() << ": " << out.error;
+    }
+  }
+
+ private:
+  static std::vector<std::pair<std::string, std::string>> report_properties(const results::TestRecord& r);
+
+  gate::GateRun& run_;
+  gate::TestCase c_;
+  std::vector<std::string> hosts_;
+};
+
+}  // namespace
+}  // namespace labgate::suites
+
+#include "labgate/report/figure_format.h"
+
+namespace labgate::suites {
+namespace {
+std::vector<std::pair<std::string, std::string>> CaseTest::report_properties(const results::TestRecord& r) {
+  auto props = report::junit_properties(r);
+  props.emplace_back("metric", r.metric);
+  return props;
+}
+}  // namespace
+
+std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<gate::TestCase>& cases,
+                                   bool with_preconditions) {
+  std::vector<std::string> hosts = gate::hosts_of(cases);
+  if (with_preconditions)
+    for (const auto& h : gate::precondition_hosts(p))
+      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  std::sort(hosts.begin(), hosts.end());
+  return hosts;
+}
+
+void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts) {
+  const std::vector<std::string> rule_hosts = gate::precondition_hosts(run.profile());
+  std::vector<results::CheckRecord> records;
+  std::string why;
+  if (gate::GateSession* session = run.session(hosts)) {
+    try {
+      const auto outcome = gate::check_preconditions(*session, run.profile(), rule_hosts);
+      for (const auto& s : outcome.snapshots) run.book().dir().write_facts(s.host, nlohmann::json::parse(s.raw));
+      for (const auto& c : outcome.results) records.push_back(gate::to_record(c));
+    } catch (const std::exception& e) {
+      why = std::string("preconditions: ") + e.what();
+      run.stop(why);
+    }
+  } else {
+    why = run.stopped().value_or("the hosts could not be reached");
+  }
+  if (!why.empty()) {
+    run.book().set_not_checked("not checked: " + why);
+    run.book().publish();
+    ::testing::RegisterTest("Preconditions", "gate/could_not_run", nullptr, nullptr, __FILE__, __LINE__,
+                            [why]() -> ::testing::Test* { return new GateBroken(why); });
+    return;
+  }
+  for (const auto& r : records)
+    ::testing::RegisterTest("Preconditions", r.test_name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [r]() -> ::testing::Test* { return new RuleTest(r); });
+  run.book().set_checks(std::move(records));
+  run.book().publish();
+}
+
+void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
+                    const std::vector<std::string>& hosts) {
+  for (const auto& c : cases)
+    ::testing::RegisterTest(c.suite.c_str(), c.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [&run, c, hosts]() -> ::testing::Test* { return new CaseTest(run, c, hosts); });
+}
+
+}  // namespace labgate::suites

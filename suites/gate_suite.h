@@ -1,0 +1,37 @@
+// The gate's GoogleTest cases, registered from the profile at run time and run in
+// the same process that owns the run: `labgate run` registers them all and runs
+// them preconditions first; each CTest test runs the same registration for its
+// part. A case only asks the gate layer (gate::GateRun, run_judge_record) to do
+// the work and turns the outcome into an assertion.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "labgate/gate/gate_run.h"
+#include "labgate/gate/test_cases.h"
+
+namespace labgate::suites {
+
+/// SKIP_RETURN_CODE of the CTest measurement tests: the run had stopped (lease
+/// refused, hosts unreachable, "could not run") before this test, which measured
+/// nothing and said why.
+inline constexpr int kSkippedExitCode = 77;
+
+/// The hosts a run touches: the preconditions' hosts (when checked) and every case's.
+std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<gate::TestCase>& cases,
+                                   bool with_preconditions);
+
+/// Runs the preconditions pipeline now (a rule's test must exist before
+/// RUN_ALL_TESTS), records facts and checks, and registers one test per rule per
+/// host. When it cannot run, registers one failing gate/could_not_run test and
+/// stops the run: no measurement starts after it.
+void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts);
+
+/// Registers one test per case; a case run after the run stopped measures
+/// nothing and is skipped with the reason.
+void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
+                    const std::vector<std::string>& hosts);
+
+}  // namespace labgate::suites

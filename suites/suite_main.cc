@@ -1,0 +1,88 @@
+// A suite binary's main: options, the run folder, the registered cases, the exit code.
+#include "suite_main.h"
+
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+#include <sys/prctl.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+#include "gate_suite.h"
+#include "labgate/gate/gate_run.h"
+#include "labgate/gate/run_book.h"
+#include "labgate/transport/interrupt.h"
+#include "labgate/util/logging.h"
+#include "suite_context.h"
+
+namespace labgate::suites {
+
+int suite_main(int argc, char** argv, SuitePart part) {
+  const char* program = part == SuitePart::kPreconditions ? "labgate-preconditions" : "labgate-latency";
+  ::testing::InitGoogleTest(&argc, argv);
+  const auto options = parse_suite_options(argc, argv, program);
+  setup_console_logging(options.verbosity);
+  auto profile = load_profile(options.profile);
+  if (!profile) return 2;
+  std::vector<gate::TestCase> cases;
+  if (part == SuitePart::kMeasurements) {
+    cases = gate::expand_cases(*profile, options.only_test);
+    if (cases.empty() && !options.only_test.empty()) {
+      std::cerr << program << ": no test named '" << options.only_test << "' in " << options.profile << "\n";
+      return 2;
+    }
+  }
+  if (listing_only()) {
+    if (part == SuitePart::kMeasurements)
+      for (const auto& c : cases)
+        ::testing::RegisterTest(c.suite.c_str(), c.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                                []() -> ::testing::Test* { return nullptr; });
+    return RUN_ALL_TESTS();
+  }
+  // CTest (or whatever started us) dying must not leave this measuring alone:
+  // its death is a SIGTERM here, which stops and cleans up like a Ctrl-C.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  transport::install_interrupt_handlers();
+  std::optional<gate::RunBook> book;
+  try {
+    book.emplace(gate::open_or_create_run_dir(options.suffix), *profile, options.suffix);
+  } catch (const Failure& f) {
+    std::cerr << f.what() << "\n";
+    return to_int(f.code());
+  }
+  add_log_file(book->dir().log_file().string());
+  if (part == SuitePart::kMeasurements) {
+    if (auto why = gate::stopped_why(book->run())) {
+      // The run stopped before this test: nothing is begun, CTest shows it skipped.
+      std::cout << program << ": " << options.only_test << " not started: " << *why << "\n";
+      spdlog::warn("{}: not started: {}", options.only_test, *why);
+      return kSkippedExitCode;
+    }
+  }
+  int rc = 0;
+  {
+    gate::GateRun run(*profile, *book);
+    const bool with_preconditions = part == SuitePart::kPreconditions;
+    const auto hosts = run_hosts(*profile, cases, with_preconditions);
+    if (with_preconditions) register_preconditions(run, hosts);
+    register_cases(run, cases, hosts);
+    rc = RUN_ALL_TESTS();
+    run.close();
+  }
+  try {
+    book->publish();
+    std::cout << "results: " << book->dir().path().string() << "\n";
+  } catch (const std::exception& e) {
+    spdlog::error("writing the results: {}", e.what());
+    return to_int(ExitCode::kCouldNotRun);
+  }
+  if (gate::stopped_why(book->run()) || transport::pending_interrupt()) return to_int(ExitCode::kCouldNotRun);
+  for (const auto& t : book->run().tests)
+    if (t.verdict == results::TestVerdict::kError && (options.only_test.empty() || t.name == options.only_test ||
+                                                      t.name.rfind(options.only_test + "/", 0) == 0))
+      return to_int(ExitCode::kCouldNotRun);
+  return rc ? to_int(ExitCode::kGateFailed) : 0;
+}
+
+}  // namespace labgate::suites
