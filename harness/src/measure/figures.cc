@@ -96,7 +96,7 @@ void sample_figure(const Measurement& m, stats::FigureSet& out) {
     const bool tool_buckets = tool_gave_latency(m);
     out.put({"samples", static_cast<double>(m.histogram.count()), "count",
              tool_buckets ? FigureSource::kTool : FigureSource::kHistogram,
-             tool_buckets ? m.source + "'s histogram total" : std::string("samples in the histogram")});
+             tool_buckets ? m.source + "'s histogram total" : std::string()});
   } else if (m.expectation) {
     out.put({"samples", m.expectation->held, "count", own_source(m), who(m) + "'s count"});
   }
