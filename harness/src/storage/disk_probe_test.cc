@@ -42,16 +42,16 @@ TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
     }
     return std::string("no error");
   };
-  EXPECT_THAT(error_of("not json"), HasSubstr("not one JSON object"));
+  EXPECT_THAT(error_of("not json"), HasSubstr("disk output is not one JSON document"));
   EXPECT_THAT(error_of(R"({"format":"labgate-probe-1","probe":"pingpong","status":"ok"})"),
-              HasSubstr("'probe' is not \"disk\""));
+              HasSubstr("disk output: probe: is 'pingpong', not disk"));
   EXPECT_THAT(
       error_of(
           R"({"format":"labgate-probe-1","probe":"disk","status":"error","error":"the filesystem of /x refuses O_DIRECT"})"),
       HasSubstr("disk probe on a could not measure: the filesystem of /x refuses O_DIRECT [probe_failed]"));
   EXPECT_THAT(
       error_of(R"({"format":"labgate-probe-1","probe":"disk","status":"ok","kind":"disk_random_read"})"),
-      HasSubstr("'parameters' is missing"));
+      HasSubstr("disk probe output: parameters: missing"));
 }
 
 }  // namespace
