@@ -19,7 +19,7 @@ declare -A LIBS=(
   [profile]="profile util"
   [units]="util"
   [facts]="facts util"
-  [probe_output]="measure profile stats util"
+  [probe_output]="storage cmdlatency measure profile stats util"
   [netperf]="tools measure profile stats util"
   [sockperf]="tools measure profile stats util"
   [iperf3]="tools measure profile stats util"
@@ -106,7 +106,7 @@ grep -ohE '"[0-9][0-9.]*[A-Za-z%/]+[A-Za-z/]*"' "$ROOT"/profiles/*.toml "$ROOT"/
 # Facts: the snapshot the reader's unit test is built on.
 sed -n '/kSnapshot = R"j(/,/^})j";/p' "$ROOT/harness/src/facts/parse_test.cc" |
   sed -e '1s/.*R"j(//' -e '$s/)j";$//' >"$seeds/facts/parse_test_snapshot.json"
-seed probe_output "$ROOT"/harness/src/measure/testdata/*
+seed probe_output "$ROOT"/harness/src/measure/testdata/* "$ROOT"/harness/src/storage/testdata/* "$ROOT"/harness/src/cmdlatency/testdata/*
 tool_seed netperf "$ROOT"/tests/fixtures/tools/netperf/*
 tool_seed sockperf "$ROOT"/tests/fixtures/tools/sockperf/*
 tool_seed iperf3 "$ROOT"/tests/fixtures/tools/iperf3/*

@@ -5,6 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "labgate/util/testing/source_file.h"
+
+#include <nlohmann/json.hpp>
+
 namespace labgate::storage {
 namespace {
 
@@ -31,6 +35,32 @@ TEST(DiskProbeCommand, FromTheProfilesDiskKeys) {
   EXPECT_EQ(inv.timeout, std::chrono::seconds(2 + 30 + 90 + 204));
   s.duration = std::chrono::nanoseconds(1234567);  // "1.235ms" would round: the probe gets it exact
   EXPECT_THAT(disk_probe_command(s, "p").argv, ::testing::Contains("1234567ns"));
+}
+
+std::string testdata(const std::string& name) {
+  return labgate::test_files::source_file("harness/src/storage/testdata/" + name);
+}
+
+TEST(DiskProbeOutput, ARealRunThroughTheOneWrapperWithItsSamplesAccounted) {
+  // Recorded from probes/disk (read, 1 MiB file, 4 KiB blocks, cached, 0.3 s).
+  const measure::Measurement m = parse_disk_probe(testdata("disk-read-cached.json"), "a");
+  EXPECT_EQ(m.kind, "disk_random_read");
+  EXPECT_EQ(m.parameters.at("reads"), "171007");
+  EXPECT_EQ(m.histogram.count(), 171007u);
+  EXPECT_FALSE(m.counts_drops);
+  ASSERT_TRUE(m.expectation);
+  EXPECT_EQ(m.expectation->expected, 171007);
+  EXPECT_EQ(m.expectation->held, 171007);
+  EXPECT_THAT(::testing::PrintToString(m.warnings), HasSubstr("direct = false"));
+  // A member of the wrong type anywhere is a ProbeOutputError naming it.
+  auto j = nlohmann::json::parse(testdata("disk-read-cached.json"));
+  j["parameters"]["threads"] = "two";
+  try {
+    parse_disk_probe(j.dump(), "a");
+    ADD_FAILURE() << "accepted";
+  } catch (const measure::ProbeOutputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("disk probe output: parameters.threads: expected an integer, got string"));
+  }
 }
 
 TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
