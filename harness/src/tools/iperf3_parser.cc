@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "labgate/tools/parsers.h"
+#include "labgate/util/json_reader.h"
 #include "labgate/util/not_measured.h"
 #include "text_scan.h"
 
@@ -69,12 +70,19 @@ const json* at(const json& root, std::initializer_list<std::string_view> path) {
   return j;
 }
 
+/// A required number, read through the one path-naming reader (util::JsonReader);
+/// its error names the path, and the line iperf3 wrote it on.
 double number(const ToolText& t, const json& root, std::initializer_list<std::string_view> path) {
-  const json* j = at(root, path);
-  if (!j || !j->is_number())
-    t.fail(line_of(t, path), "iperf3 JSON: " + dotted(path) +
-                                 " is missing or not a number (not the output of a finished test?)");
-  return j->get<double>();
+  try {
+    std::optional<util::JsonReader> r;
+    r.emplace(root, "");
+    const std::string_view* seg = path.begin();
+    for (; seg + 1 < path.end(); ++seg) r.emplace(r->object(std::string(*seg).c_str()));
+    return r->num(std::string(*seg).c_str());
+  } catch (const std::invalid_argument& e) {
+    t.fail(line_of(t, path), "iperf3 JSON: " + dotted(path) + " is missing or not a number (" + e.what() +
+                                 "; not the output of a finished test?)");
+  }
 }
 
 /// A required figure, or nullopt with a warning when iperf3 wrote a "not
