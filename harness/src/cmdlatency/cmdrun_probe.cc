@@ -1,34 +1,21 @@
 // cmdrun's command line from a command test, and its JSON as a Measurement.
 #include "labgate/cmdlatency/cmdrun_probe.h"
 
+#include <climits>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "labgate/cmdlatency/command_series.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
+#include "labgate/util/json_reader.h"
 
 namespace labgate::cmdlatency {
 namespace {
 
-using measure::ProbeOutputError;
 using nlohmann::json;
+using util::JsonReader;
 using namespace std::chrono_literals;
-
-constexpr std::size_t kMaxJson = 64u << 20;
-
-[[noreturn]] void bad(const std::string& what) { throw ProbeOutputError("cmdrun output: " + what, false); }
-
-std::uint64_t unsigned_at(const json& j, const std::string& key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_unsigned()) bad("'" + key + "' is missing or not an unsigned integer");
-  return it->get<std::uint64_t>();
-}
-
-// A member as text, "" when absent or not a string (value() would throw on a number).
-std::string text_at(const json& j, const std::string& key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 }  // namespace
 
@@ -54,45 +41,61 @@ CmdrunInvocation cmdrun_command(const profile::TestSpec& spec, const std::string
 
 measure::Measurement parse_cmdrun(std::string_view text, const profile::TestSpec& spec,
                                   const std::string& host) {
-  if (text.size() > kMaxJson) bad("larger than 64 MiB");
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) bad("not one JSON object");
-  if (text_at(j, "format") != "labgate-probe-1") bad("'format' is not \"labgate-probe-1\"");
-  if (text_at(j, "probe") != "cmdrun") bad("'probe' is not \"cmdrun\"");
-  if (text_at(j, "status") != "ok") {
-    const std::string why = text_at(j, "error").empty() ? "unknown" : text_at(j, "error");
-    throw ProbeOutputError("cmdrun on " + host + " could not run the command: " + why, true);
-  }
-  auto runs = j.find("runs");
-  if (runs == j.end() || !runs->is_array()) bad("'runs' is missing or not an array");
-  const std::string first_err = text_at(j, "first_failure_stderr");
-
-  CommandSeries series(spec, host);
-  bool first_failure = true;
-  for (const json& r : *runs) {
-    if (!r.is_array() || r.size() != 3 || !r[0].is_number_unsigned() || !r[1].is_number_integer() ||
-        !r[2].is_number_integer())
-      bad("a run is not [wall_ns, exit_status, timed_out]");
-    Run run;
-    run.wall = std::chrono::nanoseconds(static_cast<std::int64_t>(r[0].get<std::uint64_t>()));
-    run.exit_status = r[1].get<int>();
-    run.timed_out = r[2].get<int>() != 0;
-    if ((run.timed_out || run.exit_status != 0) && first_failure) {
-      run.stderr_text = first_err;  // the probe keeps the first failure's stderr only
-      first_failure = false;
+  const measure::ProbeDocument d = measure::read_probe_document(
+      text, {"cmdrun"}, [&](const std::string&) { return "cmdrun on " + host + " could not run the command"; });
+  return measure::read_probe_members("cmdrun", [&] {
+    const JsonReader r(d.json, "");
+    const json& runs = r.array("runs");
+    const std::string first_err = r.str_or("first_failure_stderr", "");
+    CommandSeries series(spec, host);
+    bool first_failure = true;
+    for (std::size_t n = 0; n < runs.size(); ++n) {
+      const json& x = runs[n];
+      if (!x.is_array() || x.size() != 3 || !x[0].is_number_unsigned() || !x[1].is_number_integer() ||
+          !x[2].is_number_integer() || x[0].get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+        r.fail(util::json_index_path("runs", n).c_str(), "is not [wall_ns, exit_status, timed_out]");
+      Run run;
+      run.wall = std::chrono::nanoseconds(static_cast<std::int64_t>(x[0].get<std::uint64_t>()));
+      run.exit_status = static_cast<int>(x[1].get<std::int64_t>());
+      run.timed_out = x[2].get<std::int64_t>() != 0;
+      if ((run.timed_out || run.exit_status != 0) && first_failure) {
+        run.stderr_text = first_err;  // the probe keeps the first failure's stderr only
+        first_failure = false;
+      }
+      series.add(run);
     }
-    series.add(run);
-  }
-  series.set_exec_overhead(
-      std::chrono::nanoseconds(static_cast<std::int64_t>(unsigned_at(j, "exec_overhead_p50_ns"))));
-  measure::Measurement m =
-      series.measurement(std::chrono::nanoseconds(static_cast<std::int64_t>(unsigned_at(j, "elapsed_ns"))));
-  m.source = "builtin";
-  m.parameters["probe"] = "cmdrun";
-  m.parameters["clock"] = text_at(j, "clock");
-  if (auto i = j.find("interrupted"); i != j.end() && i->is_boolean() && i->get<bool>())
-    m.warnings.push_back("the runs were interrupted before the planned end");
-  return m;
+    const auto ns = [&](const char* key) {
+      const std::uint64_t v = r.count(key);
+      if (v > static_cast<std::uint64_t>(INT64_MAX)) r.fail(key, "is beyond any duration");
+      return std::chrono::nanoseconds(static_cast<std::int64_t>(v));
+    };
+    series.set_exec_overhead(ns("exec_overhead_p50_ns"));
+    measure::Measurement m = series.measurement(ns("elapsed_ns"));
+    m.source = "builtin";
+    m.parameters["probe"] = "cmdrun";
+    m.parameters["clock"] = r.str_or("clock", "");
+    if (r.bool_or("interrupted", false)) m.warnings.push_back("the runs were interrupted before the planned end");
+    // A count is what the runs must reach; a duration is filled by back-to-back
+    // runs (each its wall time plus the pause).
+    measure::SampleExpectation e;
+    e.held = static_cast<double>(runs.size());
+    const double pause_s = static_cast<double>(spec.command.pause.count()) / 1e9;
+    if (spec.command.count) {
+      e.expected = static_cast<double>(*spec.command.count);
+      e.basis = std::to_string(*spec.command.count) + " runs asked for (count)";
+    } else {
+      const double per_run_s = m.histogram.mean() / 1e9 + pause_s;
+      e.expected = per_run_s > 0 ? m.duration_s / per_run_s : 1;
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%.2f s of runs at a %.3f ms mean wall time + %.3f ms pause", m.duration_s,
+                    m.histogram.mean() / 1e6, pause_s * 1e3);
+      e.basis = buf;
+    }
+    if (e.expected < 1) e.expected = 1;
+    e.shortfall_means = "runs are missing (the probe stopped early or its runs were not all recorded)";
+    m.expectation = e;
+    return m;
+  });
 }
 
 }  // namespace labgate::cmdlatency

@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "labgate/util/testing/source_file.h"
+
+
 #include "labgate/measure/probe_output.h"
 
 namespace labgate::cmdlatency {
@@ -95,6 +98,30 @@ TEST(ParseCmdrun, TheProbesOwnErrorIsAProbeFailure) {
     EXPECT_TRUE(e.probe_failed());
     EXPECT_THAT(e.what(), HasSubstr("cmdrun on a could not run the command: cannot create /x"));
   }
+}
+
+std::string testdata(const std::string& name) {
+  return labgate::test_files::source_file("harness/src/cmdlatency/testdata/" + name);
+}
+
+TEST(ParseCmdrun, RealRunsAreAccountedByCountOrByTime) {
+  // Recorded from probes/cmdrun: `--count 5 -- true` and `--duration 200ms -- true`.
+  profile::TestSpec counted = loadavg();
+  counted.command.count = 5;
+  const measure::Measurement c = parse_cmdrun(testdata("cmdrun-count5-true.json"), counted, "a");
+  ASSERT_TRUE(c.expectation);
+  EXPECT_EQ(c.expectation->expected, 5);
+  EXPECT_EQ(c.expectation->held, 5);
+  counted.command.count = 9;  // asked for 9, the output holds 5: a shortfall
+  EXPECT_EQ(parse_cmdrun(testdata("cmdrun-count5-true.json"), counted, "a").expectation->expected, 9);
+  profile::TestSpec timed = loadavg();
+  timed.command.count.reset();
+  timed.duration = std::chrono::milliseconds(200);
+  const measure::Measurement t = parse_cmdrun(testdata("cmdrun-200ms-true.json"), timed, "a");
+  ASSERT_TRUE(t.expectation);
+  EXPECT_EQ(t.expectation->held, 47);
+  EXPECT_NEAR(t.expectation->held / t.expectation->expected, 1.0, 0.02);  // back-to-back runs fill the time
+  EXPECT_FALSE(t.counts_drops);
 }
 
 TEST(ParseCmdrun, MalformedOutputIsAClearError) {

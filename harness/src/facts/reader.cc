@@ -2,6 +2,7 @@
 #include "reader.h"
 
 #include "labgate/facts/parse.h"
+#include "labgate/util/json_reader.h"
 
 namespace labgate::facts::internal {
 
@@ -15,8 +16,19 @@ void Reader::fail(const std::string& path, const std::string& what) const {
   throw FactsError("facts from " + origin_ + ": field " + path + ": " + what);
 }
 
+/// Runs `read` on util::JsonReader (the one path-naming JSON reader) and turns
+/// its std::invalid_argument "<path>: <what>" into this origin's FactsError.
+template <class Read>
+auto Reader::via_json_reader(Read&& read) const -> decltype(read()) {
+  try {
+    return read();
+  } catch (const std::invalid_argument& e) {
+    throw FactsError("facts from " + origin_ + ": field " + e.what());
+  }
+}
+
 void Reader::expect_object(const json& j, const std::string& path) const {
-  if (!j.is_object()) fail(path, std::string("expected an object, got ") + j.type_name());
+  via_json_reader([&] { return util::JsonReader(j, path.empty() ? "document" : path).path(); });
 }
 
 const json* Reader::member(const json& obj, const std::string& path, const std::string& key) const {
@@ -26,17 +38,11 @@ const json* Reader::member(const json& obj, const std::string& path, const std::
 }
 
 std::string Reader::string(const json& obj, const std::string& path, const std::string& key) const {
-  const json* m = member(obj, path, key);
-  if (!m) fail(join(path, key), "missing");
-  if (!m->is_string()) fail(join(path, key), std::string("expected a string, got ") + m->type_name());
-  return m->get<std::string>();
+  return via_json_reader([&] { return util::JsonReader(obj, path).str(key.c_str()); });
 }
 
 std::string Reader::string_or_empty(const json& obj, const std::string& path, const std::string& key) const {
-  const json* m = member(obj, path, key);
-  if (!m || m->is_null()) return "";
-  if (!m->is_string()) fail(join(path, key), std::string("expected a string, got ") + m->type_name());
-  return m->get<std::string>();
+  return via_json_reader([&] { return util::JsonReader(obj, path).str_or(key.c_str(), ""); });
 }
 
 template <class T>

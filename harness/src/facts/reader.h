@@ -54,6 +54,10 @@ class Reader {
   Fact<T> scalar(const nlohmann::json& obj, const std::string& path, const std::string& key,
                  bool (nlohmann::json::*is_type)() const, const char* expected) const;
 
+  /// util::JsonReader's errors as this origin's FactsError.
+  template <class Read>
+  auto via_json_reader(Read&& read) const -> decltype(read());
+
   std::string origin_;
 };
 

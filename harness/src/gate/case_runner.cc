@@ -150,7 +150,7 @@ CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   keep(run, "server.err", t.server.err);
   t.measurement.host = c.client;
   t.measurement.peer = c.server;
-  for (const auto& w : t.invocation.warnings) t.measurement.warnings.push_back(w);
+  // The invocation's warnings are already in the measurement (tools::run_tool_test adds them).
   run.measurements.push_back(std::move(t.measurement));
   return run;
 }

@@ -6,6 +6,7 @@
 
 #include "labgate/measure/figures.h"
 #include "labgate/profile/test_spec.h"
+#include "labgate/util/json_reader.h"
 
 namespace labgate::measure {
 
@@ -90,115 +91,62 @@ nlohmann::json to_json(const Measurement& m) {
   return j;
 }
 
-namespace {
-
-[[noreturn]] void bad(const std::string& field, const char* expected) {
-  throw std::invalid_argument("measurement JSON: '" + field + "' missing or not " + expected);
-}
-
-const nlohmann::json& member(const nlohmann::json& j, const std::string& path, const std::string& key) {
-  auto it = j.find(key);
-  if (it == j.end()) bad(path + key, "present");
-  return *it;
-}
-
-std::string str(const nlohmann::json& j, const std::string& key, const std::string& path = "") {
-  const auto& v = member(j, path, key);
-  if (!v.is_string()) bad(path + key, "a string");
-  return v.get<std::string>();
-}
-
-double num(const nlohmann::json& j, const std::string& key, const std::string& path = "") {
-  const auto& v = member(j, path, key);
-  if (!v.is_number()) bad(path + key, "a number");
-  return v.get<double>();
-}
-
-std::uint64_t count(const nlohmann::json& j, const std::string& key, const std::string& path = "") {
-  const auto& v = member(j, path, key);
-  if (!v.is_number_unsigned()) bad(path + key, "an unsigned integer");
-  return v.get<std::uint64_t>();
-}
-
-int integer(const nlohmann::json& j, const std::string& key, const std::string& path = "") {
-  const auto& v = member(j, path, key);
-  if (!v.is_number_integer()) bad(path + key, "an integer");
-  return v.get<int>();
-}
-
-const nlohmann::json& array(const nlohmann::json& j, const std::string& key) {
-  const auto& v = member(j, "", key);
-  if (!v.is_array()) bad(key, "an array");
-  return v;
-}
-
-template <typename V, typename Get>
-std::map<std::string, V> object_map(const nlohmann::json& j, const std::string& key, Get get) {
-  const auto& v = member(j, "", key);
-  if (!v.is_object()) bad(key, "an object");
-  std::map<std::string, V> out;
-  for (const auto& [k, item] : v.items()) out[k] = get(v, k, key + ".");
-  return out;
-}
-
-}  // namespace
-
 Measurement measurement_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || str(j, "format") != "labgate-measurement-1")
-    throw std::invalid_argument("measurement JSON: 'format' is not \"labgate-measurement-1\"");
-  Measurement m;
-  m.source = str(j, "source");
-  m.kind = str(j, "kind");
-  auto metric = parse_metric(str(j, "metric"));
-  if (!metric) bad("metric", "one of round_trip, send_time, clock_gap");
-  m.metric = *metric;
-  m.host = str(j, "host");
-  m.peer = str(j, "peer");
-  m.cpu = integer(j, "cpu");
-  m.histogram = stats::Histogram::from_json(member(j, "", "histogram"));
-  m.reported = object_map<double>(j, "reported",
-                                  [](const auto& o, const auto& k, const auto& p) { return num(o, k, p); });
-  const auto& series = array(j, "series");
-  for (std::size_t n = 0; n < series.size(); ++n) {
-    const auto& i = series[n];
-    const std::string at = "series[" + std::to_string(n) + "].";
-    if (!i.is_object()) bad(at, "an object");
-    m.series.push_back({num(i, "start_s", at), num(i, "length_s", at), count(i, "count", at),
-                        count(i, "p50_ns", at), count(i, "p99_ns", at), count(i, "max_ns", at)});
+  try {
+    // Every member through the one path-naming reader (util::JsonReader).
+    const util::JsonReader r(j, "");
+    if (r.str("format") != "labgate-measurement-1") r.fail("format", "is not \"labgate-measurement-1\"");
+    Measurement m;
+    m.source = r.str("source");
+    m.kind = r.str("kind");
+    auto metric = parse_metric(r.str("metric"));
+    if (!metric) r.fail("metric", "is not one of round_trip, send_time, clock_gap, io_time, wall_time");
+    m.metric = *metric;
+    m.host = r.str("host");
+    m.peer = r.str("peer");
+    m.cpu = r.integer("cpu");
+    r.object("histogram");
+    m.histogram = stats::Histogram::from_json(r.any("histogram"), "histogram");
+    const util::JsonReader reported = r.object("reported");
+    for (const auto& [k, v] : reported.json().items()) m.reported[k] = reported.num(k.c_str());
+    const nlohmann::json& series = r.array("series");
+    for (std::size_t n = 0; n < series.size(); ++n) {
+      const util::JsonReader i = r.element("series", n);
+      m.series.push_back({i.num("start_s"), i.num("length_s"), i.count("count"), i.count("p50_ns"),
+                          i.count("p99_ns"), i.count("max_ns")});
+    }
+    const nlohmann::json& events = r.array("events");
+    for (std::size_t n = 0; n < events.size(); ++n) {
+      const util::JsonReader e = r.element("events", n);
+      m.events.push_back({e.num("at_s"), e.count("value_ns"), e.integer("cpu")});
+    }
+    m.duration_s = r.num("duration_s");
+    m.warmup_s = r.num("warmup_s");
+    m.sent = r.count("sent");
+    m.received = r.count("received");
+    m.dropped = r.count("dropped");
+    m.duplicated = r.count("duplicated");
+    m.out_of_order = r.count("out_of_order");
+    m.throughput_bps = r.opt_num("throughput_bps");
+    m.loss_fraction = r.opt_num("loss_fraction");
+    m.counts_drops = r.bool_or("counts_drops", false);
+    if (r.has("expectation")) {
+      const util::JsonReader e = r.object("expectation");
+      m.expectation =
+          SampleExpectation{e.num("expected"), e.num("held"), e.str("basis"), e.str("shortfall_means")};
+    }
+    const util::JsonReader parameters = r.object("parameters");
+    for (const auto& [k, v] : parameters.json().items()) m.parameters[k] = parameters.str(k.c_str());
+    const nlohmann::json& warnings = r.array("warnings");
+    for (std::size_t n = 0; n < warnings.size(); ++n) {
+      if (!warnings[n].is_string())
+        r.fail(util::json_index_path("warnings", n).c_str(), "expected a string, got " + util::json_type_name(warnings[n]));
+      m.warnings.push_back(warnings[n].get<std::string>());
+    }
+    return m;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("measurement JSON: ") + e.what());
   }
-  const auto& events = array(j, "events");
-  for (std::size_t n = 0; n < events.size(); ++n) {
-    const auto& e = events[n];
-    const std::string at = "events[" + std::to_string(n) + "].";
-    if (!e.is_object()) bad(at, "an object");
-    m.events.push_back({num(e, "at_s", at), count(e, "value_ns", at), integer(e, "cpu", at)});
-  }
-  m.duration_s = num(j, "duration_s");
-  m.warmup_s = num(j, "warmup_s");
-  m.sent = count(j, "sent");
-  m.received = count(j, "received");
-  m.dropped = count(j, "dropped");
-  m.duplicated = count(j, "duplicated");
-  m.out_of_order = count(j, "out_of_order");
-  if (j.contains("throughput_bps")) m.throughput_bps = num(j, "throughput_bps");
-  if (j.contains("loss_fraction")) m.loss_fraction = num(j, "loss_fraction");
-  if (j.contains("counts_drops")) {
-    if (!j["counts_drops"].is_boolean()) bad("counts_drops", "a boolean");
-    m.counts_drops = j["counts_drops"].get<bool>();
-  }
-  if (j.contains("expectation")) {
-    const auto& e = j["expectation"];
-    if (!e.is_object()) bad("expectation", "an object");
-    m.expectation = SampleExpectation{num(e, "expected", "expectation."), num(e, "held", "expectation."),
-                                      str(e, "basis", "expectation."), str(e, "shortfall_means", "expectation.")};
-  }
-  m.parameters = object_map<std::string>(
-      j, "parameters", [](const auto& o, const auto& k, const auto& p) { return str(o, k, p); });
-  for (const auto& w : array(j, "warnings")) {
-    if (!w.is_string()) bad("warnings[]", "a string");
-    m.warnings.push_back(w.get<std::string>());
-  }
-  return m;
 }
 
 }  // namespace labgate::measure

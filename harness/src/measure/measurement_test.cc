@@ -157,19 +157,19 @@ void expect_error(nlohmann::json j, const std::string& needle) {
 
 TEST(MeasurementJson, ErrorsNameTheField) {
   const nlohmann::json good = to_json(full());
-  expect_error(nlohmann::json::array(), "format");
+  expect_error(nlohmann::json::array(), "document: expected an object, got array");
   auto j = good;
   j["format"] = "labgate-measurement-0";
   expect_error(j, "format");
   j = good;
   j.erase("sent");
-  expect_error(j, "'sent' missing");
+  expect_error(j, "sent: missing");
   j = good;
   j["sent"] = -1;
-  expect_error(j, "'sent' missing or not an unsigned integer");
+  expect_error(j, "sent: expected a non-negative integer");
   j = good;
   j["metric"] = "round-trip";
-  expect_error(j, "'metric'");
+  expect_error(j, "metric: is not one of");
   j = good;
   j["series"][1]["max_ns"] = "big";
   expect_error(j, "series[1].max_ns");
@@ -179,6 +179,27 @@ TEST(MeasurementJson, ErrorsNameTheField) {
   j = good;
   j["histogram"]["total"] = 5;
   expect_error(j, "histogram JSON");
+}
+
+TEST(MeasurementJson, EveryMemberOfTheWrongTypeIsNamedNeverATypeError) {
+  const nlohmann::json good = to_json(full());
+  for (const auto& [key, value] : good.items()) {
+    for (const nlohmann::json& w : {nlohmann::json("x"), nlohmann::json(-1), nlohmann::json::array(),
+                                    nlohmann::json(true)}) {
+      if (w.type() == value.type() || (w.is_number() && value.is_number_float())) continue;
+      auto j = good;
+      j[key] = w;
+      SCOPED_TRACE(key + " = " + w.dump());
+      try {
+        (void)measurement_from_json(j);
+        if (!(w.is_array() && (key == "series" || key == "events" || key == "warnings"))) ADD_FAILURE() << "accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "not an invalid_argument: " << e.what();
+      }
+    }
+  }
 }
 
 TEST(Metric, SpellingsRoundTrip) {

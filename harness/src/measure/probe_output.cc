@@ -2,80 +2,50 @@
 // written by probes/pingpong, probes/stream and probes/jitter).
 #include "labgate/measure/probe_output.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
+
+#include "labgate/util/json_reader.h"
 
 namespace labgate::measure {
 namespace {
 
 using nlohmann::json;
-
-/// Reads members of one object, naming the full path of whatever is wrong.
-class Reader {
- public:
-  Reader(const json& j, std::string probe, std::string path = "")
-      : j_(j), probe_(std::move(probe)), path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ProbeOutputError(probe_ + " output: '" + path_ + key + "' " + what, false);
-  }
-  const json& at(const std::string& key) const {
-    auto it = j_.find(key);
-    if (it == j_.end()) fail(key, "is missing");
-    return *it;
-  }
-  bool has(const std::string& key) const { return j_.contains(key); }
-  Reader object(const std::string& key) const {
-    if (!at(key).is_object()) fail(key, "is not an object");
-    return Reader(at(key), probe_, path_ + key + ".");
-  }
-  const json& array(const std::string& key) const {
-    if (!at(key).is_array()) fail(key, "is not an array");
-    return at(key);
-  }
-  std::string str(const std::string& key) const {
-    if (!at(key).is_string()) fail(key, "is not a string");
-    return at(key).get<std::string>();
-  }
-  double num(const std::string& key) const {
-    if (!at(key).is_number()) fail(key, "is not a number");
-    return at(key).get<double>();
-  }
-  std::uint64_t count(const std::string& key) const {
-    if (!at(key).is_number_unsigned()) fail(key, "is not an unsigned integer");
-    return at(key).get<std::uint64_t>();
-  }
-  int integer(const std::string& key) const {
-    if (!at(key).is_number_integer()) fail(key, "is not an integer");
-    return at(key).get<int>();
-  }
-  const json& raw() const { return j_; }
-  const std::string& probe() const { return probe_; }
-  std::string path() const { return path_; }
-
- private:
-  const json& j_;
-  std::string probe_;
-  std::string path_;
-};
+using util::JsonReader;
 
 std::string flat(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+std::string thousands(double v) {
+  std::string digits = std::to_string(static_cast<unsigned long long>(std::llround(std::max(0.0, v))));
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
 /// parameters, clock and memory: what the run was and where.
-void read_environment(const Reader& r, Measurement& m) {
-  const Reader params = r.object("parameters");
-  for (const auto& [k, v] : params.raw().items()) m.parameters[k] = flat(v);
-  const Reader clock = r.object("clock");
+void read_environment(const JsonReader& r, const std::string& probe, Measurement& m) {
+  const JsonReader params = r.object("parameters");
+  for (const auto& [k, v] : params.json().items()) m.parameters[k] = flat(v);
+  const JsonReader clock = r.object("clock");
   m.parameters["clock_source"] = clock.str("source");
-  m.parameters["timer_cost_ns"] = flat(clock.at("timer_cost_ns"));
-  const Reader memory = r.object("memory");
-  m.parameters["max_rss_kb"] = flat(memory.at("max_rss_kb"));
+  m.parameters["timer_cost_ns"] = flat(clock.any("timer_cost_ns"));
+  const JsonReader memory = r.object("memory");
+  m.parameters["max_rss_kb"] = flat(memory.any("max_rss_kb"));
   m.parameters["max_rss_source"] = memory.str("source");
-  m.parameters["probe"] = r.probe();
+  m.parameters["probe"] = probe;
   m.warmup_s = r.num("warmup_excluded_s");
 }
 
 /// Warns when the CPU placement asked for is not what the run got.
-void check_cpu(const Reader& params, Measurement& m) {
+void check_cpu(const JsonReader& params, Measurement& m) {
   const int asked = params.integer("cpu_asked");
   const int actual = params.integer("cpu_actual");
   const int end = params.integer("cpu_actual_end");
@@ -84,26 +54,19 @@ void check_cpu(const Reader& params, Measurement& m) {
                          std::to_string(actual) + (end != actual ? " then " + std::to_string(end) : ""));
 }
 
-stats::Histogram read_histogram(const Reader& r) {
-  try {
-    return stats::Histogram::from_json(r.at("histogram"));
-  } catch (const std::invalid_argument& e) {
-    throw ProbeOutputError(r.probe() + " output: '" + r.path() + "histogram': " + e.what(), false);
-  } catch (const nlohmann::json::exception& e) {
-    // A member of the wrong type (found by fuzzing): the same clear error.
-    throw ProbeOutputError(r.probe() + " output: '" + r.path() + "histogram': " + e.what(), false);
-  }
+stats::Histogram read_histogram(const JsonReader& r) {
+  r.object("histogram");  // names the path when it is not an object
+  return stats::Histogram::from_json(r.any("histogram"), r.path_of("histogram"));
 }
 
-std::vector<Interval> read_series(const Reader& r, Measurement& m) {
-  const Reader s = r.object("series");
+std::vector<Interval> read_series(const JsonReader& r, Measurement& m) {
+  const JsonReader s = r.object("series");
   std::vector<Interval> out;
   const json& items = s.array("intervals");
   for (std::size_t n = 0; n < items.size(); ++n) {
-    if (!items[n].is_object()) s.fail("intervals[" + std::to_string(n) + "]", "is not an object");
-    const Reader i(items[n], r.probe(), s.path() + "intervals[" + std::to_string(n) + "].");
-    out.push_back({i.num("start_s"), i.num("length_s"), i.count("count"), i.count("p50_ns"),
-                   i.count("p99_ns"), i.count("max_ns")});
+    const JsonReader i = s.element("intervals", n);
+    out.push_back({i.num("start_s"), i.num("length_s"), i.count("count"), i.count("p50_ns"), i.count("p99_ns"),
+                   i.count("max_ns")});
   }
   if (s.count("not_kept") > 0)
     m.warnings.push_back("the run outlasted its planned series: " + std::to_string(s.count("not_kept")) +
@@ -111,53 +74,35 @@ std::vector<Interval> read_series(const Reader& r, Measurement& m) {
   return out;
 }
 
-/// The checks every client output shares: schema, role, and the probe's verdict.
-std::string read_header(const Reader& r) {
-  if (r.str("format") != "labgate-probe-1") r.fail("format", "is not \"labgate-probe-1\"");
-  const std::string probe = r.str("probe");
-  if (probe != "pingpong" && probe != "stream" && probe != "jitter")
-    r.fail("probe", "is '" + probe + "', not pingpong, stream or jitter");
-  if (r.has("event"))
-    throw ProbeOutputError(
-        probe + " output: this is the server's '" + r.str("event") + "' line, not a client result", false);
-  if (probe != "jitter" && r.str("role") != "client")
-    throw ProbeOutputError(
-        probe + " output: this is the " + r.str("role") + "'s summary, not the client's result", false);
-  if (r.str("status") == "error")
-    throw ProbeOutputError(
-        probe + (probe == "jitter" ? "" : " client") + " could not measure: " + r.str("error"), true);
-  if (r.str("status") != "ok") r.fail("status", "is neither \"ok\" nor \"error\"");
-  return probe;
-}
-
 /// What pingpong and stream clients share: kind (one of two), environment, CPU,
 /// histogram, series and the measured phase's counters (`lost_key` names the
 /// counter of messages that never arrived).
-Measurement client_base(const Reader& r, Metric metric, const char* tcp_kind, const char* udp_kind,
-                        const char* lost_key) {
+Measurement client_base(const JsonReader& r, const std::string& probe, Metric metric, const char* tcp_kind,
+                        const char* udp_kind, const char* lost_key) {
   Measurement m;
   m.source = "builtin";
   m.metric = metric;
   m.kind = r.str("kind");
   if (m.kind != tcp_kind && m.kind != udp_kind)
     r.fail("kind", "is '" + m.kind + "', expected " + tcp_kind + " or " + udp_kind);
-  read_environment(r, m);
+  read_environment(r, probe, m);
   check_cpu(r.object("parameters"), m);
   m.duration_s = r.num("duration_s");
   m.histogram = read_histogram(r);
   m.series = read_series(r, m);
-  const Reader c = r.object("counters").object("measured");
+  const JsonReader c = r.object("counters").object("measured");
   m.sent = c.count("sent");
   m.received = c.count("received");
   m.dropped = c.count(lost_key);
   m.out_of_order = c.count("out_of_order");
-  m.counts_drops = m.kind == udp_kind;  // TCP cannot lose a message, it retransmits
+  // UDP is where a datagram can vanish, and the probes count each one that did.
+  m.counts_drops = m.kind == udp_kind;
   return m;
 }
 
-Measurement read_pingpong(const Reader& r) {
-  Measurement m = client_base(r, Metric::kRoundTrip, "tcp_rr", "udp_rr", "dropped");
-  const Reader c = r.object("counters").object("measured");
+Measurement read_pingpong(const JsonReader& r) {
+  Measurement m = client_base(r, "pingpong", Metric::kRoundTrip, "tcp_rr", "udp_rr", "dropped");
+  const JsonReader c = r.object("counters").object("measured");
   m.duplicated = c.count("duplicated");
   m.reported["late"] = static_cast<double>(c.count("late"));
   m.reported["invalid"] = static_cast<double>(c.count("invalid"));
@@ -172,34 +117,59 @@ Measurement read_pingpong(const Reader& r) {
                          " replies came after the receive timeout (counted dropped)");
   if (c.count("invalid") > 0)
     m.warnings.push_back(std::to_string(c.count("invalid")) + " datagrams were not replies to this run");
+  // Every request sent is a round trip in the histogram or a counted drop (one may
+  // be in flight at the end); an open loop must also have kept its schedule.
+  const JsonReader params = r.object("parameters");
+  SampleExpectation e;
+  e.held = static_cast<double>(m.histogram.count() + m.dropped);
+  e.expected = static_cast<double>(m.sent);
+  e.basis = thousands(e.expected) + " requests sent in " + seconds(m.duration_s);
+  e.shortfall_means = "requests neither came back nor were counted as dropped";
+  if (params.str_or("mode", "closed_loop") == "open_loop") {
+    const double planned = params.num("rate_per_s") * m.duration_s;
+    if (planned > e.expected) {
+      e.expected = planned;
+      e.basis = "an open loop of " + thousands(params.num("rate_per_s")) + "/s for " + seconds(m.duration_s);
+      e.shortfall_means = "the client could not keep its send schedule (it stalled)";
+    }
+  }
+  e.basis += ", " + thousands(static_cast<double>(m.histogram.count())) + " round trips + " +
+             thousands(static_cast<double>(m.dropped)) + " counted drops";
+  if (e.expected <= 0) e.expected = 1;  // a measured phase without one request holds nothing: never a pass
+  m.expectation = e;
   return m;
 }
 
-Measurement read_stream(const Reader& r) {
-  Measurement m = client_base(r, Metric::kSendTime, "tcp_stream", "udp_stream", "lost");
-  const Reader c = r.object("counters").object("measured");
+Measurement read_stream(const JsonReader& r) {
+  Measurement m = client_base(r, "stream", Metric::kSendTime, "tcp_stream", "udp_stream", "lost");
+  const JsonReader c = r.object("counters").object("measured");
   m.reported["send_errors"] = static_cast<double>(c.count("send_errors"));
   m.throughput_bps = r.num("throughput_bps");
   m.reported["send_throughput_bps"] = r.num("send_throughput_bps");
   if (m.kind == "udp_stream") m.loss_fraction = r.num("loss_fraction");
   if (m.histogram.count() != m.sent)
-    r.fail("histogram", "holds " + std::to_string(m.histogram.count()) +
-                            " sends but counters.measured says " + std::to_string(m.sent));
+    r.fail("histogram", "holds " + std::to_string(m.histogram.count()) + " sends but counters.measured says " +
+                            std::to_string(m.sent));
+  SampleExpectation e;
+  e.held = static_cast<double>(m.histogram.count());
+  e.expected = std::max<double>(1, static_cast<double>(m.sent));
+  e.basis = thousands(static_cast<double>(m.sent)) + " sends counted in " + seconds(m.duration_s);
+  e.shortfall_means = "send times were not recorded";
+  m.expectation = e;
   return m;
 }
 
-std::vector<Measurement> read_jitter(const Reader& r) {
+std::vector<Measurement> read_jitter(const JsonReader& r) {
   Measurement base;
   base.source = "builtin";
   base.metric = Metric::kClockGap;
   base.kind = "jitter";
-  read_environment(r, base);
+  read_environment(r, "jitter", base);
   std::vector<Measurement> out;
   const json& cpus = r.array("per_cpu");
   if (cpus.empty()) r.fail("per_cpu", "is empty");
   for (std::size_t n = 0; n < cpus.size(); ++n) {
-    if (!cpus[n].is_object()) r.fail("per_cpu[" + std::to_string(n) + "]", "is not an object");
-    const Reader c(cpus[n], r.probe(), "per_cpu[" + std::to_string(n) + "].");
+    const JsonReader c = r.element("per_cpu", n);
     Measurement m = base;
     m.cpu = c.integer("cpu_asked");
     m.parameters["cpu_asked"] = std::to_string(m.cpu);
@@ -212,7 +182,7 @@ std::vector<Measurement> read_jitter(const Reader& r) {
     m.series = read_series(c, m);
     const json& events = c.array("events");
     for (std::size_t e = 0; e < events.size(); ++e) {
-      const Reader ev(events[e], r.probe(), c.path() + "events[" + std::to_string(e) + "].");
+      const JsonReader ev = c.element("events", e);
       m.events.push_back({ev.num("at_s"), ev.count("gap_ns"), m.cpu});
     }
     m.reported["over_threshold"] = static_cast<double>(c.count("over_threshold"));
@@ -220,6 +190,18 @@ std::vector<Measurement> read_jitter(const Reader& r) {
     if (m.histogram.count() != c.count("samples"))
       c.fail("histogram", "holds " + std::to_string(m.histogram.count()) + " gaps but samples says " +
                               std::to_string(c.count("samples")));
+    // Every clock read counted is a gap in the histogram. (The gaps do not add up
+    // to the run: the probe's own recording between reads is not in them, ~14 %
+    // of a 0.3 s run here, so covered time is shown, not judged.)
+    SampleExpectation e;
+    e.held = static_cast<double>(m.histogram.count());
+    e.expected = std::max<double>(1, static_cast<double>(c.count("samples")));
+    const double covered_s = static_cast<double>(m.histogram.sum()) / 1e9;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "; its gaps add up to %.3f s of the %.3f s measured", covered_s, m.duration_s);
+    e.basis = thousands(e.expected) + " clock reads counted" + buf;
+    e.shortfall_means = "clock reads the probe counted are missing from its histogram";
+    m.expectation = e;
     out.push_back(std::move(m));
   }
   return out;
@@ -235,8 +217,7 @@ json parse_document(std::string_view text, std::size_t max_bytes, const char* wh
   } catch (const json::parse_error& e) {
     std::string start(text.substr(0, 80));
     throw ProbeOutputError(
-        std::string(what) + " is not one JSON document (" + e.what() + "); it begins: \"" + start + "\"",
-        false);
+        std::string(what) + " is not one JSON document (" + e.what() + "); it begins: \"" + start + "\"", false);
   } catch (const json::out_of_range& e) {  // a number no double holds, e.g. 1E400 (found by fuzzing)
     throw ProbeOutputError(std::string(what) + " is not usable JSON (" + e.what() + ")", false);
   }
@@ -244,16 +225,49 @@ json parse_document(std::string_view text, std::size_t max_bytes, const char* wh
 
 }  // namespace
 
+ProbeDocument read_probe_document(std::string_view text, std::initializer_list<std::string_view> probes,
+                                  const std::function<std::string(const std::string&)>& failed,
+                                  std::size_t max_bytes) {
+  std::string names;
+  for (std::string_view p : probes) names += (names.empty() ? "" : " or ") + std::string(p);
+  ProbeDocument d;
+  d.json = parse_document(text, max_bytes, (names + " output").c_str());
+  if (!d.json.is_object()) throw ProbeOutputError(names + " output: the document is not a JSON object", false);
+  d.probe = read_probe_members(names, [&] {
+    const JsonReader r(d.json, "");
+    if (r.str("format") != "labgate-probe-1") r.fail("format", "is not \"labgate-probe-1\"");
+    const std::string probe = r.str("probe");
+    bool known = false;
+    for (std::string_view p : probes) known = known || probe == p;
+    if (!known) r.fail("probe", "is '" + probe + "', not " + names);
+    if (r.has("event"))
+      throw ProbeOutputError(
+          probe + " output: this is the server's '" + flat(r.any("event")) + "' line, not a client result", false);
+    if (r.has("role") && r.str("role") != "client")
+      throw ProbeOutputError(probe + " output: this is the " + r.str("role") + "'s summary, not the client's result",
+                             false);
+    const std::string status = r.str("status");
+    if (status == "error") throw ProbeOutputError(failed(probe) + ": " + r.str_or("error", "(no reason given)"), true);
+    if (status != "ok") r.fail("status", "is neither \"ok\" nor \"error\"");
+    return probe;
+  });
+  return d;
+}
+
 std::vector<Measurement> parse_probe_output(std::string_view text, const ParseContext& ctx) {
-  const json j = parse_document(text, ctx.max_bytes, "probe output");
-  if (!j.is_object()) throw ProbeOutputError("probe output: the document is not a JSON object", false);
-  const std::string probe = read_header(Reader(j, "probe"));
-  const Reader r(j, probe);
-  std::vector<Measurement> out;
-  if (probe == "jitter")
-    out = read_jitter(r);
-  else
-    out.push_back(probe == "pingpong" ? read_pingpong(r) : read_stream(r));
+  const auto failed = [](const std::string& probe) {
+    return probe + (probe == "jitter" ? "" : " client") + " could not measure";
+  };
+  const ProbeDocument d = read_probe_document(text, {"pingpong", "stream", "jitter"}, failed, ctx.max_bytes);
+  std::vector<Measurement> out = read_probe_members(d.probe, [&] {
+    const JsonReader r(d.json, "");
+    std::vector<Measurement> ms;
+    if (d.probe == "jitter")
+      ms = read_jitter(r);
+    else
+      ms.push_back(d.probe == "pingpong" ? read_pingpong(r) : read_stream(r));
+    return ms;
+  });
   for (Measurement& m : out) {
     m.host = ctx.host;
     m.peer = ctx.peer;
@@ -263,21 +277,22 @@ std::vector<Measurement> parse_probe_output(std::string_view text, const ParseCo
 
 ListeningLine parse_listening_line(std::string_view line) {
   const json j = parse_document(line, 4096, "probe server's first line");
-  // Not j.value(): an "event" that is not a string would throw json's type_error.
   const bool listening = j.is_object() && j.contains("event") && j["event"].is_string() &&
                          j["event"].get<std::string>() == "listening";
   if (!listening)
     throw ProbeOutputError(
         "probe server's first line is not a 'listening' event: " + std::string(line.substr(0, 200)), false);
-  const Reader r(j, "probe server");
-  ListeningLine l;
-  l.probe = r.str("probe");
-  l.proto = r.str("proto");
-  l.address = r.str("address");
-  l.port = r.integer("port");
-  if (r.has("udp_port")) l.udp_port = r.integer("udp_port");
-  if (l.port <= 0 || l.port > 65535) r.fail("port", "is not a port number");
-  return l;
+  return read_probe_members("probe server", [&] {
+    const JsonReader r(j, "");
+    ListeningLine l;
+    l.probe = r.str("probe");
+    l.proto = r.str("proto");
+    l.address = r.str("address");
+    l.port = r.integer("port");
+    if (r.has("udp_port")) l.udp_port = r.integer("udp_port");
+    if (l.port <= 0 || l.port > 65535) r.fail("port", "is not a port number");
+    return l;
+  });
 }
 
 }  // namespace labgate::measure

@@ -2,6 +2,7 @@
 // loopback into testdata/) and on every kind of broken output.
 #include "labgate/measure/probe_output.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -160,13 +161,13 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
   EXPECT_NE(error_of(good, ParseContext{"", "", 100}).find("over the limit of 100"), std::string::npos);
   auto j = nlohmann::json::parse(good);
   j["format"] = "labgate-probe-0";
-  EXPECT_NE(error_of(j.dump()).find("'format'"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("output: format: is not \"labgate-probe-1\""), std::string::npos);
   j = nlohmann::json::parse(good);
   j.erase("counters");
-  EXPECT_NE(error_of(j.dump()).find("pingpong output: 'counters' is missing"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("pingpong output: counters: missing"), std::string::npos);
   j = nlohmann::json::parse(good);
   j["counters"]["measured"]["received"] = 1;
-  EXPECT_NE(error_of(j.dump()).find("'histogram' holds"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("histogram: holds"), std::string::npos);
   j = nlohmann::json::parse(good);
   j["series"]["intervals"][0]["p99_ns"] = -5;
   EXPECT_NE(error_of(j.dump()).find("series.intervals[0].p99_ns"), std::string::npos);
@@ -175,10 +176,38 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
   EXPECT_NE(error_of(j.dump()).find("expected tcp_rr or udp_rr"), std::string::npos);
   j = nlohmann::json::parse(good);
   j["histogram"]["sub_bucket_bits"] = 7;
-  EXPECT_NE(error_of(j.dump()).find("'histogram': histogram JSON"), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("pingpong output: histogram JSON: histogram.sub_bucket_bits"), std::string::npos);
   j = nlohmann::json::parse(good);
   j["histogram"]["format"] = nlohmann::json::array();  // found by fuzzing: was an uncaught type_error
-  EXPECT_NE(error_of(j.dump()).find("pingpong output: 'histogram': "), std::string::npos);
+  EXPECT_NE(error_of(j.dump()).find("pingpong output: histogram JSON: histogram.format: expected a string, got array"), std::string::npos);
+}
+
+TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
+  const Measurement udp = parse_probe_output(fixture("pingpong-udp.json")).at(0);
+  EXPECT_TRUE(udp.counts_drops);
+  ASSERT_TRUE(udp.expectation);
+  EXPECT_EQ(udp.expectation->expected, 7705);  // requests sent
+  EXPECT_EQ(udp.expectation->held, 7705);      // round trips + counted drops
+  EXPECT_FALSE(parse_probe_output(fixture("pingpong-tcp.json")).at(0).counts_drops);
+  // An open loop must also have kept its schedule: 2000/s for 0.3 s.
+  const Measurement open = parse_probe_output(fixture("pingpong-tcp-open.json")).at(0);
+  ASSERT_TRUE(open.expectation);
+  EXPECT_DOUBLE_EQ(open.expectation->expected, 600);
+  EXPECT_EQ(open.expectation->held, 600);
+  auto stalled = nlohmann::json::parse(fixture("pingpong-tcp-open.json"));
+  stalled["duration_s"] = 0.6;  // the same 600 sends, but over twice the time
+  const Measurement late = parse_probe_output(stalled.dump()).at(0);
+  EXPECT_DOUBLE_EQ(late.expectation->expected, 1200);
+  EXPECT_THAT(late.expectation->shortfall_means, ::testing::HasSubstr("could not keep its send schedule"));
+  const Measurement stream = parse_probe_output(fixture("stream-udp.json")).at(0);
+  EXPECT_TRUE(stream.counts_drops);
+  EXPECT_EQ(stream.expectation->expected, 17871);
+  EXPECT_EQ(stream.expectation->held, 17871);
+  const Measurement jitter = parse_probe_output(fixture("jitter.json")).at(0);
+  EXPECT_FALSE(jitter.counts_drops);
+  EXPECT_EQ(jitter.expectation->expected, 1139348);
+  EXPECT_EQ(jitter.expectation->held, 1139348);
+  EXPECT_THAT(jitter.expectation->basis, ::testing::HasSubstr("its gaps add up to 0.259 s of the 0.300 s"));
 }
 
 TEST(ProbeOutput, ListeningLineWithAnEventOfTheWrongTypeIsAClearError) {

@@ -84,6 +84,7 @@ measure::Measurement parse_ping_summary(const std::string& output, const std::st
   m.source = "ping";
   m.kind = "ping_flood";
   m.metric = measure::Metric::kRoundTrip;
+  m.counts_drops = true;  // ping counts every echo request that got no reply
   m.sent = std::stoull(c[1]);
   m.received = std::stoull(c[2]);
   if (c[3].matched) m.duplicated = std::stoull(c[3]);

@@ -6,11 +6,13 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "labgate/results/json_reader.h"
+#include "labgate/util/json_reader.h"
 
 namespace labgate::results {
 
 using nlohmann::json;
+using util::json_type_name;
+using util::JsonReader;
 
 const char* to_string(CheckVerdict v) {
   switch (v) {

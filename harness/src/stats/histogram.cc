@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "labgate/util/json_reader.h"
+
 namespace labgate::stats {
 
 Histogram::Histogram() : core_(std::make_unique<lg_hist>()) { lg_hist_reset(core_.get()); }
@@ -51,49 +53,46 @@ nlohmann::json Histogram::to_json() const {
           {"counts", std::move(counts)}};
 }
 
-namespace {
-std::uint64_t field(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  // nlohmann stores small literals as signed; any non-negative integer will do.
-  if (it == j.end() || !it->is_number_integer() ||
-      (it->is_number_integer() && !it->is_number_unsigned() && it->get<std::int64_t>() < 0))
-    throw std::invalid_argument(std::string("histogram JSON: '") + key +
-                                "' missing or not an unsigned integer");
-  return it->get<std::uint64_t>();
-}
-}  // namespace
-
-Histogram Histogram::from_json(const nlohmann::json& j) {
-  if (!j.is_object() || j.value("format", "") != "labgate-hist-1")
-    throw std::invalid_argument("histogram JSON: 'format' is not \"labgate-hist-1\"");
-  if (j.value("unit", "") != "ns") throw std::invalid_argument("histogram JSON: 'unit' is not \"ns\"");
-  if (field(j, "sub_bucket_bits") != LG_HIST_SUB_BUCKET_BITS)
-    throw std::invalid_argument("histogram JSON: 'sub_bucket_bits' differs from this build's " +
-                                std::to_string(LG_HIST_SUB_BUCKET_BITS));
-  Histogram h;
-  lg_hist& c = *h.core_;
-  c.total = field(j, "total");
-  c.max = field(j, "max");
-  c.sum = field(j, "sum");
-  c.overflow = field(j, "overflow");
-  c.min = c.total ? field(j, "min") : UINT64_MAX;
-  const auto it = j.find("counts");
-  if (it == j.end() || !it->is_array() || it->size() % 2 != 0)
-    throw std::invalid_argument("histogram JSON: 'counts' must be an array of index,count pairs");
-  std::uint64_t seen = 0;
-  for (std::size_t k = 0; k < it->size(); k += 2) {
-    const auto& idx = (*it)[k];
-    const auto& cnt = (*it)[k + 1];
-    if (!idx.is_number_integer() || !cnt.is_number_integer() || idx.get<std::int64_t>() < 0 ||
-        cnt.get<std::int64_t>() < 0 || idx.get<std::uint64_t>() >= LG_HIST_COUNTS_LEN)
-      throw std::invalid_argument("histogram JSON: bad counts entry at position " + std::to_string(k));
-    c.counts[idx.get<std::uint64_t>()] += cnt.get<std::uint64_t>();
-    seen += cnt.get<std::uint64_t>();
+Histogram Histogram::from_json(const nlohmann::json& j, const std::string& path) {
+  try {
+    // Every member through the one path-naming reader: a member of the wrong type
+    // is this function's clear error, never a json type_error (found by fuzzing).
+    const util::JsonReader r(j, path);
+    if (r.str("format") != "labgate-hist-1") r.fail("format", "is not \"labgate-hist-1\"");
+    if (r.str("unit") != "ns") r.fail("unit", "is not \"ns\"");
+    if (r.count("sub_bucket_bits") != LG_HIST_SUB_BUCKET_BITS)
+      r.fail("sub_bucket_bits", "differs from this build's " + std::to_string(LG_HIST_SUB_BUCKET_BITS));
+    Histogram h;
+    lg_hist& c = *h.core_;
+    c.total = r.count("total");
+    c.max = r.count("max");
+    c.sum = r.count("sum");
+    c.overflow = r.count("overflow");
+    c.min = c.total ? r.count("min") : UINT64_MAX;
+    if (c.total && c.min > c.max) r.fail("min", "is above 'max'");
+    const nlohmann::json& counts = r.array("counts");
+    if (counts.size() % 2 != 0) r.fail("counts", "must be an array of index,count pairs");
+    std::uint64_t seen = 0;
+    for (std::size_t k = 0; k < counts.size(); k += 2) {
+      const auto& idx = counts[k];
+      const auto& cnt = counts[k + 1];
+      const auto natural = [](const nlohmann::json& v) {
+        return v.is_number_integer() && (v.is_number_unsigned() || v.get<std::int64_t>() >= 0);
+      };
+      if (!natural(idx) || !natural(cnt) || idx.get<std::uint64_t>() >= LG_HIST_COUNTS_LEN)
+        r.fail("counts", "bad index,count pair at position " + std::to_string(k));
+      const std::uint64_t n = cnt.get<std::uint64_t>();
+      if (seen + n < seen) r.fail("counts", "add up to more than a 64-bit count holds");
+      c.counts[idx.get<std::uint64_t>()] += n;
+      seen += n;
+    }
+    if (seen + c.overflow < seen || seen + c.overflow != c.total)
+      r.fail("counts", "add up to " + std::to_string(seen + c.overflow) + " but 'total' says " +
+                           std::to_string(c.total));
+    return h;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("histogram JSON: ") + e.what());
   }
-  if (seen + c.overflow != c.total)
-    throw std::invalid_argument("histogram JSON: counts add up to " + std::to_string(seen + c.overflow) +
-                                " but 'total' says " + std::to_string(c.total));
-  return h;
 }
 
 bool operator==(const Histogram& a, const Histogram& b) {

@@ -220,6 +220,32 @@ TEST(Histogram, MalformedJsonIsRejectedWithTheField) {
   EXPECT_THROW(Histogram::from_json(nlohmann::json{{"format", "labgate-hist-1"}}), std::invalid_argument);
 }
 
+TEST(Histogram, EveryMemberOfTheWrongTypeIsAClearErrorNamingIt) {
+  // Fixed at the root: json's own type_error used to escape from value()/get()
+  // (found by fuzzing the probe output); now every member of every type is named.
+  Histogram h;
+  h.record(1234);
+  const nlohmann::json good = h.to_json();
+  const nlohmann::json wrong[] = {"text", -1, 1.5, true, nlohmann::json::array(), nlohmann::json::object()};
+  for (const auto& [key, value] : good.items()) {
+    for (const nlohmann::json& w : wrong) {
+      if (w.type() == value.type() && w == value) continue;
+      nlohmann::json j = good;
+      j[key] = w;
+      SCOPED_TRACE(key + " = " + w.dump());
+      try {
+        (void)Histogram::from_json(j, "per_cpu[0].histogram");
+        // Only a value of the right type may pass (e.g. -1 is not; an empty counts array with total 1 is not).
+        ADD_FAILURE() << "accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("per_cpu[0].histogram." + key), std::string::npos) << e.what();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "not an invalid_argument: " << e.what();
+      }
+    }
+  }
+}
+
 TEST(Histogram, FixedMemoryWhateverTheRunLength) {
   // The whole state is one fixed-size struct: a 6-hour soak costs what 10 s costs.
   EXPECT_LT(sizeof(lg_hist), 300u * 1024u);

@@ -4,37 +4,14 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "labgate/util/json_reader.h"
 #include "labgate/util/units.h"
 
 namespace labgate::storage {
 namespace {
 
-using measure::ProbeOutputError;
 using nlohmann::json;
-
-constexpr std::size_t kMaxJson = 64u << 20;
-
-[[noreturn]] void bad(const std::string& key, const std::string& what) {
-  throw ProbeOutputError("disk probe output: '" + key + "' " + what, false);
-}
-
-const json& at(const json& j, const std::string& key, const std::string& path = "") {
-  auto it = j.find(key);
-  if (it == j.end()) bad(path + key, "is missing");
-  return *it;
-}
-
-double num(const json& j, const std::string& key, const std::string& path = "") {
-  const json& v = at(j, key, path);
-  if (!v.is_number()) bad(path + key, "is not a number");
-  return v.get<double>();
-}
-
-std::uint64_t count(const json& j, const std::string& key, const std::string& path = "") {
-  const json& v = at(j, key, path);
-  if (!v.is_number_unsigned()) bad(path + key, "is not an unsigned integer");
-  return v.get<std::uint64_t>();
-}
+using util::JsonReader;
 
 // "30s", "1.5s"; exact nanoseconds when the short form would round.
 std::string duration_arg(std::chrono::nanoseconds d) {
@@ -83,55 +60,53 @@ DiskInvocation disk_probe_command(const profile::TestSpec& spec, const std::stri
 }
 
 measure::Measurement parse_disk_probe(std::string_view text, const std::string& host) {
-  if (text.size() > kMaxJson) throw ProbeOutputError("disk probe output: larger than 64 MiB", false);
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    throw ProbeOutputError("disk probe output: not one JSON object", false);
-  if (!at(j, "format").is_string() || j["format"] != "labgate-probe-1")
-    bad("format", "is not \"labgate-probe-1\"");
-  if (!at(j, "probe").is_string() || j["probe"] != "disk") bad("probe", "is not \"disk\"");
-  if (at(j, "status") != "ok") {
-    const std::string why =
-        j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : "unknown";
-    throw ProbeOutputError("disk probe on " + host + " could not measure: " + why, true);
-  }
-  measure::Measurement m;
-  m.source = "builtin";
-  m.metric = measure::Metric::kIoTime;  // one request to the disk and its completion
-  m.host = host;
-  if (!at(j, "kind").is_string()) bad("kind", "is not a string");
-  m.kind = j["kind"].get<std::string>();
-  const json& params = at(j, "parameters");
-  if (!params.is_object()) bad("parameters", "is not an object");
-  for (const auto& [k, v] : params.items()) m.parameters[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  m.parameters["probe"] = "disk";
-  const json& counters = at(j, "counters");
-  m.parameters["reads"] = std::to_string(count(counters, "reads", "counters."));
-  m.parameters["writes"] = std::to_string(count(counters, "writes", "counters."));
-  m.reported["iops"] = num(j, "iops");
-  m.throughput_bps = num(j, "bytes_per_s") * 8.0;
-  m.duration_s = num(j, "duration_s");
-  m.warmup_s = num(j, "warmup_excluded_s");
-  try {
-    m.histogram = stats::Histogram::from_json(at(j, "histogram"));
-  } catch (const std::invalid_argument& e) {
-    bad("histogram", e.what());
-  }
-  const json& series = at(at(j, "series"), "intervals", "series.");
-  if (!series.is_array()) bad("series.intervals", "is not an array");
-  for (const json& i : series)
-    m.series.push_back({num(i, "start_s", "series.intervals[]."), num(i, "length_s", "series.intervals[]."),
-                        count(i, "count", "series.intervals[]."), count(i, "p50_ns", "series.intervals[]."),
-                        count(i, "p99_ns", "series.intervals[]."),
-                        count(i, "max_ns", "series.intervals[].")});
-  if (params.value("threads", 1) > 1)
-    m.warnings.push_back(
-        "per-interval p50/p99 are the slowest thread's (the run's own percentiles are exact)");
-  if (params.contains("direct") && params["direct"] == false)
-    m.warnings.push_back(
-        "direct = false: the page cache serves part of the I/O, so the figures flatter the disk");
-  if (m.histogram.count() == 0) m.warnings.push_back("no operation completed in the measured window");
-  return m;
+  const measure::ProbeDocument d = measure::read_probe_document(
+      text, {"disk"}, [&](const std::string&) { return "disk probe on " + host + " could not measure"; });
+  return measure::read_probe_members("disk probe", [&] {
+    const JsonReader r(d.json, "");
+    measure::Measurement m;
+    m.source = "builtin";
+    m.metric = measure::Metric::kIoTime;  // one request to the disk and its completion
+    m.host = host;
+    m.kind = r.str("kind");
+    const JsonReader params = r.object("parameters");
+    for (const auto& [k, v] : params.json().items())
+      m.parameters[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    m.parameters["probe"] = "disk";
+    const JsonReader counters = r.object("counters");
+    const std::uint64_t reads = counters.count("reads"), writes = counters.count("writes");
+    m.parameters["reads"] = std::to_string(reads);
+    m.parameters["writes"] = std::to_string(writes);
+    m.reported["iops"] = r.num("iops");
+    m.throughput_bps = r.num("bytes_per_s") * 8.0;
+    m.duration_s = r.num("duration_s");
+    m.warmup_s = r.num("warmup_excluded_s");
+    r.object("histogram");
+    m.histogram = stats::Histogram::from_json(r.any("histogram"), "histogram");
+    const JsonReader series = r.object("series");
+    const json& intervals = series.array("intervals");
+    for (std::size_t n = 0; n < intervals.size(); ++n) {
+      const JsonReader i = series.element("intervals", n);
+      m.series.push_back({i.num("start_s"), i.num("length_s"), i.count("count"), i.count("p50_ns"),
+                          i.count("p99_ns"), i.count("max_ns")});
+    }
+    if (params.has("threads") && params.integer("threads") > 1)
+      m.warnings.push_back(
+          "per-interval p50/p99 are the slowest thread's (the run's own percentiles are exact)");
+    if (params.has("direct") && !params.boolean("direct"))
+      m.warnings.push_back(
+          "direct = false: the page cache serves part of the I/O, so the figures flatter the disk");
+    if (m.histogram.count() == 0) m.warnings.push_back("no operation completed in the measured window");
+    // Every counted request has its time in the histogram.
+    measure::SampleExpectation e;
+    e.expected = std::max<double>(1, static_cast<double>(reads + writes));
+    e.held = static_cast<double>(m.histogram.count());
+    e.basis = std::to_string(reads) + " reads + " + std::to_string(writes) + " writes counted in " +
+              std::to_string(m.duration_s) + " s";
+    e.shortfall_means = "requests the probe counted have no time in its histogram";
+    m.expectation = e;
+    return m;
+  });
 }
 
 }  // namespace labgate::storage

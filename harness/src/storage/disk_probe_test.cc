@@ -5,6 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "labgate/util/testing/source_file.h"
+
+#include <nlohmann/json.hpp>
+
 namespace labgate::storage {
 namespace {
 
@@ -33,6 +37,32 @@ TEST(DiskProbeCommand, FromTheProfilesDiskKeys) {
   EXPECT_THAT(disk_probe_command(s, "p").argv, ::testing::Contains("1234567ns"));
 }
 
+std::string testdata(const std::string& name) {
+  return labgate::test_files::source_file("harness/src/storage/testdata/" + name);
+}
+
+TEST(DiskProbeOutput, ARealRunThroughTheOneWrapperWithItsSamplesAccounted) {
+  // Recorded from probes/disk (read, 1 MiB file, 4 KiB blocks, cached, 0.3 s).
+  const measure::Measurement m = parse_disk_probe(testdata("disk-read-cached.json"), "a");
+  EXPECT_EQ(m.kind, "disk_random_read");
+  EXPECT_EQ(m.parameters.at("reads"), "171007");
+  EXPECT_EQ(m.histogram.count(), 171007u);
+  EXPECT_FALSE(m.counts_drops);
+  ASSERT_TRUE(m.expectation);
+  EXPECT_EQ(m.expectation->expected, 171007);
+  EXPECT_EQ(m.expectation->held, 171007);
+  EXPECT_THAT(::testing::PrintToString(m.warnings), HasSubstr("direct = false"));
+  // A member of the wrong type anywhere is a ProbeOutputError naming it.
+  auto j = nlohmann::json::parse(testdata("disk-read-cached.json"));
+  j["parameters"]["threads"] = "two";
+  try {
+    parse_disk_probe(j.dump(), "a");
+    ADD_FAILURE() << "accepted";
+  } catch (const measure::ProbeOutputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("disk probe output: parameters.threads: expected an integer, got string"));
+  }
+}
+
 TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
   auto error_of = [](const std::string& text) {
     try {
@@ -42,16 +72,16 @@ TEST(DiskProbeOutput, RefusesWhatIsNotAGoodDiskResult) {
     }
     return std::string("no error");
   };
-  EXPECT_THAT(error_of("not json"), HasSubstr("not one JSON object"));
+  EXPECT_THAT(error_of("not json"), HasSubstr("disk output is not one JSON document"));
   EXPECT_THAT(error_of(R"({"format":"labgate-probe-1","probe":"pingpong","status":"ok"})"),
-              HasSubstr("'probe' is not \"disk\""));
+              HasSubstr("disk output: probe: is 'pingpong', not disk"));
   EXPECT_THAT(
       error_of(
           R"({"format":"labgate-probe-1","probe":"disk","status":"error","error":"the filesystem of /x refuses O_DIRECT"})"),
       HasSubstr("disk probe on a could not measure: the filesystem of /x refuses O_DIRECT [probe_failed]"));
   EXPECT_THAT(
       error_of(R"({"format":"labgate-probe-1","probe":"disk","status":"ok","kind":"disk_random_read"})"),
-      HasSubstr("'parameters' is missing"));
+      HasSubstr("disk probe output: parameters: missing"));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // sysbench fileio output (0.4.x and 1.0.x) -> Measurement.
 #include <cmath>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 
 #include "labgate/storage/sysbench.h"
+#include "labgate/util/not_measured.h"
 
 namespace labgate::storage {
 namespace {
@@ -15,7 +17,9 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 // "0.12ms" / "1.5s" / "350us" / "0.22" (1.0 prints bare ms under "Latency (ms):").
 std::optional<double> to_ns(const std::string& number, const std::string& unit) {
-  const double v = std::stod(number);
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  if (end == number.c_str() || *end != '\0') return std::nullopt;  // "." or "1.2.3": not a number
   if (unit.empty() || unit == "ms") return v * 1e6;
   if (unit == "s") return v * 1e9;
   if (unit == "us") return v * 1e3;
@@ -73,19 +77,27 @@ class Parse {
   }
 
   void latency(measure::Measurement& m) const {
-    static const std::regex kStat(R"((min|avg|max):\s+([\d.]+)(ms|s|us)?\b)");
+    // A figure may be a "not measured" marker (-nan, inf, -1 from a run with no
+    // request): matched, so it is named and left absent, never silently skipped.
+    static const std::regex kStat(R"((min|avg|max):\s+(-?nan|-?inf|-?[\d.]+)(ms|s|us)?\b)");
     static const std::regex kPct(
-        R"((?:approx\.\s+(\d+) percentile|(\d+)th percentile):\s+([\d.]+)(ms|s|us)?)");
+        R"((?:approx\.\s+(\d+) percentile|(\d+)th percentile):\s+(-?nan|-?inf|-?[\d.]+)(ms|s|us)?)");
+    const auto record = [&](const std::string& name, const std::string& number, const std::string& unit) {
+      if (util::is_not_measured(number) || number.starts_with('-')) {
+        m.warnings.push_back(util::not_measured_warning(origin_, "sysbench", name, number));
+        return;
+      }
+      if (auto ns = to_ns(number, unit)) m.reported[name] = std::round(*ns);
+    };
     for (auto it = std::sregex_iterator(text_.begin(), text_.end(), kStat); it != std::sregex_iterator();
          ++it) {
       const std::smatch& s = *it;
       // 0.4's OLTP-style "Threads fairness" lines have no "min:"; these are per-request figures.
-      const std::string name = s[1] == "avg" ? "mean" : s[1].str();
-      if (auto ns = to_ns(s[2], s[3])) m.reported[name] = std::round(*ns);
+      record(s[1] == "avg" ? "mean" : s[1].str(), s[2], s[3]);
     }
     if (auto p = find(kPct)) {
       const std::string rank = (*p)[1].matched ? (*p)[1].str() : (*p)[2].str();
-      if (auto ns = to_ns((*p)[3], (*p)[4])) m.reported["p" + rank] = std::round(*ns);
+      record("p" + rank, (*p)[3], (*p)[4]);
       m.parameters["percentile_rank"] = rank;
     }
   }

@@ -137,6 +137,22 @@ TEST(SysbenchParse, Debian1020RandomReadWithP99) {
   EXPECT_EQ(m.stat("p99"), 0.22e6);
 }
 
+TEST(SysbenchParse, NotMeasuredMarkersAreNamedAndLeftAbsent) {
+  std::string text = read("sysbench1020-rndrd-direct.txt");
+  for (const char* key : {"avg:", "99th percentile:"}) {
+    const std::size_t at = text.find(key) + std::string(key).size();
+    const std::size_t end = text.find('\n', at);
+    text.replace(at, end - at, "                                   -nan");
+  }
+  const measure::Measurement m = parse_sysbench_fileio(text, "lab", TestKind::kDiskRandomRead);
+  EXPECT_EQ(m.reported.count("mean"), 0u);
+  EXPECT_EQ(m.reported.count("p99"), 0u);
+  EXPECT_DOUBLE_EQ(m.reported.at("max"), 64.10e6);
+  const std::string w = ::testing::PrintToString(m.warnings);
+  EXPECT_THAT(w, HasSubstr("mean=-nan is sysbench's 'not measured' marker"));
+  EXPECT_THAT(w, HasSubstr("p99=-nan is sysbench's 'not measured' marker"));
+}
+
 TEST(SysbenchParse, Debian1020MixWithHistogramAndFsyncsLeftOut) {
   const measure::Measurement m =
       parse_sysbench_fileio(read("sysbench1020-rndrw-direct-histogram.txt"), "lab");

@@ -2,7 +2,12 @@
 // iperf3 reports a failed run inside the JSON ("error": "..."), not by its shape.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "labgate/tools/parsers.h"
+#include "labgate/util/json_reader.h"
+#include "labgate/util/not_measured.h"
 #include "text_scan.h"
 
 namespace labgate::tools {
@@ -65,52 +70,103 @@ const json* at(const json& root, std::initializer_list<std::string_view> path) {
   return j;
 }
 
+/// A required number, read through the one path-naming reader (util::JsonReader);
+/// its error names the path, and the line iperf3 wrote it on.
 double number(const ToolText& t, const json& root, std::initializer_list<std::string_view> path) {
-  const json* j = at(root, path);
-  if (!j || !j->is_number())
-    t.fail(line_of(t, path), "iperf3 JSON: " + dotted(path) +
-                                 " is missing or not a number (not the output of a finished test?)");
-  return j->get<double>();
+  try {
+    std::optional<util::JsonReader> r;
+    r.emplace(root, "");
+    const std::string_view* seg = path.begin();
+    for (; seg + 1 < path.end(); ++seg) r.emplace(r->object(std::string(*seg).c_str()));
+    return r->num(std::string(*seg).c_str());
+  } catch (const std::invalid_argument& e) {
+    t.fail(line_of(t, path), "iperf3 JSON: " + dotted(path) + " is missing or not a number (" + e.what() +
+                                 "; not the output of a finished test?)");
+  }
+}
+
+/// A required figure, or nullopt with a warning when iperf3 wrote a "not
+/// measured" marker there (-1, INT_MIN, ...): it never becomes a number.
+std::optional<double> figure(const ToolText& t, const json& root, std::initializer_list<std::string_view> path,
+                             measure::Measurement& m) {
+  const double v = number(t, root, path);
+  if (util::is_not_measured(v)) {
+    m.warnings.push_back(util::not_measured_warning("line " + std::to_string(line_of(t, path)), "iperf3",
+                                                    dotted(path), at(root, path)->dump()));
+    return std::nullopt;
+  }
+  return v;
+}
+
+/// Sample accounting for a stream: the intervals iperf3 reported must cover the
+/// time it says it measured (a stalled or cut-short run reports fewer).
+void interval_expectation(const json& root, measure::Measurement& m) {
+  const json* intervals = at(root, {"intervals"});
+  if (!intervals || !intervals->is_array() || m.duration_s <= 0) return;
+  double covered = 0;
+  for (const json& i : *intervals)
+    if (const json* sec = at(i, {"sum", "seconds"}); sec && sec->is_number())
+      if (const json* o = at(i, {"sum", "omitted"}); !o || !o->is_boolean() || !o->get<bool>())
+        covered += std::max(0.0, sec->get<double>());
+  measure::SampleExpectation e;
+  e.expected = m.duration_s;
+  e.held = std::min(covered, m.duration_s * 2);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "seconds of intervals: %.3f s measured, its %zu intervals cover %.3f s", m.duration_s,
+                intervals->size(), covered);
+  e.basis = buf;
+  e.shortfall_means = "iperf3 reported no interval for part of the run (it stalled or was cut short)";
+  m.expectation = e;
 }
 
 void tcp_results(const ToolText& t, const json& root, measure::Measurement& m) {
-  m.throughput_bps = number(t, root, {"end", "sum_received", "bits_per_second"});
-  m.duration_s = number(t, root, {"end", "sum_received", "seconds"});
-  m.parameters["iperf3.sender_bps"] = std::to_string(number(t, root, {"end", "sum_sent", "bits_per_second"}));
-  if (const json* r = at(root, {"end", "sum_sent", "retransmits"}); r && r->is_number()) {
+  m.throughput_bps = figure(t, root, {"end", "sum_received", "bits_per_second"}, m);
+  m.duration_s = figure(t, root, {"end", "sum_received", "seconds"}, m).value_or(0);
+  if (auto sender = figure(t, root, {"end", "sum_sent", "bits_per_second"}, m))
+    m.parameters["iperf3.sender_bps"] = std::to_string(*sender);
+  if (const json* r = at(root, {"end", "sum_sent", "retransmits"});
+      r && r->is_number() && !util::is_not_measured(r->get<double>())) {
     m.reported["retransmits"] = r->get<double>();
     m.parameters["iperf3.retransmits"] = std::to_string(r->get<long long>());
   }
   if (const json* streams = at(root, {"end", "streams"});
       streams && streams->is_array() && !streams->empty()) {
     // The kernel's smoothed TCP RTT estimate, kept for context only: it is not a per-message round trip.
-    if (const json* rtt = at((*streams)[0], {"sender", "mean_rtt"}); rtt && rtt->is_number())
+    if (const json* rtt = at((*streams)[0], {"sender", "mean_rtt"});
+        rtt && rtt->is_number() && !util::is_not_measured(rtt->get<double>()))
       m.parameters["iperf3.tcp_srtt_mean_us"] = std::to_string(rtt->get<long long>());
   }
+  interval_expectation(root, m);
 }
 
 void udp_results(const ToolText& t, const json& root, measure::Measurement& m) {
-  const double packets = number(t, root, {"end", "sum", "packets"});
-  double lost = number(t, root, {"end", "sum", "lost_packets"});
-  const double jitter_ms = number(t, root, {"end", "sum", "jitter_ms"});
-  const double lost_percent = number(t, root, {"end", "sum", "lost_percent"});
-  m.duration_s = number(t, root, {"end", "sum", "seconds"});
+  const auto packets = figure(t, root, {"end", "sum", "packets"}, m);
+  auto lost = figure(t, root, {"end", "sum", "lost_packets"}, m);
+  const auto jitter_ms = figure(t, root, {"end", "sum", "jitter_ms"}, m);
+  const auto lost_percent = figure(t, root, {"end", "sum", "lost_percent"}, m);
+  m.duration_s = figure(t, root, {"end", "sum", "seconds"}, m).value_or(0);
   m.throughput_bps = at(root, {"end", "sum_received", "bits_per_second"})
-                         ? number(t, root, {"end", "sum_received", "bits_per_second"})
-                         : number(t, root, {"end", "sum", "bits_per_second"});
-  if (packets < 0) t.fail(line_of(t, {"end", "sum", "packets"}), "iperf3 JSON: end.sum.packets is negative");
-  if (lost < 0) {
+                         ? figure(t, root, {"end", "sum_received", "bits_per_second"}, m)
+                         : figure(t, root, {"end", "sum", "bits_per_second"}, m);
+  if (packets && *packets < 0)
+    t.fail(line_of(t, {"end", "sum", "packets"}), "iperf3 JSON: end.sum.packets is negative");
+  if (lost && *lost < 0) {
     // iperf3 counts reordered datagrams against loss and can end below zero.
-    m.warnings.push_back("iperf3 reported " + std::to_string(static_cast<long long>(lost)) +
+    m.warnings.push_back("iperf3 reported " + std::to_string(static_cast<long long>(*lost)) +
                          " lost packets (reordering); counted as 0");
     lost = 0;
   }
-  m.sent = static_cast<std::uint64_t>(packets);
-  m.dropped = static_cast<std::uint64_t>(lost);
-  m.counts_drops = true;
-  m.received = m.sent > m.dropped ? m.sent - m.dropped : 0;
-  m.loss_fraction = packets > 0 ? lost / packets : lost_percent / 100.0;
-  m.reported["jitter"] = jitter_ms * 1e6;
+  if (packets && lost) {
+    m.counts_drops = true;  // iperf3's receiver counts missing sequence numbers
+    m.sent = static_cast<std::uint64_t>(*packets);
+    m.dropped = static_cast<std::uint64_t>(*lost);
+    m.received = m.sent > m.dropped ? m.sent - m.dropped : 0;
+    if (*packets > 0)
+      m.loss_fraction = *lost / *packets;
+    else if (lost_percent)
+      m.loss_fraction = *lost_percent / 100.0;
+  }
+  if (jitter_ms) m.reported["jitter"] = *jitter_ms * 1e6;
   m.parameters["iperf3.jitter"] = "RFC 3550 interarrival jitter at the receiver, in reported.jitter (ns)";
   if (const json* streams = at(root, {"end", "streams"}); streams && streams->is_array()) {
     std::uint64_t ooo = 0;
@@ -119,6 +175,7 @@ void udp_results(const ToolText& t, const json& root, measure::Measurement& m) {
         ooo += o->get<std::uint64_t>();
     m.out_of_order = ooo;
   }
+  interval_expectation(root, m);
 }
 
 }  // namespace

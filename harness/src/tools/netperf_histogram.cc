@@ -112,17 +112,25 @@ DecadeHistogram read_histogram(const ToolText& t, std::size_t& i, std::vector<st
   return h;
 }
 
-void load_histogram(const DecadeHistogram& h, std::optional<double> max_ns, stats::Histogram& into) {
+void load_histogram(const DecadeHistogram& h, std::optional<double> min_ns, std::optional<double> max_ns,
+                    stats::Histogram& into) {
   double width_ns = 1000;  // UNIT_USEC buckets are 1 us wide
   for (std::size_t r = 0; r < h.counts.size(); ++r, width_ns *= 10) {
     for (std::size_t b = 0; b < 10; ++b) {
-      if (!h.counts[r][b]) continue;
+      std::uint64_t n = h.counts[r][b];
+      if (!n) continue;
       const double lo = width_ns * static_cast<double>(b), hi = width_ns * static_cast<double>(b + 1);
       // The upper edge keeps every percentile from it on the pessimistic side; the
-      // bucket holding netperf's exact MAX_LATENCY is recorded at that maximum.
+      // bucket holding netperf's exact MAX_LATENCY is recorded at that maximum, and
+      // one sample of the bucket holding MIN_LATENCY at that minimum, so the
+      // histogram's min and max are netperf's own.
       double at = hi - 1;
       if (max_ns && *max_ns >= lo && *max_ns < hi) at = *max_ns;
-      into.record_n(static_cast<std::uint64_t>(at), h.counts[r][b]);
+      if (min_ns && *min_ns >= lo && *min_ns < hi && *min_ns <= at) {
+        into.record_n(static_cast<std::uint64_t>(*min_ns), 1);
+        --n;
+      }
+      into.record_n(static_cast<std::uint64_t>(at), n);
     }
   }
   if (h.over_100s) {

@@ -3,7 +3,12 @@
 // (-2147483648 is "not measured", never a number).
 #include <map>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
 #include "labgate/tools/parsers.h"
+#include "labgate/util/not_measured.h"
 #include "netperf_parts.h"
 #include "text_scan.h"
 
@@ -12,9 +17,6 @@ namespace labgate::tools {
 namespace {
 
 using profile::TestKind;
-
-/// netperf prints INT_MIN for a statistic it could not compute.
-constexpr std::string_view kNotMeasured = "-2147483648";
 
 struct KeyValue {
   std::string value;
@@ -182,57 +184,188 @@ double number_at(const ToolText& t, const std::string& key, const KeyValue& kv) 
   return *v;
 }
 
-void apply_keys(const ToolText& t, const Sections& s, TestKind kind, measure::Measurement& m) {
-  for (const auto& [key, stat] : kLatencyKeys) {
-    auto it = s.keys.find(key);
-    if (it == s.keys.end()) continue;
-    if (it->second.value == kNotMeasured) {
-      m.warnings.push_back("line " + std::to_string(it->second.line) + ": " + key +
-                           "=-2147483648 is netperf's 'not measured' marker; " + stat + " is left absent");
-      continue;
+std::string thousands(double v) {
+  std::string digits = std::to_string(static_cast<unsigned long long>(std::llround(std::max(0.0, v))));
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+    digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+/// The -k values that are measurements: every "not measured" marker (-2147483648,
+/// -1, inf, nan ... for ANY key) is left out with a warning naming it, and a
+/// negative value, which no netperf figure can be, likewise.
+class Keys {
+ public:
+  Keys(const ToolText& t, const Sections& s, measure::Measurement& m) : t_(t) {
+    for (const auto& [key, kv] : s.keys) {
+      if (util::is_not_measured(kv.value)) {
+        m.warnings.push_back(
+            util::not_measured_warning("line " + std::to_string(kv.line), "netperf", key, kv.value));
+        m.parameters["netperf." + key] = "not measured (" + kv.value + ")";
+        continue;
+      }
+      m.parameters["netperf." + key] = kv.value;
+      if (const auto v = scan::number(kv.value); v && *v < 0) {
+        m.warnings.push_back("line " + std::to_string(kv.line) + ": " + key + " is negative (" + kv.value +
+                             "), not a measurement; it is left absent");
+        continue;
+      }
+      known_[key] = kv;
     }
-    const double us = number_at(t, key, it->second);
-    if (us < 0) {
-      m.warnings.push_back("line " + std::to_string(it->second.line) + ": " + key + " is negative (" +
-                           it->second.value + "), not a measurement; " + stat + " is left absent");
-      continue;
-    }
-    m.reported[stat] = scan::us_to_ns(us);
   }
-  const auto find = [&](const char* k) {
-    auto it = s.keys.find(k);
-    return it == s.keys.end() ? nullptr : &it->second;
-  };
-  if (auto* rt = find("RT_LATENCY"); rt && !m.reported.count("mean"))
-    m.reported["mean"] = scan::us_to_ns(number_at(t, "RT_LATENCY", *rt));
-  if (auto* tr = find("TRANSACTION_RATE"))
-    m.reported["transaction_rate"] = number_at(t, "TRANSACTION_RATE", *tr);
-  if (auto* tp = find("THROUGHPUT")) {
-    const double v = number_at(t, "THROUGHPUT", *tp);
-    auto* units = find("THROUGHPUT_UNITS");
+  const KeyValue* find(const std::string& key) const {
+    auto it = known_.find(key);
+    return it == known_.end() ? nullptr : &it->second;
+  }
+  std::optional<double> number(const std::string& key) const {
+    const KeyValue* kv = find(key);
+    if (!kv) return std::nullopt;
+    return number_at(t_, key, *kv);
+  }
+
+ private:
+  const ToolText& t_;
+  std::map<std::string, KeyValue> known_;
+};
+
+/// How many transactions netperf keeps in flight: 1 + its "first burst".
+int in_flight(const std::optional<Banner>& banner) {
+  if (!banner) return 1;
+  const std::size_t at = banner->text.find("first burst ");
+  if (at == std::string::npos) return 1;
+  const auto w = scan::words(std::string_view(banner->text).substr(at + 12));
+  const auto n = w.empty() ? std::nullopt : scan::count(w.front());
+  return n ? static_cast<int>(std::min<std::uint64_t>(*n, 1u << 20)) + 1 : 1;
+}
+
+/// Whether netperf measured nothing: an empty histogram, or (without one) a
+/// round trip of 0 us for every latency figure, which no network gives. Its
+/// percentiles of 0 are then not figures.
+bool zero_samples(const Sections& s, TestKind kind, const measure::Measurement& m) {
+  if (s.histogram) return s.histogram->total == 0;
+  if (!profile::is_rr(kind)) return false;  // a send() under 1 us is a real 0
+  bool any = false;
+  for (const auto& [key, stat] : kLatencyKeys)
+    if (auto it = m.reported.find(stat); it != m.reported.end()) {
+      if (it->second != 0) return false;
+      any = true;
+    }
+  return any;
+}
+
+/// Sample accounting for RR: one transaction in flight (or 1 + first burst), so
+/// ELAPSED_TIME / MEAN_LATENCY is how many the run had time for; the
+/// transactions it completed (TRANSACTION_RATE x ELAPSED_TIME, or from
+/// RT_LATENCY) and the histogram's HIST_TOTAL must both reach it. A lost UDP
+/// datagram stalls the loop for the rest of the run, which is the only way
+/// netperf shows it: RT_LATENCY (elapsed / transactions) then exceeds MEAN_LATENCY.
+void rr_expectation(const Sections& s, const Keys& k, TestKind kind, bool zero, measure::Measurement& m) {
+  const auto elapsed = k.number("ELAPSED_TIME");
+  if (!elapsed || *elapsed <= 0) return;
+  const int flight = in_flight(s.banner);
+  const auto mean_us = k.number("MEAN_LATENCY");
+  const auto rate = k.number("TRANSACTION_RATE");
+  const auto rt_us = k.number("RT_LATENCY");
+  measure::SampleExpectation e;
+  const std::string test = kind == TestKind::kUdpRr ? "UDP_RR" : "TCP_RR";
+  e.shortfall_means = kind == TestKind::kUdpRr
+                          ? "netperf UDP_RR has no retransmission: replies were lost (the transaction loop stalled)"
+                          : "netperf TCP_RR's transaction loop stalled (retransmissions or a stalled peer): "
+                            "transactions are missing";
+  std::optional<double> transactions;
+  std::string held_basis;
+  if (rate) {
+    transactions = *rate * *elapsed;
+    held_basis = thousands(*transactions) + " transactions (" + fixed(*rate, 3) + "/s)";
+  } else if (rt_us && *rt_us > 0) {
+    transactions = *elapsed * 1e6 / *rt_us * flight;
+    held_basis = thousands(*transactions) + " transactions";
+  }
+  if (rt_us) held_basis += (held_basis.empty() ? "" : ", ") + std::string("RT_LATENCY ") + fixed(*rt_us, 2) + " us";
+  if (s.histogram) {
+    const double total = static_cast<double>(s.histogram->total);
+    held_basis += (held_basis.empty() ? "" : ", ") + std::string("HIST_TOTAL ") + thousands(total);
+    transactions = transactions ? std::min(*transactions, total) : total;
+  }
+  if (!transactions) return;
+  e.held = zero ? 0 : *transactions;
+  const std::string flight_text =
+      flight == 1 ? "one transaction in flight" : std::to_string(flight) + " transactions in flight";
+  if (mean_us && *mean_us > 0 && !zero) {
+    e.expected = *elapsed * 1e6 / *mean_us * flight;
+    e.basis = fixed(*elapsed, 2) + " s at a " + fixed(*mean_us, 2) + " us mean (" + flight_text + ") allows ~" +
+              thousands(e.expected) + "; held: " + held_basis;
+  } else if (zero) {
+    e.expected = 1;
+    e.basis = fixed(*elapsed, 2) + " s of netperf " + test + " and not one transaction recorded; " + held_basis;
+  } else {
+    return;  // without the histogram's mean, RT_LATENCY is elapsed / transactions: nothing to compare
+  }
+  m.expectation = e;
+}
+
+/// Sample accounting for streams: every send() call is timed into the histogram.
+void stream_expectation(const Sections& s, const Keys& k, measure::Measurement& m) {
+  const auto calls = k.number("LOCAL_SEND_CALLS");
+  if (!calls || !s.histogram) return;
+  measure::SampleExpectation e;
+  e.expected = std::max(1.0, *calls);
+  e.held = static_cast<double>(s.histogram->total);
+  e.basis = thousands(*calls) + " send() calls (LOCAL_SEND_CALLS), HIST_TOTAL " + thousands(e.held);
+  e.shortfall_means = "send() calls are missing from netperf's histogram";
+  m.expectation = e;
+}
+
+void apply_keys(const ToolText& t, const Sections& s, TestKind kind, measure::Measurement& m) {
+  const Keys k(t, s, m);
+  for (const auto& [key, stat] : kLatencyKeys)
+    if (auto us = k.number(key)) m.reported[stat] = scan::us_to_ns(*us);
+  const bool zero = zero_samples(s, kind, m);
+  if (zero) {
+    for (const auto& [key, stat] : kLatencyKeys) m.reported.erase(stat);
+    m.warnings.push_back(std::string("netperf recorded no ") + (profile::is_rr(kind) ? "transaction" : "send") +
+                         (s.histogram ? " (HIST_TOTAL 0)" : " (every latency figure is 0)") +
+                         ": zero samples, so its percentiles of 0 are not figures and are left absent");
+  }
+  if (auto rt = k.number("RT_LATENCY"); rt && *rt > 0 && !zero && !m.reported.count("mean"))
+    m.reported["mean"] = scan::us_to_ns(*rt);
+  if (auto tr = k.number("TRANSACTION_RATE")) m.reported["transaction_rate"] = *tr;
+  if (auto tp = k.number("THROUGHPUT")) {
+    const KeyValue* units = k.find("THROUGHPUT_UNITS");
     if (units && units->value == "Trans/s") {
-      m.reported["transaction_rate"] = v;
+      m.reported.emplace("transaction_rate", *tp);  // TRANSACTION_RATE, when measured, has more digits
     } else if (units) {
       auto bits = netperf::bits_per_unit(units->value);
       if (!bits) t.fail(units->line, "THROUGHPUT_UNITS '" + units->value + "' is not a unit netperf prints");
-      m.throughput_bps = v * *bits;
+      m.throughput_bps = *tp * *bits;
     } else if (!profile::is_rr(kind)) {
-      m.throughput_bps = v * 1e6;  // omni's default unit for stream tests: 10^6bits/s
-      m.warnings.push_back("line " + std::to_string(tp->line) +
+      m.throughput_bps = *tp * 1e6;  // omni's default unit for stream tests: 10^6bits/s
+      m.warnings.push_back("line " + std::to_string(k.find("THROUGHPUT")->line) +
                            ": THROUGHPUT without THROUGHPUT_UNITS, read as 10^6bits/s");
     }
   }
-  if (auto* el = find("ELAPSED_TIME")) m.duration_s = number_at(t, "ELAPSED_TIME", *el);
-  auto* sends = find("LOCAL_SEND_CALLS");
-  auto* recvs = find("REMOTE_RECV_CALLS");
+  if (auto el = k.number("ELAPSED_TIME")) m.duration_s = *el;
+  const auto sends = k.number("LOCAL_SEND_CALLS");
+  const auto recvs = k.number("REMOTE_RECV_CALLS");
   if (kind == TestKind::kUdpStream && sends && recvs) {
-    m.sent = static_cast<std::uint64_t>(number_at(t, "LOCAL_SEND_CALLS", *sends));
-    m.received = static_cast<std::uint64_t>(number_at(t, "REMOTE_RECV_CALLS", *recvs));
+    // Both counted: what was sent and did not arrive is the loss.
+    m.counts_drops = true;
+    m.sent = static_cast<std::uint64_t>(*sends);
+    m.received = static_cast<std::uint64_t>(*recvs);
     m.dropped = m.sent > m.received ? m.sent - m.received : 0;
     m.counts_drops = true;
     if (m.sent) m.loss_fraction = static_cast<double>(m.dropped) / static_cast<double>(m.sent);
   }
-  for (const auto& [key, kv] : s.keys) m.parameters["netperf." + key] = kv.value;
+  if (profile::is_rr(kind))
+    rr_expectation(s, k, kind, zero, m);
+  else
+    stream_expectation(s, k, m);
 }
 
 void apply_table(const netperf::Table& tab, const std::optional<Banner>& banner, measure::Measurement& m) {
@@ -260,6 +393,7 @@ void apply_table(const netperf::Table& tab, const std::optional<Banner>& banner,
     m.throughput_bps = tab.received_bps;
     m.parameters["netperf.sender_throughput_bps"] = std::to_string(tab.throughput_bps);
     m.parameters["netperf.send_errors"] = std::to_string(tab.send_errors);
+    m.counts_drops = true;
     m.sent = tab.sent;
     m.received = tab.received;
     m.dropped = tab.sent > tab.received ? tab.sent - tab.received : 0;
@@ -274,12 +408,14 @@ void apply_histogram(const ToolText& t, const netperf::DecadeHistogram& h, TestK
   if ((h.of == Of::kRequestResponse && !profile::is_rr(kind)) || (h.of == Of::kSend && profile::is_rr(kind)))
     t.fail(h.line, std::string("this histogram does not belong to a ") + profile::to_string(kind) +
                        " test: " + t.quote(h.line));
-  std::optional<double> max_ns;
+  std::optional<double> min_ns, max_ns;
   if (auto it = m.reported.find("max"); it != m.reported.end()) max_ns = it->second;
-  netperf::load_histogram(h, max_ns, m.histogram);
+  if (auto it = m.reported.find("min"); it != m.reported.end()) min_ns = it->second;
+  netperf::load_histogram(h, min_ns, max_ns, m.histogram);
   m.parameters["histogram"] =
-      "netperf -v 2 decade buckets (1 us wide below 10 us, 10 us below 100 us, ...), each recorded at its "
-      "upper edge";
+      "netperf buckets (decade-wide): netperf -v 2's 1 us wide below 10 us, 10 us below 100 us, ..., each "
+      "recorded at its upper edge (netperf's own MIN and MAX at their values); for plots only: its mean and "
+      "percentiles are not netperf's figures, which are in 'reported'";
   m.warnings.push_back(
       "netperf's histogram has decade-bucket resolution: percentiles from it are coarse; "
       "the -k values (P50_LATENCY...) are authoritative and are in 'reported'");

@@ -32,8 +32,10 @@ struct DecadeHistogram {
 DecadeHistogram read_histogram(const ToolText& t, std::size_t& i, std::vector<std::string>& notes);
 
 /// Records every bucket into `into` at its upper edge (the conservative end), or
-/// at `max_ns` for the bucket that holds the exact maximum netperf reported.
-void load_histogram(const DecadeHistogram& h, std::optional<double> max_ns, stats::Histogram& into);
+/// at `max_ns` for the bucket that holds the exact maximum netperf reported, and
+/// one sample at `min_ns` in the bucket that holds netperf's exact minimum.
+void load_histogram(const DecadeHistogram& h, std::optional<double> min_ns, std::optional<double> max_ns,
+                    stats::Histogram& into);
 
 /// A classic (non -k) netperf result table.
 struct Table {

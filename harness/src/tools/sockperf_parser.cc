@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <map>
 
+#include <cstdio>
+
 #include "labgate/tools/parsers.h"
+#include "labgate/util/not_measured.h"
 #include "text_scan.h"
 
 namespace labgate::tools {
@@ -41,6 +44,27 @@ std::optional<double> field(std::string_view line, std::string_view key) {
   return scan::number(rest.substr(0, end));
 }
 
+/// The raw token after "Key=" (for the "not measured" test), "" when absent.
+std::string raw_field(std::string_view line, std::string_view key) {
+  std::size_t at = line.find(key);
+  if (at == std::string_view::npos) return "";
+  std::string_view rest = scan::trim(line.substr(at + key.size()));
+  if (rest.empty() || rest.front() != '=') return "";
+  rest = scan::trim(rest.substr(1));
+  return std::string(rest.substr(0, rest.find_first_of(" ;()")));
+}
+
+/// Warns for each of `keys` whose value is a "not measured" marker; true if any was.
+bool warn_markers(std::string_view line, int ln, std::initializer_list<const char*> keys, measure::Measurement& m) {
+  bool any = false;
+  for (const char* k : keys)
+    if (const std::string raw = raw_field(line, k); util::is_not_measured(raw)) {
+      m.warnings.push_back(util::not_measured_warning("line " + std::to_string(ln), "sockperf", k, raw));
+      any = true;
+    }
+  return any;
+}
+
 /// "percentile 99.990" -> "p99_99"; "percentile 50.000" -> "p50".
 std::string percentile_name(std::string_view pct) {
   std::string s(scan::trim(pct));
@@ -61,6 +85,9 @@ struct Summary {
   int avg_line = 0;
   int servers = 0;
   bool observations_seen = false;
+  std::uint64_t observations = 0;
+  bool counted = false;        ///< [Valid Duration] counts were read
+  bool drops_counted = false;  ///< the dropped/duplicated/out-of-order line was read
 };
 
 }  // namespace
@@ -117,6 +144,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       continue;
     }
     if (line.starts_with("[Valid Duration]")) {
+      if (warn_markers(line, ln, {"RunTime", "SentMessages", "ReceivedMessages"}, m)) continue;
       auto run = field(line, "RunTime"), sent = field(line, "SentMessages"),
            recv = field(line, "ReceivedMessages");
       if (!run || !sent || !recv)
@@ -128,22 +156,33 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       m.duration_s = *run;
       m.sent = static_cast<std::uint64_t>(*sent);
       m.received = static_cast<std::uint64_t>(*recv);
+      s.counted = true;
       continue;
     }
     if (line.starts_with("====> avg-")) {
       const std::string_view what = line.substr(10, line.find('=', 10) - 10);
       if (what != "lat" && what != "latency" && what != "rtt")
         t.fail(ln, "sockperf: unknown average " + t.quote(ln));
-      auto avg = field(line, "avg-" + std::string(what)), sd = field(line, "std-dev");
-      if (!avg || !sd) t.fail(ln, "sockperf: cannot read the average and std-dev in " + t.quote(ln));
       s.full_rtt = what == "rtt";
       s.avg_seen = true;
       s.avg_line = ln;
-      values_us["mean"] = *avg;
-      values_us["stddev"] = *sd;
+      const std::pair<std::string, const char*> figures[] = {{"avg-" + std::string(what), "mean"},
+                                                             {"std-dev", "stddev"}};
+      for (const auto& [key, name] : figures) {
+        const std::string raw = raw_field(line, key);
+        if (util::is_not_measured(raw)) {
+          m.warnings.push_back(util::not_measured_warning("line " + std::to_string(ln), "sockperf", key, raw));
+          continue;
+        }
+        auto v = field(line, key);
+        if (!v || *v < 0) t.fail(ln, "sockperf: cannot read the average and std-dev in " + t.quote(ln));
+        values_us[name] = *v;
+      }
       continue;
     }
     if (line.starts_with("# dropped messages")) {
+      if (warn_markers(line, ln, {"# dropped messages", "# duplicated messages", "# out-of-order messages"}, m))
+        continue;  // the counts are not measured: drops are then not counted
       auto d = field(line, "# dropped messages"), dup = field(line, "# duplicated messages"),
            ooo = field(line, "# out-of-order messages");
       if (!d || !dup || !ooo)
@@ -154,7 +193,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       m.dropped = static_cast<std::uint64_t>(*d);
       m.duplicated = static_cast<std::uint64_t>(*dup);
       m.out_of_order = static_cast<std::uint64_t>(*ooo);
-      m.counts_drops = true;
+      s.drops_counted = true;
       continue;
     }
     if (line.starts_with("Summary:")) {
@@ -168,11 +207,17 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       if (!n) t.fail(ln, "sockperf: cannot read the observation count in " + t.quote(ln));
       m.parameters["sockperf.observations"] = std::to_string(*n);
       s.observations_seen = true;
+      s.observations = *n;
       continue;
     }
     if (line.starts_with("--->")) {
       std::string_view body = scan::trim(line.substr(4));
       const std::size_t eq = body.rfind('=');
+      if (eq != std::string_view::npos && util::is_not_measured(body.substr(eq + 1))) {
+        m.warnings.push_back(util::not_measured_warning("line " + std::to_string(ln), "sockperf",
+                                                        scan::trim(body.substr(0, eq)), body.substr(eq + 1)));
+        continue;
+      }
       auto v = eq == std::string_view::npos ? std::nullopt : scan::number(body.substr(eq + 1));
       if (!v) t.fail(ln, "sockperf: cannot read the value in " + t.quote(ln));
       const std::string_view label = scan::trim(body.substr(0, eq));
@@ -220,6 +265,33 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
            : "as printed: sockperf ran with --full-rtt";
   m.parameters["warmup"] =
       "sockperf's own warm-up stage (a few dummy messages) and its valid-duration window";
+  // sockperf counts drops by sequence number, for UDP and TCP alike.
+  m.counts_drops = s.drops_counted && s.counted;
+  // Sample accounting: every message received is an observation, and a closed
+  // ping-pong loop (one message in flight; sockperf pp without --mps) fills its
+  // valid duration at the mean round trip.
+  if (s.counted && s.observations_seen) {
+    measure::SampleExpectation e;
+    e.held = static_cast<double>(s.observations + (m.counts_drops ? m.dropped : 0));
+    e.expected = std::max<double>(1, static_cast<double>(m.received));
+    e.basis = std::to_string(m.received) + " messages received (its own count)";
+    e.shortfall_means = "messages sockperf counted are missing from its observations";
+    const auto mean = m.reported.find("mean");
+    if (!options.rate_per_s && mean != m.reported.end() && mean->second > 0 && m.duration_s > 0) {
+      const double by_time = m.duration_s * 1e9 / mean->second;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "; %.2f s at a %.2f us mean round trip (one in flight) allows ~%.0f",
+                    m.duration_s, mean->second / 1e3, by_time);
+      e.basis += buf;
+      if (by_time > e.expected) {
+        e.expected = by_time;
+        e.shortfall_means = "the ping-pong loop stalled: replies were late or lost";
+      }
+    }
+    e.basis += "; held: " + std::to_string(s.observations) + " observations" +
+               (m.counts_drops ? " + " + std::to_string(m.dropped) + " counted drops" : "");
+    m.expectation = e;
+  }
   return m;
 }
 

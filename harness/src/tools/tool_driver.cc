@@ -155,7 +155,7 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
       try {
         const ToolText text =
             text_from_string(tool + " output on " + host_of(client_host), parse_input(spec.tool, run.client));
-        run.measurement = parse_tool_output(spec.tool, text, ParseOptions{spec.kind});
+        run.measurement = parse_tool_output(spec.tool, text, ParseOptions{spec.kind, spec.rate_per_sec});
         break;
       } catch (const ParseError& e) {
         if (e.kind() == ParseFailure::kServerUnreachable && attempt < o.connect_attempts) {

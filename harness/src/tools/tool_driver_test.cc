@@ -5,6 +5,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -79,6 +81,20 @@ TEST(ToolDriver, RunsClientParsesAndStopsTheServer) {
               HasSubstr("--full-rtt --client_ip 198.19.210.1"));
   ASSERT_EQ(a.calls().size(), 1u);
   EXPECT_EQ(a.calls()[0].timeout, run.invocation.client_timeout);
+}
+
+TEST(ToolDriver, EachToolWarningIsInTheMeasurementOnce) {
+  // The driver copies the invocation's warnings into the measurement; a caller
+  // adding them again wrote every tool warning twice into measurement.json.
+  FakeTransport a("a"), b("b");
+  b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-udp-rtt.txt")));
+  profile::TestSpec s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  s.warmup = 1s;  // sockperf cannot apply it, and says so
+  const ToolRun run = run_tool_test(s, a, b, kEp);
+  ASSERT_FALSE(run.invocation.warnings.empty());
+  for (const std::string& w : run.invocation.warnings)
+    EXPECT_EQ(std::count(run.measurement.warnings.begin(), run.measurement.warnings.end(), w), 1) << w;
 }
 
 TEST(ToolDriver, RetriesWhileTheServerIsUnreachable) {

@@ -47,8 +47,10 @@ class Histogram {
   }
 
   nlohmann::json to_json() const;
-  /// Reads the compact form; throws std::invalid_argument naming the bad field.
-  static Histogram from_json(const nlohmann::json& j);
+  /// Reads the compact form; throws std::invalid_argument naming the bad
+  /// member's path ("histogram JSON: per_cpu[0].histogram.total: ..."), whatever
+  /// is wrong with it (missing, wrong type, inconsistent).
+  static Histogram from_json(const nlohmann::json& j, const std::string& path = "histogram");
 
   const lg_hist& core() const { return *core_; }
   lg_hist& core() { return *core_; }

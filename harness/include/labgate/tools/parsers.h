@@ -16,6 +16,9 @@ struct ParseOptions {
   /// The test kind when the output does not say (netperf run with -P 0, or a
   /// fragment). When the output does say, a different kind is an error.
   std::optional<profile::TestKind> kind;
+  /// The rate the client was paced at (sockperf --mps), when it was: a paced
+  /// run is not a closed loop, so its samples are not expected from its mean.
+  std::optional<double> rate_per_s = std::nullopt;
 };
 
 /// netperf 2.4-2.7: `-k` KEY=VALUE output (-2147483648 = not measured, never a

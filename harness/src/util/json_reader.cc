@@ -1,10 +1,12 @@
-// Path-aware JSON field access for the results readers.
-#include "labgate/results/json_reader.h"
+// Path-aware JSON field access for every JSON reader (see json_reader.h).
+#include "labgate/util/json_reader.h"
 
+#include <climits>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
-namespace labgate::results {
+namespace labgate::util {
 
 namespace {
 const nlohmann::json& empty_array() {
@@ -15,10 +17,12 @@ const nlohmann::json& empty_array() {
 
 std::string json_type_name(const nlohmann::json& j) { return j.type_name(); }
 
+std::string json_index_path(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
 JsonReader::JsonReader(const nlohmann::json& j, std::string path) : j_(j), path_(std::move(path)) {
-  if (!j_.is_object())
-    throw std::invalid_argument((path_.empty() ? std::string("document") : path_) +
-                                ": expected an object, got " + json_type_name(j_));
+  if (!j_.is_object()) fail_here("expected an object, got " + json_type_name(j_));
 }
 
 std::string JsonReader::path_of(const char* key) const {
@@ -33,6 +37,10 @@ const nlohmann::json* JsonReader::find(const char* key) const {
 
 void JsonReader::fail(const char* key, const std::string& what) const {
   throw std::invalid_argument(path_of(key) + ": " + what);
+}
+
+void JsonReader::fail_here(const std::string& what) const {
+  throw std::invalid_argument((path_.empty() ? std::string("document") : path_) + ": " + what);
 }
 
 std::string JsonReader::str(const char* key) const {
@@ -64,7 +72,35 @@ std::optional<long long> JsonReader::opt_int(const char* key) const {
   const auto* v = find(key);
   if (!v) return std::nullopt;
   if (!v->is_number_integer()) fail(key, "expected an integer, got " + json_type_name(*v));
+  if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(LLONG_MAX))
+    fail(key, "integer out of range");
   return v->get<long long>();
+}
+
+std::uint64_t JsonReader::count(const char* key) const {
+  const auto* v = find(key);
+  if (!v) fail(key, "missing (expected a non-negative integer)");
+  // nlohmann stores small literals as signed; any non-negative integer will do.
+  if (!v->is_number_integer() || (!v->is_number_unsigned() && v->get<std::int64_t>() < 0))
+    fail(key, "expected a non-negative integer, got " +
+                  (v->is_number() ? std::string("a ") + (v->is_number_float() ? "fraction" : "negative number")
+                                  : json_type_name(*v)));
+  return v->get<std::uint64_t>();
+}
+
+std::optional<std::uint64_t> JsonReader::opt_count(const char* key) const {
+  if (!find(key)) return std::nullopt;
+  return count(key);
+}
+
+int JsonReader::integer(const char* key) const {
+  const auto* v = find(key);
+  if (!v) fail(key, "missing (expected an integer)");
+  if (!v->is_number_integer()) fail(key, "expected an integer, got " + json_type_name(*v));
+  if (v->is_number_unsigned() ? v->get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)
+                              : (v->get<std::int64_t>() < INT_MIN || v->get<std::int64_t>() > INT_MAX))
+    fail(key, "integer out of range");
+  return v->get<int>();
 }
 
 bool JsonReader::boolean(const char* key) const {
@@ -86,4 +122,22 @@ const nlohmann::json& JsonReader::array(const char* key, bool required) const {
   return *v;
 }
 
-}  // namespace labgate::results
+JsonReader JsonReader::object(const char* key) const {
+  const auto* v = find(key);
+  if (!v) fail(key, "missing (expected an object)");
+  return JsonReader(*v, path_of(key));
+}
+
+JsonReader JsonReader::element(const char* key, std::size_t i) const {
+  const nlohmann::json& a = array(key);
+  if (i >= a.size()) fail(key, "has no element " + std::to_string(i));
+  return JsonReader(a[i], json_index_path(path_of(key), i));
+}
+
+const nlohmann::json& JsonReader::any(const char* key) const {
+  const auto* v = find(key);
+  if (!v) fail(key, "missing");
+  return *v;
+}
+
+}  // namespace labgate::util
