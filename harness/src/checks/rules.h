@@ -92,5 +92,13 @@ void check_modules(Ctx& c);
 void check_interfaces(Ctx& c);
 void check_services(Ctx& c);
 void check_cpu(Ctx& c);
+/// The NIC tuning rules of one present interface (check_nic.cc), from check_interfaces.
+void check_nic(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i);
+/// services enabled = [...]: enabled at boot and running (check_enabled.cc).
+void check_services_enabled(Ctx& c);
+/// cpu isolation, clocksource, THP, tuned, and the test_cpus_* rules (check_isolation.cc).
+void check_isolation(Ctx& c);
+/// The interface that holds the test address of `network` on the context's host, or "".
+std::string nic_of_network(const Ctx& c, const std::string& network);
 
 }  // namespace labgate::checks::internal
