@@ -16,12 +16,9 @@ std::string start_fix(const facts::Facts& f, const std::string& name) {
 void check_services_enabled(Ctx& c) {
   for (const std::string& name : c.pre.services_enabled) {
     CheckResult& r = start(c, "service_enabled/" + name, "enabled, running");
-    auto it = c.f.services.units.find(name);
-    if (!c.f.has("services") || it == c.f.services.units.end()) {
-      not_checkable(r, "the snapshot does not report service " + name, "");
-      continue;
-    }
-    const facts::ServiceFacts& s = it->second;
+    const facts::ServiceFacts* unit = reported_service(c, r, name);
+    if (!unit) continue;
+    const facts::ServiceFacts& s = *unit;
     if (s.kind == "absent") {
       fail_with(r, name + " is not installed (" + s.enabled.note + "), profile wants it enabled and running",
                 "not installed", s.enabled.source,

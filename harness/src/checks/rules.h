@@ -71,6 +71,10 @@ std::vector<std::string> words(std::string_view s);
 /// Parses a whole decimal integer.
 std::optional<long long> to_int(std::string_view s);
 
+/// The snapshot's entry for service `name`, or nullptr after marking `r` not
+/// checkable because the snapshot does not report it.
+const facts::ServiceFacts* reported_service(const Ctx& c, CheckResult& r, const std::string& name);
+
 /// The kernel line the next boot would use once `add` are added and `remove`
 /// removed (GRUB legacy), and the command that makes it so, as fix text.
 std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>& add,
