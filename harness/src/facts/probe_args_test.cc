@@ -57,3 +57,32 @@ TEST(ProbeArguments, SameOnAllHostsAloneStillGathersItsFacts) {
 
 }  // namespace
 }  // namespace labgate::facts
+
+namespace labgate::facts {
+namespace {
+
+TEST(ProbeArguments, TuningRulesAskForServicesBootAndEveryInterface) {
+  profile::Preconditions pre;
+  pre.services_enabled = {"chronyd"};
+  pre.cpu = profile::CpuRule{};
+  pre.cpu->isolated = "2-15";
+  pre.cpu->tuned_profile = "network-latency";
+  pre.cpu->test_cpus_nic_local = true;  // the NIC of a test is whichever interface holds its address
+  pre.same_on_all_hosts = {"interfaces.ens1f0.coalesce"};
+  const auto args = probe_arguments(pre);
+  std::string sections, services, ifaces;
+  bool all = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--sections") sections = args[i + 1];
+    if (args[i] == "--service") services += (services.empty() ? "" : " ") + args[i + 1];
+    if (args[i] == "--iface") ifaces += args[i + 1];
+    all = all || args[i] == "--all-interfaces";
+  }
+  EXPECT_EQ(sections, "boot,cpu,interfaces,kernel,os,processes,services");
+  EXPECT_EQ(services, "chronyd tuned");
+  EXPECT_EQ(ifaces, "ens1f0");
+  EXPECT_TRUE(all);
+}
+
+}  // namespace
+}  // namespace labgate::facts
