@@ -2,6 +2,7 @@
  * ids, cores = distinct (physical id, core id) pairs; Hyper-Threading when a
  * package has more siblings than cores), the C-state limits the idle drivers
  * expose, cpufreq governors where cpufreq is active, and the clocksource. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,19 @@ static void cpufreq(fx_json* j) {
   fx_fact_bool(j, "cpufreq", any, "/sys/devices/system/cpu/cpu*/cpufreq", 0);
 }
 
+/* sysfs has the clocksource from 2.6.18 on i386 but from 2.6.21 on x86_64:
+ * RHEL 5's x86_64 kernel has none, and nothing else states the one in use. */
+static void clocksource(fx_json* j) {
+  static const char* const kPath = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+  char buf[256];
+  int err = fx_read_small(kPath, buf, sizeof buf);
+  fx_fact_str_note(j, "clocksource", buf, kPath, err,
+                   err == ENOENT || err == ENOTDIR
+                       ? "no clocksource in sysfs (x86_64 kernels before 2.6.21, e.g. RHEL 5): the kernel does "
+                         "not say which it uses"
+                       : NULL);
+}
+
 void fx_section_cpu(fx_json* j) {
   fx_json_open(j, "cpu");
   topology(j);
@@ -129,6 +143,7 @@ void fx_section_cpu(fx_json* j) {
   fx_fact_file(j, "processor_max_cstate", "/sys/module/processor/parameters/max_cstate");
   fx_fact_file(j, "cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver");
   cpufreq(j);
-  fx_fact_file(j, "clocksource", "/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  clocksource(j);
+  fx_cpu_tuning(j);
   fx_json_close(j);
 }

@@ -1,8 +1,9 @@
 /* Network interfaces: driver, driver version, firmware and bus from
  * SIOCETHTOOL/ETHTOOL_GDRVINFO (what `ethtool -i` shows, without the binary),
- * speed from ETHTOOL_GSET, MTU, flags and IPv4 address from the classic
- * SIOCGIF* ioctls, all on a plain socket(AF_INET, SOCK_DGRAM, 0) as on 2.6.18.
- * Under --root the same values come from DIR/.labgate-ioctl/<ifname>.conf. */
+ * speed and duplex from ETHTOOL_GSET, MTU, flags and IPv4 address from the
+ * classic SIOCGIF* ioctls, all on a plain socket(AF_INET, SOCK_DGRAM, 0) as on
+ * 2.6.18; the NIC's tuning through fx_nic.c. Under --root the ioctl answers
+ * come from DIR/.labgate-ioctl/<ifname>.conf. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -17,12 +18,13 @@
 
 #include "fx_fact.h"
 #include "fx_fs.h"
+#include "fx_nic.h"
+#include "fx_rec.h"
 #include "fx_sections.h"
 #include "fx_str.h"
 
 /* <linux/ethtool.h> layouts (stable kernel ABI since 2.4); musl ships no
  * kernel headers, so they are spelled out here. */
-#define FX_SIOCETHTOOL 0x8946
 #define FX_ETHTOOL_GSET 0x00000001
 #define FX_ETHTOOL_GDRVINFO 0x00000003
 struct fx_ethtool_drvinfo {
@@ -60,6 +62,16 @@ static void link_facts(fx_json* j, int have_flags, unsigned flags, const char* s
                    have_flags ? 0 : err, have_flags ? note : NULL);
 }
 
+/* ETHTOOL_GSET duplex: 0 half, 1 full, 0xff unknown (no link). */
+static void duplex_fact(fx_json* j, int d, const char* src, int err) {
+  if (err)
+    fx_fact_str(j, "duplex", NULL, src, err);
+  else if (d == 0 || d == 1)
+    fx_fact_str(j, "duplex", d ? "full" : "half", src, 0);
+  else
+    fx_fact_str_note(j, "duplex", NULL, src, 0, "duplex unknown (no link or not reported)");
+}
+
 static void live_iface(fx_json* j, int fd, const char* name) {
   struct ifreq ifr;
   struct fx_ethtool_drvinfo drv;
@@ -95,6 +107,7 @@ static void live_iface(fx_json* j, int fd, const char* name) {
       fx_fact_str_note(j, "speed_mbps", NULL, src, 0, "speed unknown (no link or not reported)");
     else
       fx_fact_int(j, "speed_mbps", speed, src, err);
+    duplex_fact(j, err ? -1 : cmd.duplex, src, err);
   }
 
   memset(&ifr, 0, sizeof ifr);
@@ -127,57 +140,43 @@ static void live_iface(fx_json* j, int fd, const char* name) {
 }
 
 /* A recorded interface: key=value lines standing in for the ioctl answers. */
-static void recorded_iface(fx_json* j, const char* name) {
-  static const char* const kKeys[] = {"driver", "driver_version", "firmware_version", "bus", "speed_mbps",
-                                      "mtu",    "flags",          "ipv4_address"};
-  char path[FX_PATH_MAX], src[8][FX_PATH_MAX + 16], vals[8][256];
-  fx_text t;
-  char *cur, *end, *line;
-  int err, lineno = 0;
+static void recorded_iface(fx_json* j, const fx_rec* rec) {
+  static const char* const kText[] = {"driver", "driver_version", "firmware_version", "bus"};
+  static const char* const kInt[] = {"speed_mbps", "mtu"};
+  char src[FX_PATH_MAX + 16];
+  const char* v;
   size_t k;
   unsigned flags = 0;
   long long n;
-  snprintf(path, sizeof path, "/.labgate-ioctl/%s.conf", name);
-  for (k = 0; k < 8; k++) vals[k][0] = 0, src[k][0] = 0;
-  err = fx_read(path, &t);
-  if (!err) {
-    cur = t.data, end = t.data + t.len;
-    while ((line = fx_next_line(&cur, end)) != NULL) {
-      char* eq = strchr(line, '=');
-      lineno++;
-      if (!eq || *fx_trim(line) == '#') continue;
-      *eq = 0;
-      for (k = 0; k < 8; k++)
-        if (strcmp(fx_trim(line), kKeys[k]) == 0) {
-          fx_copy(vals[k], sizeof vals[k], fx_trim(eq + 1));
-          snprintf(src[k], sizeof src[k], "%s:%d", path, lineno);
-        }
-    }
-    fx_text_free(&t);
-  }
   for (k = 0; k < 4; k++) {
-    if (src[k][0])
-      fx_fact_str(j, kKeys[k], vals[k], src[k], 0);
+    if ((v = fx_rec_get(rec, kText[k], src, sizeof src)) != NULL)
+      fx_fact_str(j, kText[k], v, src, 0);
     else
-      fx_fact_str_note(j, kKeys[k], NULL, path, err, err ? NULL : "not in the recording");
+      fx_fact_str_note(j, kText[k], NULL, rec->path, rec->err, rec->err ? NULL : "not in the recording");
   }
-  for (k = 4; k < 6; k++) {
-    if (src[k][0] && fx_parse_ll(vals[k], &n))
-      fx_fact_int(j, kKeys[k], n, src[k], 0);
-    else if (src[k][0])
-      fx_fact_str_note(j, kKeys[k], NULL, src[k], 0, "not a number");
+  for (k = 0; k < 2; k++) {
+    if ((v = fx_rec_get(rec, kInt[k], src, sizeof src)) != NULL && fx_parse_ll(v, &n))
+      fx_fact_int(j, kInt[k], n, src, 0);
+    else if (v)
+      fx_fact_str_note(j, kInt[k], NULL, src, 0, "not a number");
     else
-      fx_fact_str_note(j, kKeys[k], NULL, path, err, err ? NULL : "not in the recording");
+      fx_fact_str_note(j, kInt[k], NULL, rec->path, rec->err, rec->err ? NULL : "not in the recording");
   }
-  if (src[6][0]) {
-    if (strstr(vals[6], "UP")) flags |= IFF_UP;
-    if (strstr(vals[6], "RUNNING")) flags |= IFF_RUNNING;
-  }
-  link_facts(j, src[6][0] != 0, flags, src[6][0] ? src[6] : path, err ? err : ENOENT);
-  if (src[7][0])
-    fx_fact_str(j, "ipv4_address", vals[7], src[7], 0);
+  if ((v = fx_rec_get(rec, "duplex", src, sizeof src)) != NULL)
+    duplex_fact(j, strcmp(v, "full") == 0 ? 1 : strcmp(v, "half") == 0 ? 0 : 0xff, src, 0);
   else
-    fx_fact_str_note(j, "ipv4_address", NULL, path, err, err ? NULL : "no IPv4 address");
+    fx_fact_str_note(j, "duplex", NULL, rec->path, rec->err, rec->err ? NULL : "not in the recording");
+  if ((v = fx_rec_get(rec, "flags", src, sizeof src)) != NULL) {
+    if (strstr(v, "UP")) flags |= IFF_UP;
+    if (strstr(v, "RUNNING")) flags |= IFF_RUNNING;
+    link_facts(j, 1, flags, src, 0);
+  } else {
+    link_facts(j, 0, 0, rec->path, rec->err ? rec->err : ENOENT);
+  }
+  if ((v = fx_rec_get(rec, "ipv4_address", src, sizeof src)) != NULL)
+    fx_fact_str(j, "ipv4_address", v, src, 0);
+  else
+    fx_fact_str_note(j, "ipv4_address", NULL, rec->path, rec->err, rec->err ? NULL : "no IPv4 address");
 }
 
 /* Names in /proc/net/dev ("  eth0: 1234 ..."), or just membership of one. */
@@ -213,10 +212,16 @@ static void one_iface(fx_json* j, int fd, const char* name, const fx_names* dev,
   for (k = 0; k < dev->n; k++) present |= strcmp(dev->names[k], name) == 0;
   fx_json_open(j, name);
   fx_fact_bool(j, "exists", present, "/proc/net/dev", deverr);
-  if (fx_under_root())
-    recorded_iface(j, name);
-  else
+  if (fx_under_root()) {
+    static fx_rec rec; /* large; one interface at a time */
+    fx_rec_load(&rec, name);
+    recorded_iface(j, &rec);
+    fx_nic_ethtool(j, fd, name, &rec);
+  } else {
     live_iface(j, fd, name);
+    fx_nic_ethtool(j, fd, name, NULL);
+  }
+  fx_nic_irqs(j, name);
   fx_json_close(j);
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 
 #include "labgate/checks/checks.h"
 #include "probe_runner.h"
@@ -44,7 +45,10 @@ TEST(LiveNetns, IoctlsReportTheVethPairAndChecksJudgeIt) {
   v0.driver = "veth";
   v0.mtu = 1500;
   v0.link = "up";
-  pre.interfaces = {v0, {"nosuch0", "veth", {}, {}, {}, {}, {}}};
+  profile::InterfaceRule nosuch;
+  nosuch.name = "nosuch0";
+  nosuch.driver = "veth";
+  pre.interfaces = {v0, nosuch};
   ProbeRun run = run_probe(facts::probe_arguments(pre), ns.prefix());
   ASSERT_EQ(run.exit_code, 0);
   facts::Facts f = facts::parse_facts(run.out, "netns");
@@ -74,6 +78,43 @@ TEST(LiveNetns, IoctlsReportTheVethPairAndChecksJudgeIt) {
     EXPECT_THAT(r.fix, ::testing::HasSubstr("no carrier"));
   }
   EXPECT_EQ(link_rules, 1);
+}
+
+// veth answers ETHTOOL_GCHANNELS and the offload ioctls but not coalescing,
+// rings or pause: those rules must come out "not checkable", never passed.
+TEST(LiveNetns, VethReportsChannelsAndOffloadsButNotCoalesceRingOrPause) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root for a network namespace";
+  Netns ns;
+  ASSERT_TRUE(ns.ok()) << "could not set up the namespace";
+  profile::Preconditions pre;
+  profile::InterfaceRule v0;
+  v0.name = "v0";
+  v0.settings = {{"channels", {{"rx", "1"}, {"tx", "1"}}},
+                 {"offload", {{"tso", "on"}, {"gro", "off"}}},
+                 {"coalesce", {{"rx_usecs", "0"}}},
+                 {"ring", {{"rx", "4096"}}},
+                 {"pause", {{"rx", "off"}}}};
+  v0.numa_node = 0;
+  v0.speed_mbps = 10000;
+  v0.duplex = "full";
+  pre.interfaces = {v0};
+  const ProbeRun run = run_probe(facts::probe_arguments(pre), ns.prefix());
+  ASSERT_EQ(run.exit_code, 0);
+  const facts::Facts f = facts::parse_facts(run.out, "netns");
+  const auto rs = checks::check_host("x", f, pre);
+  std::map<std::string, checks::CheckResult> by_rule;
+  for (const auto& r : rs) by_rule[r.rule] = r;
+  for (const char* ok : {"interfaces/v0/channels/rx", "interfaces/v0/channels/tx", "interfaces/v0/offload/tso",
+                         "interfaces/v0/offload/gro", "interfaces/v0/link/speed", "interfaces/v0/link/duplex"})
+    EXPECT_EQ(by_rule[ok].verdict, Verdict::kPass) << ok << ": " << by_rule[ok].message;
+  EXPECT_EQ(by_rule["interfaces/v0/channels/rx"].source, "ioctl SIOCETHTOOL ETHTOOL_GCHANNELS v0");
+  for (const char* no : {"interfaces/v0/coalesce/rx_usecs", "interfaces/v0/ring/rx", "interfaces/v0/pause/rx"})
+    EXPECT_EQ(by_rule[no].verdict, Verdict::kNotCheckable) << no << ": " << by_rule[no].message;
+  EXPECT_EQ(by_rule["interfaces/v0/coalesce/rx_usecs"].reason,
+            "ioctl SIOCETHTOOL ETHTOOL_GCOALESCE v0: Not supported (the driver does not report it)");
+  // veth has no PCI device: no NUMA node to compare.
+  EXPECT_EQ(by_rule["interfaces/v0/numa_node"].verdict, Verdict::kNotCheckable);
+  EXPECT_THAT(by_rule["interfaces/v0/numa_node"].reason, ::testing::HasSubstr("no PCI device behind v0"));
 }
 
 }  // namespace

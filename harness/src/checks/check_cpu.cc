@@ -1,5 +1,7 @@
 // cpu: Hyper-Threading (from the topology in /proc/cpuinfo), the C-state limit
 // in force, and the cpufreq governor where cpufreq is active.
+#include <cctype>
+
 #include "rules.h"
 
 namespace labgate::checks::internal {
@@ -26,6 +28,30 @@ std::string max_cstate_fix(const facts::Facts& f, long long want, const CstateLi
     fix = "# 2.6.18 reads this limit live:\necho " + std::to_string(want) + " > " + sh_quote(limit.source) +
           "\n";
   return fix + "# and for every boot:\n" + boot_args_fix(f, add, {});
+}
+
+// The deepest idle state any CPU may enter, from cpuidle's state names ("C6",
+// "C1E"; POLL is C0), and which CPU: what the limit alone cannot say (a
+// driver without max_cstate, or states disabled one by one as tuned does).
+struct Deepest {
+  long long level = -1;
+  std::string cpu, name;
+};
+std::optional<Deepest> deepest_enabled(const facts::Facts& f) {
+  std::optional<Deepest> out;
+  for (const auto& [cpu, t] : f.cpu.cstates) {
+    if (!t.value) continue;
+    for (const std::string& n : words(*t.value)) {
+      std::optional<long long> level;
+      if (n == "POLL") level = 0;
+      else if (n.size() > 1 && n[0] == 'C' && std::isdigit(static_cast<unsigned char>(n[1])))
+        level = to_int(n.substr(1, n.find_first_not_of("0123456789", 1) - 1));
+      if (!level) continue;
+      if (!out) out = Deepest{};
+      if (*level > out->level) *out = Deepest{*level, cpu, n};
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -96,6 +122,17 @@ void check_cpu(Ctx& c) {
     const CstateLimit limit = have ? cstate_in_force(c.f) : CstateLimit{};
     if (!have) {
       not_checkable(r, "the snapshot has no cpu section", "");
+    } else if (const auto deep = deepest_enabled(c.f);
+               deep && deep->level > *rule.max_cstate && (!limit.value || *limit.value <= *rule.max_cstate)) {
+      const std::string src = "/sys/devices/system/cpu/" + deep->cpu + "/cpuidle";
+      fail_with(r, deep->cpu + " may still enter " + deep->name + " (" + src + "), profile wants at most C" +
+                       std::to_string(*rule.max_cstate),
+                deep->name, src, max_cstate_fix(c.f, *rule.max_cstate, limit));
+      r.needs_reboot = true;
+    } else if (!limit.value && deepest_enabled(c.f)) {
+      const auto deep = deepest_enabled(c.f);
+      pass(r, "the deepest idle state any CPU may enter (" + limit.explanation + "; cpuidle: " + deep->name + ")",
+           std::to_string(deep->level), "/sys/devices/system/cpu/cpu*/cpuidle");
     } else if (!limit.value) {
       not_checkable(r, limit.explanation, limit.source);
     } else if (*limit.value <= *rule.max_cstate) {
@@ -123,7 +160,26 @@ void check_cpu(Ctx& c) {
           off += (off.empty() ? "" : ", ") + name + " " + shown(g);
           if (source.empty()) source = g.source;
         }
-      if (off.empty()) {
+      // cpufreq min = max: with a lower minimum even "performance" may be clocked down by the
+      // hardware's own P-state logic; tuned's latency profiles pin it.
+      std::string ranged, range_src;
+      for (const auto& [name, range] : cpu.freq_range) {
+        const auto mm = range.value ? words(*range.value) : std::vector<std::string>{};
+        if (mm.size() == 2 && mm[0] != mm[1]) {
+          ranged += (ranged.empty() ? "" : ", ") + name + " " + mm[0] + "-" + mm[1] + " kHz";
+          if (range_src.empty()) range_src = range.source;
+        }
+      }
+      if (off.empty() && !ranged.empty()) {
+        fail_with(r, "cpufreq may still scale: " + ranged + " (" + range_src + "), profile wants " + *rule.governor +
+                         " at one frequency (min = max)",
+                  ranged, range_src,
+                  "for d in /sys/devices/system/cpu/cpu*/cpufreq; do cat \"$d/scaling_max_freq\" > "
+                  "\"$d/scaling_min_freq\"; done\n" +
+                      note(style_of(c.f) == Style::kRhelSysv ? "and for every boot: the same loop in /etc/rc.d/rc.local"
+                                                            : "and for every boot: tuned's latency-performance or "
+                                                              "network-latency profile (min_perf_pct=100)"));
+      } else if (off.empty()) {
         pass(r, "the governor of all " + std::to_string(cpu.governors.size()) + " CPUs", *rule.governor,
              cpu.governors.begin()->second.source);
       } else {

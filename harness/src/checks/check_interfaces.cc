@@ -87,6 +87,7 @@ void check_interfaces(Ctx& c) {
         if (!i.link.note.empty()) r.message += "; " + i.link.note;
       }
     }
+    check_nic(c, rule, i);
   }
 }
 

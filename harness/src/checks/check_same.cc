@@ -5,6 +5,7 @@
 #include <set>
 
 #include "labgate/checks/checks.h"
+#include "labgate/profile/cpu_list.h"
 #include "rules.h"
 
 namespace labgate::checks {
@@ -29,6 +30,30 @@ Resolved from_text(const facts::Text& t) {
 Resolved from_int(const facts::Int& t) {
   if (!t.value) return {std::nullopt, t.source, internal::why_unreadable(t)};
   return {std::to_string(*t.value), t.source, ""};
+}
+
+// A settings group as "rx_usecs=0 tx_usecs=8"; one field the host cannot show makes it unknown.
+Resolved from_settings(const facts::Settings& g, const std::string& path) {
+  std::string joined;
+  for (const auto& [field, t] : g) {
+    if (!t.value)
+      return {std::nullopt, t.source, field + ": " + (t.error.empty() ? t.note : t.error)};
+    joined += (joined.empty() ? "" : " ") + field + "=" + *t.value;
+  }
+  if (g.empty()) return {std::nullopt, "", "the snapshot does not report " + path};
+  return {joined, g.begin()->second.source, ""};
+}
+
+// Every CPU any IRQ of the NIC may fire on.
+Resolved irq_cpus_of(const facts::InterfaceFacts& i) {
+  if (!i.irqs.value) return {std::nullopt, i.irqs.source, i.irqs.error.empty() ? i.irqs.note : i.irqs.error};
+  std::set<int> all;
+  for (const auto& [irq, a] : i.irq_affinity) {
+    const auto cpus = a.value ? profile::parse_cpu_list(*a.value) : std::nullopt;
+    if (!cpus) return {std::nullopt, a.source, "the affinity of IRQ " + irq + " is unknown"};
+    all.insert(cpus->begin(), cpus->end());
+  }
+  return {all.empty() ? "(no IRQ)" : profile::format_cpu_list(all), i.irqs.source, ""};
 }
 
 // "interfaces.eth0.100.mtu" -> {"eth0.100", "mtu"}: names may hold dots, fields do not.
@@ -65,12 +90,22 @@ Resolved resolve(const facts::Facts& f, const std::string& path) {
     const auto [name, field] = name_and_field(path, "interfaces.");
     auto it = f.interfaces.find(name);
     if (it == f.interfaces.end()) return none;
-    if (field == "mtu") return from_int(it->second.mtu);
+    const facts::InterfaceFacts& i = it->second;
+    if (field == "mtu") return from_int(i.mtu);
+    if (field == "driver") return from_text(i.driver);
+    if (field == "numa_node") return from_int(i.numa_node);
+    if (const facts::Settings* g = i.settings(field)) return from_settings(*g, path);
+    if (field == "irq_cpus") return irq_cpus_of(i);
     if (field == "driver_version") return from_text(it->second.driver_version);
     if (field == "firmware_version") return from_text(it->second.firmware_version);
     return {std::nullopt, "", "unknown interface field " + field};
   }
   if (!f.has("cpu") && path.rfind("cpu.", 0) == 0) return none;
+  if (path == "cpu.isolated") return from_text(f.cpu.isolated);
+  if (path == "cpu.nohz_full") return from_text(f.cpu.nohz_full);
+  if (path == "cpu.clocksource") return from_text(f.cpu.clocksource);
+  if (path == "cpu.transparent_hugepage") return from_text(f.cpu.transparent_hugepage);
+  if (path == "cpu.tuned_profile") return from_text(f.cpu.tuned_profile);
   if (path == "cpu.max_cstate") {
     const internal::CstateLimit l = cstate_in_force(f);
     if (!l.value) return {std::nullopt, l.source, l.explanation};

@@ -101,12 +101,9 @@ void systemd(Ctx& c, CheckResult& r, const facts::ServiceFacts& s) {
 void check_services(Ctx& c) {
   for (const std::string& name : c.pre.services_disabled) {
     CheckResult& r = start(c, "service/" + name, "disabled, not running");
-    auto it = c.f.services.units.find(name);
-    if (!c.f.has("services") || it == c.f.services.units.end()) {
-      not_checkable(r, "the snapshot does not report service " + name, "");
-      continue;
-    }
-    const facts::ServiceFacts& s = it->second;
+    const facts::ServiceFacts* found = reported_service(c, r, name);
+    if (!found) continue;
+    const facts::ServiceFacts& s = *found;
     if (s.kind == "absent") {
       r.verdict = Verdict::kPass;
       r.found = "not installed";

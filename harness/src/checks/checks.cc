@@ -17,7 +17,9 @@ std::vector<CheckResult> check_host(const std::string& host, const facts::Facts&
   internal::check_modules(c);
   internal::check_interfaces(c);
   internal::check_services(c);
+  internal::check_services_enabled(c);
   internal::check_cpu(c);
+  internal::check_isolation(c);
   return out;
 }
 

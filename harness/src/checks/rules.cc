@@ -61,6 +61,13 @@ void not_checkable(CheckResult& r, const std::string& reason, const std::string&
   r.message = on_host(r.host, r.rule + " not checkable: " + reason);
 }
 
+const facts::ServiceFacts* reported_service(const Ctx& c, CheckResult& r, const std::string& name) {
+  auto it = c.f.services.units.find(name);
+  if (c.f.has("services") && it != c.f.services.units.end()) return &it->second;
+  not_checkable(r, "the snapshot does not report service " + name, "");
+  return nullptr;
+}
+
 std::string shown(const facts::Text& t) { return t.value ? *t.value : "(absent)"; }
 
 Style style_of(const facts::Facts& f) {

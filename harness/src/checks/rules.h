@@ -71,6 +71,10 @@ std::vector<std::string> words(std::string_view s);
 /// Parses a whole decimal integer.
 std::optional<long long> to_int(std::string_view s);
 
+/// The snapshot's entry for service `name`, or nullptr after marking `r` not
+/// checkable because the snapshot does not report it.
+const facts::ServiceFacts* reported_service(const Ctx& c, CheckResult& r, const std::string& name);
+
 /// The kernel line the next boot would use once `add` are added and `remove`
 /// removed (GRUB legacy), and the command that makes it so, as fix text.
 std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>& add,
@@ -92,5 +96,13 @@ void check_modules(Ctx& c);
 void check_interfaces(Ctx& c);
 void check_services(Ctx& c);
 void check_cpu(Ctx& c);
+/// The NIC tuning rules of one present interface (check_nic.cc), from check_interfaces.
+void check_nic(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i);
+/// services enabled = [...]: enabled at boot and running (check_enabled.cc).
+void check_services_enabled(Ctx& c);
+/// cpu isolation, clocksource, THP, tuned, and the test_cpus_* rules (check_isolation.cc).
+void check_isolation(Ctx& c);
+/// The interface that holds the test address of `network` on the context's host, or "".
+std::string nic_of_network(const Ctx& c, const std::string& network);
 
 }  // namespace labgate::checks::internal

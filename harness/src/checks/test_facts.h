@@ -89,7 +89,10 @@ inline profile::Preconditions example_rules() {
   eth1.link = "up";
   p.interfaces = {eth1};
   p.services_disabled = {"avahi-daemon"};
-  p.cpu = profile::CpuRule{false, 0, "performance"};
+  p.cpu = profile::CpuRule{};
+  p.cpu->hyperthreading = false;
+  p.cpu->max_cstate = 0;
+  p.cpu->governor = "performance";
   return p;
 }
 

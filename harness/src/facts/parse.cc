@@ -102,6 +102,16 @@ void read_interfaces(const Reader& r, const json& top, Facts& f) {
     i.admin = r.text(*it, path, "admin");
     i.link = r.text(*it, path, "link");
     i.ipv4_address = r.text(*it, path, "ipv4_address");
+    i.duplex = r.text(*it, path, "duplex");
+    i.coalesce = r.settings(*it, path, "coalesce");
+    i.ring = r.settings(*it, path, "ring");
+    i.channels = r.settings(*it, path, "channels");
+    i.offload = r.settings(*it, path, "offload");
+    i.pause = r.settings(*it, path, "pause");
+    i.numa_node = r.integer(*it, path, "numa_node");
+    i.irqs = r.strings(*it, path, "irqs");
+    i.irq_affinity = r.text_map(*it, path, "irq_affinity");
+    i.irq_managed = r.bool_map(*it, path, "irq_managed");
     f.interfaces[it.key()] = std::move(i);
   }
 }
@@ -179,9 +189,26 @@ void read_cpu(const Reader& r, const json& top, Facts& f) {
   f.cpu.cpufreq = r.boolean(c, "cpu", "cpufreq");
   f.cpu.governors = r.text_map(c, "cpu", "governors");
   f.cpu.clocksource = r.text(c, "cpu", "clocksource");
+  f.cpu.online = r.text(c, "cpu", "online");
+  f.cpu.isolated = r.text(c, "cpu", "isolated");
+  f.cpu.nohz_full = r.text(c, "cpu", "nohz_full");
+  f.cpu.nodes = r.text_map(c, "cpu", "nodes");
+  f.cpu.cstates = r.text_map(c, "cpu", "cstates");
+  f.cpu.freq_range = r.text_map(c, "cpu", "freq_range");
+  f.cpu.transparent_hugepage = r.text(c, "cpu", "transparent_hugepage");
+  f.cpu.tuned_profile = r.text(c, "cpu", "tuned_profile");
 }
 
 }  // namespace
+
+const Settings* InterfaceFacts::settings(const std::string& group) const {
+  if (group == "coalesce") return &coalesce;
+  if (group == "ring") return &ring;
+  if (group == "channels") return &channels;
+  if (group == "offload") return &offload;
+  if (group == "pause") return &pause;
+  return nullptr;
+}
 
 Facts parse_facts(std::string_view text, const std::string& origin) {
   const std::string where = "facts from " + origin + ": ";

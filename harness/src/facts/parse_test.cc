@@ -32,6 +32,13 @@ constexpr const char* kSnapshot = R"j({
                                 "parameters": {}, "configured": {"tg3_disable_eee": {"value": "1", "source": "/etc/modprobe.conf:9"}}}}},
   "interfaces": {"eth1": {"exists": {"value": true, "source": "/proc/net/dev"},
                           "driver": {"value": "tg3", "source": "ioctl SIOCETHTOOL ETHTOOL_GDRVINFO eth1"},
+                          "coalesce": {"rx_usecs": {"value": 20, "source": "ioctl SIOCETHTOOL ETHTOOL_GCOALESCE eth1"},
+                                       "adaptive_rx": {"value": false, "source": "ioctl SIOCETHTOOL ETHTOOL_GCOALESCE eth1"}},
+                          "channels": {"combined": {"value": null, "source": "ioctl SIOCETHTOOL ETHTOOL_GCHANNELS eth1", "error": "Not supported"}},
+                          "numa_node": {"value": -1, "source": "/sys/class/net/eth1/device/numa_node"},
+                          "irqs": {"value": ["98"], "source": "/proc/interrupts"},
+                          "irq_affinity": {"98": {"value": "0-15", "source": "/proc/irq/98/smp_affinity", "note": "from the hex mask"}},
+                          "irq_managed": {"98": {"value": null, "source": "/sys/kernel/debug/irq/irqs/98", "error": "No such file or directory", "missing": true}},
                           "mtu": {"value": 1500, "source": "ioctl SIOCGIFMTU eth1"},
                           "link": {"value": "up", "source": "ioctl SIOCGIFFLAGS eth1", "note": "flags: UP RUNNING"}}},
   "services": {"init": {"value": "sysv", "source": "/proc/1/stat"},
@@ -69,6 +76,16 @@ TEST(ParseFacts, ReadsEveryFamilyWithSources) {
   EXPECT_EQ(f.modules.at("tg3").configured.at("tg3_disable_eee").source, "/etc/modprobe.conf:9");
   EXPECT_EQ(*f.interfaces.at("eth1").mtu.value, 1500);
   EXPECT_EQ(f.interfaces.at("eth1").link.note, "flags: UP RUNNING");
+  const InterfaceFacts& eth1 = f.interfaces.at("eth1");
+  EXPECT_EQ(*eth1.coalesce.at("rx_usecs").value, "20");  // numbers and switches read as text alike
+  EXPECT_EQ(*eth1.coalesce.at("adaptive_rx").value, "off");
+  EXPECT_FALSE(eth1.channels.at("combined").value);
+  EXPECT_EQ(eth1.channels.at("combined").error, "Not supported");
+  EXPECT_EQ(*eth1.numa_node.value, -1);
+  EXPECT_EQ(*eth1.irq_affinity.at("98").value, "0-15");
+  EXPECT_TRUE(eth1.irq_managed.at("98").missing);
+  EXPECT_EQ(eth1.settings("ring")->size(), 0u);
+  EXPECT_EQ(eth1.settings("nope"), nullptr);
   // A member the probe did not write reads as "not in the snapshot", not as a value.
   EXPECT_FALSE(f.interfaces.at("eth1").firmware_version.value);
   EXPECT_EQ(f.interfaces.at("eth1").firmware_version.error, "not in the snapshot");

@@ -27,8 +27,17 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
   if (!pre.sysctl.empty()) sections.insert("sysctl");
   for (const auto& m : pre.modules) modules.insert(m.name);
   for (const auto& i : pre.interfaces) ifaces.insert(i.name);
-  if (!pre.services_disabled.empty()) sections.insert({"services", "processes"});
-  if (pre.cpu) sections.insert("cpu");
+  if (!pre.services_disabled.empty() || !pre.services_enabled.empty()) sections.insert({"services", "processes"});
+  bool all_ifaces = false;
+  if (pre.cpu) {
+    sections.insert("cpu");
+    // Fixes for isolcpus/nohz_full/clocksource name the boot loader's line.
+    if (pre.cpu->isolated || pre.cpu->nohz_full || pre.cpu->clocksource || pre.cpu->transparent_hugepage)
+      sections.insert("boot");
+    // The NIC of a test is whichever interface holds its test address.
+    all_ifaces = pre.cpu->test_cpus_isolated || pre.cpu->test_cpus_nic_local;
+    if (pre.cpu->tuned_profile) sections.insert({"services", "processes"});
+  }
   for (const std::string& p : pre.same_on_all_hosts) {
     if (p == "kernel_cmdline") sections.insert("boot");
     if (p.rfind("cpu.", 0) == 0) sections.insert("cpu");
@@ -36,7 +45,7 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
     if (const std::string i = middle(p, "interfaces"); !i.empty()) ifaces.insert(i);
   }
   if (!modules.empty()) sections.insert("modules");
-  if (!ifaces.empty()) sections.insert("interfaces");
+  if (!ifaces.empty() || all_ifaces) sections.insert("interfaces");
 
   std::string list;
   for (const std::string& s : sections) list += (list.empty() ? "" : ",") + s;
@@ -44,7 +53,10 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
   for (const auto& s : pre.sysctl) args.insert(args.end(), {"--sysctl", s.key});
   for (const std::string& m : modules) args.insert(args.end(), {"--module", m});
   for (const std::string& i : ifaces) args.insert(args.end(), {"--iface", i});
+  if (all_ifaces) args.push_back("--all-interfaces");
   for (const std::string& s : pre.services_disabled) args.insert(args.end(), {"--service", s});
+  for (const std::string& s : pre.services_enabled) args.insert(args.end(), {"--service", s});
+  if (pre.cpu && pre.cpu->tuned_profile) args.insert(args.end(), {"--service", "tuned"});
   return args;
 }
 

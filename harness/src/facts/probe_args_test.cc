@@ -25,9 +25,17 @@ TEST(ProbeArguments, EveryRuleFamilyAsksForItsSectionAndNames) {
   pre.kernel_cmdline = profile::CmdlineRule{{"nosoftlockup"}, {"quiet"}};
   pre.sysctl = {{"net.ipv4.tcp_sack", {"0"}, {}}, {"net.ipv4.tcp_rmem", {"4096", "87380", "16777216"}, {}}};
   pre.modules.push_back({"tg3", true, "3.125g", {}, {}, {}});
-  pre.interfaces.push_back({"eth1", "tg3", {}, {}, "up", 1500, {}});
+  profile::InterfaceRule eth1;
+  eth1.name = "eth1";
+  eth1.driver = "tg3";
+  eth1.link = "up";
+  eth1.mtu = 1500;
+  pre.interfaces.push_back(eth1);
   pre.services_disabled = {"avahi-daemon", "cups"};
-  pre.cpu = profile::CpuRule{false, 0, "performance"};
+  pre.cpu = profile::CpuRule{};
+  pre.cpu->hyperthreading = false;
+  pre.cpu->max_cstate = 0;
+  pre.cpu->governor = "performance";
   pre.same_on_all_hosts = {"modules.e1000e.version", "interfaces.eth2.mtu", "kernel_release"};
   const auto args = probe_arguments(pre, "/tmp/root");
   EXPECT_THAT(std::vector<std::string>(args.begin(), args.begin() + 2), ElementsAre("--root", "/tmp/root"));
@@ -45,6 +53,35 @@ TEST(ProbeArguments, SameOnAllHostsAloneStillGathersItsFacts) {
   const auto args = probe_arguments(pre);
   EXPECT_EQ(flag_values(args, "--sections"), "boot,cpu,kernel,modules,os");
   EXPECT_EQ(flag_values(args, "--module"), "tg3");
+}
+
+}  // namespace
+}  // namespace labgate::facts
+
+namespace labgate::facts {
+namespace {
+
+TEST(ProbeArguments, TuningRulesAskForServicesBootAndEveryInterface) {
+  profile::Preconditions pre;
+  pre.services_enabled = {"chronyd"};
+  pre.cpu = profile::CpuRule{};
+  pre.cpu->isolated = "2-15";
+  pre.cpu->tuned_profile = "network-latency";
+  pre.cpu->test_cpus_nic_local = true;  // the NIC of a test is whichever interface holds its address
+  pre.same_on_all_hosts = {"interfaces.ens1f0.coalesce"};
+  const auto args = probe_arguments(pre);
+  std::string sections, services, ifaces;
+  bool all = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--sections") sections = args[i + 1];
+    if (args[i] == "--service") services += (services.empty() ? "" : " ") + args[i + 1];
+    if (args[i] == "--iface") ifaces += args[i + 1];
+    all = all || args[i] == "--all-interfaces";
+  }
+  EXPECT_EQ(sections, "boot,cpu,interfaces,kernel,os,processes,services");
+  EXPECT_EQ(services, "chronyd tuned");
+  EXPECT_EQ(ifaces, "ens1f0");
+  EXPECT_TRUE(all);
 }
 
 }  // namespace

@@ -143,4 +143,39 @@ std::map<std::string, Text> Reader::text_map(const json& obj, const std::string&
   return out;
 }
 
+Settings Reader::settings(const json& obj, const std::string& path, const std::string& key) const {
+  Settings out;
+  const json* m = member(obj, path, key);
+  if (!m) return out;
+  const std::string here = join(path, key);
+  expect_object(*m, here);
+  for (auto it = m->begin(); it != m->end(); ++it) {
+    Text t;
+    if (const json* v = common(*m, here, it.key(), t)) {
+      if (v->is_string())
+        t.value = v->get<std::string>();
+      else if (v->is_boolean())
+        t.value = v->get<bool>() ? "on" : "off";
+      else if (v->is_number_integer())
+        t.value = std::to_string(v->get<long long>());
+      else
+        fail(join(join(here, it.key()), "value"),
+             std::string("expected a string, integer, boolean or null, got ") + v->type_name());
+    }
+    out[it.key()] = std::move(t);
+  }
+  return out;
+}
+
+std::map<std::string, Bool> Reader::bool_map(const json& obj, const std::string& path,
+                                             const std::string& key) const {
+  std::map<std::string, Bool> out;
+  const json* m = member(obj, path, key);
+  if (!m) return out;
+  const std::string here = join(path, key);
+  expect_object(*m, here);
+  for (auto it = m->begin(); it != m->end(); ++it) out[it.key()] = boolean(*m, here, it.key());
+  return out;
+}
+
 }  // namespace labgate::facts::internal

@@ -38,6 +38,12 @@ class Reader {
   Fact<std::vector<std::optional<std::string>>> optional_strings(const nlohmann::json& obj,
                                                                  const std::string& path,
                                                                  const std::string& key) const;
+  /// Every member of obj[key] as a text fact whose value may be a string, an
+  /// integer (as decimal) or a boolean (as "on"/"off").
+  Settings settings(const nlohmann::json& obj, const std::string& path, const std::string& key) const;
+  /// Every member of the object obj[key] as a boolean fact (empty when absent).
+  std::map<std::string, Bool> bool_map(const nlohmann::json& obj, const std::string& path,
+                                       const std::string& key) const;
   /// Every member of the object obj[key] as a text fact (empty when absent).
   std::map<std::string, Text> text_map(const nlohmann::json& obj, const std::string& path,
                                        const std::string& key) const;

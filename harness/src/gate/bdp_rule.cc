@@ -72,7 +72,7 @@ void judge_bdp(GateSession& session, const TestCase& c, CaseRun& run) {
   for (const auto& m : run.measurements)
     if (m.throughput_bps) bps = m.throughput_bps;
   const std::vector<std::string> argv = {"ping", "-n",  "-q", "-c", "10",
-                                         "-i",   "0.2", "-W", "1",  session.host(c.server).test_address};
+                                         "-i",   "0.2", "-W", "1",  session.host(c.server).test_address_of(c.spec->network)};
   std::optional<std::chrono::nanoseconds> rtt;
   std::string why = bps ? "" : "the test measured no throughput";
   try {

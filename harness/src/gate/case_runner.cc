@@ -83,11 +83,11 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
 }
 
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
-  const std::string address = session.host(c.server).test_address;
+  const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_for(c.spec->kind);
   // --peer: the server answers only the client host's test address (docs/security.md §5).
   const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address,
-                                                      session.host(c.client).test_address);
+                                                      session.host(c.client).test_address_of(c.spec->network));
   const std::string client_dir = probe_dir(session, c.client, c);
 
   auto server = session.deployment(c.server).start(server_argv);
@@ -137,8 +137,8 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
 
 CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   tools::Endpoint endpoint;
-  endpoint.server_address = session.host(c.server).test_address;
-  endpoint.client_address = session.host(c.client).test_address;
+  endpoint.server_address = session.host(c.server).test_address_of(c.spec->network);
+  endpoint.client_address = session.host(c.client).test_address_of(c.spec->network);
   endpoint.port = c.spec->port.value_or(0);
   auto t = tools::run_tool_test(*c.spec, session.transport(c.client), session.transport(c.server), endpoint);
   keep(run, "command.txt",

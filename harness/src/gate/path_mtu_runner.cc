@@ -28,9 +28,9 @@ const char* result_name(netpath::DfResult r) {
 }
 
 /// One direction: every DF probe runs on `from` towards `to`'s test address.
-netpath::MtuSearch search(GateSession& session, const std::string& from, const std::string& to, int expected,
-                          std::string& log) {
-  const std::string address = session.host(to).test_address;
+netpath::MtuSearch search(GateSession& session, const std::string& from, const std::string& to,
+                          const std::string& network, int expected, std::string& log) {
+  const std::string address = session.host(to).test_address_of(network);
   if (address.empty())
     throw Failure(ExitCode::kCouldNotRun, "host " + to + " has no test_address: path_mtu needs one");
   transport::Transport& t = session.transport(from);
@@ -69,8 +69,8 @@ CaseRun run_path_mtu(GateSession& session, const TestCase& c, CaseRun& run) {
   const int expected = c.spec->mtu.value_or(1500);
   std::string log;
   const auto started = std::chrono::steady_clock::now();
-  const auto forward = search(session, c.client, c.server, expected, log);
-  const auto reverse = search(session, c.server, c.client, expected, log);
+  const auto forward = search(session, c.client, c.server, c.spec->network, expected, log);
+  const auto reverse = search(session, c.server, c.client, c.spec->network, expected, log);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.raw_files.emplace_back("df_probes.txt", log);
   // ping itself failing (no route, not permitted) is not a verdict on the path.

@@ -8,7 +8,7 @@
 namespace labgate::gate {
 
 CaseRun run_ping_flood(GateSession& session, const TestCase& c, CaseRun& run) {
-  const std::string address = session.host(c.server).test_address;
+  const std::string address = session.host(c.server).test_address_of(c.spec->network);
   if (address.empty())
     throw Failure(ExitCode::kCouldNotRun, "host " + c.server + " has no test_address: ping_flood needs one");
   const auto inv = netpath::ping_flood_command(*c.spec, address);

@@ -61,6 +61,7 @@ results::TestRecord base_record(const TestCase& c) {
   r.pair = c.pair;
   r.kind = profile::to_string(c.spec->kind);
   r.tool = profile::to_string(c.spec->tool);
+  r.network = c.spec->network;
   return r;
 }
 }  // namespace

@@ -101,6 +101,45 @@ std::optional<std::string> read_word(TableReader& r, std::string_view key, const
   return v;
 }
 
+// The probes bind and connect to a test address as a numeric IPv4 address and
+// never resolve names: anything else would only fail later, far from the profile.
+bool numeric_ipv4(const std::string& v) {
+  in_addr a{};
+  return inet_pton(AF_INET, v.c_str(), &a) == 1;
+}
+
+// test_address = "1.1.1.1" (one network) or { direct = "1.1.1.1", switch = "10.20.0.11" }.
+void read_test_addresses(TableReader& r, Host& h, Diagnostics& d) {
+  const Node* n = r.get("test_address");
+  if (!n) return;
+  const std::string key = r.key_path("test_address");
+  const char* what = "expected a numeric IPv4 address like \"192.168.1.1\" (the probes bind and connect to it)";
+  if (n->type == Node::Type::kString) {
+    if (numeric_ipv4(n->text))
+      h.test_address = n->text;
+    else
+      d.error(n->pos, key, what);
+    return;
+  }
+  if (!n->is_table()) {
+    wrong_type(*n, key, "an address like \"192.168.1.1\" or a table of networks like { direct = \"1.1.1.1\" }", d);
+    return;
+  }
+  for (const Node& c : n->children) {
+    const std::string k = join_key(key, c.key);
+    if (!is_plain_name(c.key))
+      d.error(c.key_pos, k, "a network name must be a plain name like \"direct\"");
+    else if (c.type != Node::Type::kString)
+      wrong_type(c, k, "a numeric IPv4 address like \"192.168.1.1\"", d);
+    else if (!numeric_ipv4(c.text))
+      d.error(c.pos, k, what);
+    else
+      h.networks.push_back({c.key, c.text});
+  }
+  if (n->children.empty()) d.error(n->pos, key, "an empty table names no network; give e.g. { direct = \"1.1.1.1\" }");
+  if (!h.networks.empty()) h.test_address = h.networks.front().address;
+}
+
 Host read_host(const Node& n, const SshSettings& defaults, const std::string& base_dir, Diagnostics& d) {
   Host h;
   h.name = n.key;
@@ -109,16 +148,7 @@ Host read_host(const Node& n, const SshSettings& defaults, const std::string& ba
   TableReader r(&n, join_key("hosts", n.key), d);
   r.require({"address"});
   if (auto v = read_word(r, "address", "10.0.0.1\" or \"local")) h.address = *v;
-  if (auto v = read_word(r, "test_address", "192.168.1.1")) {
-    // The probes bind and connect to it as a numeric IPv4 address and never
-    // resolve names: anything else would only fail later, far from the profile.
-    in_addr a{};
-    if (inet_pton(AF_INET, v->c_str(), &a) == 1)
-      h.test_address = *v;
-    else
-      d.error(r.get("test_address")->pos, r.key_path("test_address"),
-              "expected a numeric IPv4 address like \"192.168.1.1\" (the probes bind and connect to it)");
-  }
+  read_test_addresses(r, h, d);
   if (auto v = r.get_string("netns")) {
     if (is_plain_name(*v))
       h.netns = *v;

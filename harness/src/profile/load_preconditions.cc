@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "labgate/profile/cpu_list.h"
 #include "sections.h"
 #include "suggest.h"
 
@@ -129,6 +130,81 @@ ModuleRule read_module(const Node& n, Diagnostics& d) {
   return m;
 }
 
+// "100Gbit/s", "25000Mb/s", "1000" or 1000 (Mb/s) -> Mb/s.
+std::optional<long long> speed_of(const Node& v) {
+  if (v.type == Node::Type::kInteger) return v.integer > 0 ? std::optional<long long>(v.integer) : std::nullopt;
+  if (v.type != Node::Type::kString) return std::nullopt;
+  std::size_t used = 0;
+  long long n = 0;
+  try {
+    n = std::stoll(v.text, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  const std::string unit = v.text.substr(used);
+  if (n <= 0) return std::nullopt;
+  if (unit.empty() || unit == "Mbit/s" || unit == "Mb/s") return n;
+  if (unit == "Gbit/s" || unit == "Gb/s") return n * 1000;
+  return std::nullopt;
+}
+
+void read_link(TableReader& r, InterfaceRule& i, Diagnostics& d) {
+  const Node* n = r.get("link");
+  if (!n) return;
+  auto state = [&](const Node& v, const std::string& key) {
+    if (v.type == Node::Type::kString && (v.text == "up" || v.text == "down"))
+      i.link = v.text;
+    else
+      d.error(v.pos, key, "expected \"up\" or \"down\", found " + v.brief());
+  };
+  if (!n->is_table()) {
+    state(*n, r.key_path("link"));
+    return;
+  }
+  TableReader t(n, r.key_path("link"), d);
+  if (const Node* v = t.get("state")) state(*v, t.key_path("state"));
+  if (const Node* v = t.get("speed")) {
+    i.speed_mbps = speed_of(*v);
+    if (!i.speed_mbps) d.error(v->pos, t.key_path("speed"), "expected a speed like \"100Gbit/s\" or \"1000Mb/s\", found " + v->brief());
+  }
+  if (auto v = t.get_string("duplex")) {
+    if (*v == "full" || *v == "half")
+      i.duplex = *v;
+    else
+      d.error(t.get("duplex")->pos, t.key_path("duplex"), "expected \"full\" or \"half\", found \"" + *v + "\"");
+  }
+  t.finish();
+}
+
+// coalesce = { rx_usecs = 0, adaptive_rx = false }: each field of its group, as the facts show it.
+void read_settings(TableReader& r, const char* group, InterfaceRule& i, Diagnostics& d) {
+  const Node* n = r.get_table(group);
+  if (!n) return;
+  TableReader t(n, r.key_path(group), d);
+  std::map<std::string, std::string>& out = i.settings[group];
+  for (const SettingField& f : interface_setting_fields()) {
+    if (std::string_view(f.group) != group) continue;
+    if (f.is_switch) {
+      if (auto v = t.get_bool(f.field)) out[f.field] = *v ? "on" : "off";
+    } else if (auto v = t.get_int(f.field, 0, 1 << 24)) {
+      out[f.field] = std::to_string(*v);
+    }
+  }
+  t.finish();
+  if (n->children.empty()) d.error(n->pos, t.path(), "checks nothing; name a field");
+}
+
+std::optional<std::string> read_cpu_list(TableReader& r, std::string_view key) {
+  auto v = r.get_string(key);
+  if (!v) return std::nullopt;
+  if (!parse_cpu_list(*v)) {
+    r.diag().error(r.get(key)->pos, r.key_path(key),
+                   "expected a CPU list like \"2-15\" or \"0,2,4-7\", found \"" + *v + "\"");
+    return std::nullopt;
+  }
+  return v;
+}
+
 InterfaceRule read_interface(const Node& n, Diagnostics& d) {
   InterfaceRule i;
   i.name = n.key;
@@ -138,15 +214,16 @@ InterfaceRule read_interface(const Node& n, Diagnostics& d) {
   i.driver_version = r.get_string("driver_version");
   i.firmware_version = r.get_string("firmware_version");
   if (auto mtu = r.get_int("mtu", 68, 65535)) i.mtu = static_cast<int>(*mtu);
-  if (auto link = r.get_string("link")) {
-    if (*link == "up" || *link == "down")
-      i.link = *link;
-    else
-      d.error(r.get("link")->pos, r.key_path("link"), "expected \"up\" or \"down\", found \"" + *link + "\"");
-  }
+  read_link(r, i, d);
+  for (const char* g : {"coalesce", "ring", "channels", "offload", "pause"}) read_settings(r, g, i, d);
+  if (auto v = r.get_int("numa_node", 0, 1023)) i.numa_node = static_cast<int>(*v);
+  i.irq_cpus = read_cpu_list(r, "irq_cpus");
+  i.network = r.get_string("network");
   r.finish();
   if (n.children.empty())
-    d.error(i.pos, r.path(), "checks nothing; set driver, driver_version, firmware_version, mtu or link");
+    d.error(i.pos, r.path(),
+            "checks nothing; set driver, driver_version, firmware_version, mtu, link, coalesce, ring, channels, "
+            "offload, pause, numa_node, irq_cpus or network");
   return i;
 }
 
@@ -171,6 +248,19 @@ CpuRule read_cpu(const Node& n, Diagnostics& d) {
   cpu.hyperthreading = r.get_bool("hyperthreading");
   if (auto v = r.get_int("max_cstate", 0, 100)) cpu.max_cstate = static_cast<int>(*v);
   cpu.governor = r.get_string("governor");
+  cpu.isolated = read_cpu_list(r, "isolated");
+  cpu.nohz_full = read_cpu_list(r, "nohz_full");
+  cpu.clocksource = r.get_string("clocksource");
+  if (auto v = r.get_string("transparent_hugepage")) {
+    if (*v == "never" || *v == "madvise" || *v == "always")
+      cpu.transparent_hugepage = *v;
+    else
+      d.error(r.get("transparent_hugepage")->pos, r.key_path("transparent_hugepage"),
+              "expected \"never\", \"madvise\" or \"always\", found \"" + *v + "\"");
+  }
+  cpu.tuned_profile = r.get_string("tuned_profile");
+  cpu.test_cpus_isolated = r.get_bool("test_cpus_isolated").value_or(false);
+  cpu.test_cpus_nic_local = r.get_bool("test_cpus_nic_local").value_or(false);
   r.finish();
   return cpu;
 }
@@ -191,6 +281,21 @@ std::vector<BiosExpectation> read_bios(const Node& n, Diagnostics& d) {
     out.push_back(BiosExpectation{c.key, c.text, c.key_pos});
   }
   return out;
+}
+
+// network = "direct" on an interface must name a network some host has.
+void check_interface_networks(const Profile& p, Diagnostics& d) {
+  std::set<std::string> known;
+  for (const Host& h : p.hosts)
+    for (const TestNetwork& n : h.networks) known.insert(n.name);
+  for (const InterfaceRule& i : p.preconditions.interfaces) {
+    if (!i.network || known.count(*i.network)) continue;
+    const std::vector<std::string> names(known.begin(), known.end());
+    d.error(i.pos, join_key(join_key("preconditions.interfaces", i.name), "network"),
+            "\"" + *i.network + "\" is not a test network of any host" +
+                (names.empty() ? std::string("; name networks with test_address = { direct = \"...\" }")
+                               : "; known: " + join(names)));
+  }
 }
 
 }  // namespace
@@ -222,6 +327,10 @@ void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
   if (const Node* n = r.get_table("services")) {
     TableReader s(n, "preconditions.services", d);
     pre.services_disabled = read_words(s, "disabled", "cups");
+    pre.services_enabled = read_words(s, "enabled", "tuned");
+    for (const std::string& e : pre.services_enabled)
+      if (std::find(pre.services_disabled.begin(), pre.services_disabled.end(), e) != pre.services_disabled.end())
+        d.error(n->pos, "preconditions.services", "\"" + e + "\" is both enabled and disabled");
     s.finish();
   }
   if (const Node* n = r.get_table("cpu")) pre.cpu = read_cpu(*n, d);
@@ -231,6 +340,7 @@ void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
     pre.buffers_cover_bdp_pos = r.get("buffers_cover_bdp")->pos;
   }
   r.finish();
+  check_interface_networks(p, d);
 }
 
 }  // namespace labgate::profile::detail

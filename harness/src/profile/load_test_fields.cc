@@ -13,7 +13,7 @@ constexpr const char* kFieldKeys[] = {
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "sample_tolerance"};
+    "pairs",         "directions", "hosts",     "network",   "sample_tolerance"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -129,6 +129,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     if (v) s.tool = *v;
   }
   if (auto v = r.get_string("from")) s.from = *v;
+  if (auto v = r.get_string("network")) s.network = *v;
   if (auto v = r.get_string("to")) s.to = *v;
   if (const Node* n = r.get("on")) {
     // on = "a" (one host, as a command test runs) or on = ["a", "b"].

@@ -61,6 +61,7 @@ LoadResult load_from_string(const std::string& text, const std::string& path) {
   read_hosts(root, defaults_ssh, profile_dir(path), p, d);
   read_preconditions(r.get("preconditions"), p, d);
   read_tests(r.get("test"), defaults_test, p, d);
+  check_networks(p, d);
   r.finish();
 
   LoadResult out;

@@ -13,6 +13,19 @@ std::string SourcePos::str() const {
 
 std::string ProfileError::str() const { return pos.str() + ": " + message; }
 
+std::string Host::test_address_of(const std::string& network) const {
+  if (network.empty()) return test_address;
+  for (const TestNetwork& n : networks)
+    if (n.name == network) return n.address;
+  return "";
+}
+
+std::vector<std::string> Host::network_names() const {
+  std::vector<std::string> out;
+  for (const TestNetwork& n : networks) out.push_back(n.name);
+  return out;
+}
+
 const Host* Profile::find_host(const std::string& name) const {
   for (const Host& h : hosts)
     if (h.name == name) return &h;
@@ -32,9 +45,16 @@ int Preconditions::rule_count() const {
   if (kernel_cmdline) n += static_cast<int>(kernel_cmdline->present.size() + kernel_cmdline->absent.size());
   for (const ModuleRule& m : modules)
     n += count(m.loaded) + count(m.version) + static_cast<int>(m.parameters.size() + m.configured.size());
-  for (const InterfaceRule& i : interfaces)
-    n += count(i.driver) + count(i.driver_version) + count(i.firmware_version) + count(i.link) + count(i.mtu);
-  if (cpu) n += count(cpu->hyperthreading) + count(cpu->max_cstate) + count(cpu->governor);
+  n += static_cast<int>(services_enabled.size());
+  for (const InterfaceRule& i : interfaces) {
+    n += count(i.driver) + count(i.driver_version) + count(i.firmware_version) + count(i.link) + count(i.mtu) +
+         count(i.speed_mbps) + count(i.duplex) + count(i.numa_node) + count(i.irq_cpus) + count(i.network);
+    for (const auto& [group, fields] : i.settings) n += static_cast<int>(fields.size());
+  }
+  if (cpu)
+    n += count(cpu->hyperthreading) + count(cpu->max_cstate) + count(cpu->governor) + count(cpu->isolated) +
+         count(cpu->nohz_full) + count(cpu->clocksource) + count(cpu->transparent_hugepage) +
+         count(cpu->tuned_profile) + (cpu->test_cpus_isolated ? 1 : 0) + (cpu->test_cpus_nic_local ? 1 : 0);
   n += static_cast<int>(bios.size()) + (buffers_cover_bdp ? 1 : 0);
   return n;
 }
@@ -49,10 +69,36 @@ const std::vector<std::string>& same_on_all_hosts_paths() {
                                                "interfaces.<if>.driver_version",
                                                "interfaces.<if>.firmware_version",
                                                "interfaces.<if>.mtu",
+                                               "interfaces.<if>.driver",
+                                               "interfaces.<if>.coalesce",
+                                               "interfaces.<if>.ring",
+                                               "interfaces.<if>.channels",
+                                               "interfaces.<if>.offload",
+                                               "interfaces.<if>.pause",
+                                               "interfaces.<if>.numa_node",
+                                               "interfaces.<if>.irq_cpus",
                                                "cpu.max_cstate",
                                                "cpu.governor",
-                                               "cpu.hyperthreading"};
+                                               "cpu.hyperthreading",
+                                               "cpu.isolated",
+                                               "cpu.nohz_full",
+                                               "cpu.clocksource",
+                                               "cpu.transparent_hugepage",
+                                               "cpu.tuned_profile"};
   return kPaths;
+}
+
+const std::vector<SettingField>& interface_setting_fields() {
+  static const std::vector<SettingField> kFields{
+      {"coalesce", "rx_usecs", false},   {"coalesce", "rx_frames", false},  {"coalesce", "tx_usecs", false},
+      {"coalesce", "tx_frames", false},  {"coalesce", "adaptive_rx", true}, {"coalesce", "adaptive_tx", true},
+      {"ring", "rx", false},             {"ring", "tx", false},             {"channels", "combined", false},
+      {"channels", "rx", false},         {"channels", "tx", false},         {"channels", "other", false},
+      {"offload", "rx", true},           {"offload", "tx", true},           {"offload", "sg", true},
+      {"offload", "tso", true},          {"offload", "gso", true},          {"offload", "gro", true},
+      {"offload", "lro", true},          {"pause", "autoneg", true},        {"pause", "rx", true},
+      {"pause", "tx", true}};
+  return kFields;
 }
 
 bool is_known_fact_path(const std::string& path) {

@@ -24,6 +24,10 @@ void read_preconditions(const Node* pre, Profile& p, Diagnostics& d);
 /// [defaults.test] and [[test]], checked against p.hosts.
 void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagnostics& d);
 
+/// After tests are read: every network test's `network` exists on its hosts (and
+/// is given where they have several), and preconditions.host_use is filled.
+void check_networks(Profile& p, Diagnostics& d);
+
 /// A name usable in test names, file names and leases: [A-Za-z0-9_.-]+.
 bool is_plain_name(std::string_view s);
 

@@ -182,6 +182,7 @@ json to_json(const TestRecord& t) {
           {"kind", t.kind},
           {"tool", t.tool},
           {"metric", t.metric},
+          {"network", t.network},
           {"verdict", to_string(t.verdict)},
           {"budget", std::move(budget)},
           {"figures", stats::to_json(t.figures)},
@@ -296,6 +297,7 @@ TestRecord test_at(const json& j, const std::string& path, bool v1) {
   t.kind = r.str("kind");
   t.tool = r.str_or("tool", "");
   t.metric = r.str_or("metric", "");
+  t.network = r.str_or("network", "");
   t.verdict = test_verdict(r, "verdict");
   const auto& budget = r.array("budget", false);
   for (std::size_t i = 0; i < budget.size(); ++i)

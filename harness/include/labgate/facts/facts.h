@@ -62,14 +62,35 @@ struct ModuleFacts {
   std::map<std::string, Text> configured;  ///< `options <m> p=v` for the next load
 };
 
+/// A group of NIC settings read by one ETHTOOL_G* ioctl: field -> value as
+/// text (numbers in decimal, switches "on"/"off"), so rules and pair rules
+/// compare them alike. A field the kernel or driver cannot report has no value
+/// and the ioctl's error ("Not supported") or the recording's note.
+using Settings = std::map<std::string, Text>;
+
 struct InterfaceFacts {
   Bool exists;                                         ///< listed in /proc/net/dev
   Text driver, driver_version, firmware_version, bus;  ///< ETHTOOL_GDRVINFO
   Int speed_mbps;                                      ///< ETHTOOL_GSET
+  Text duplex;                                         ///< ETHTOOL_GSET: "full"/"half"
   Int mtu;
   Text admin;  ///< "up"/"down": IFF_UP
   Text link;   ///< "up" when IFF_UP and IFF_RUNNING (carrier)
   Text ipv4_address;
+  Settings coalesce;  ///< ETHTOOL_GCOALESCE: rx_usecs, rx_frames, tx_usecs, tx_frames, adaptive_rx/tx
+  Settings ring;      ///< ETHTOOL_GRINGPARAM: rx, tx, rx_max, tx_max
+  Settings channels;  ///< ETHTOOL_GCHANNELS (2.6.37+): combined, rx, tx, other, max_combined
+  Settings offload;   ///< ETHTOOL_GRXCSUM/GTXCSUM/GSG/GTSO/GGSO/GGRO (2.6.30+)/GFLAGS LRO (2.6.24+)
+  Settings pause;     ///< ETHTOOL_GPAUSEPARAM, the configured setting: autoneg, rx, tx
+  Int numa_node;      ///< /sys/class/net/<if>/device/numa_node; -1: no proximity information
+  /// The IRQ numbers of the NIC: its PCI device's msi_irqs, or /proc/interrupts
+  /// lines named after the interface (the source says which).
+  Fact<std::vector<std::string>> irqs;
+  std::map<std::string, Text> irq_affinity;  ///< IRQ -> CPU list (effective, list or hex mask)
+  std::map<std::string, Bool> irq_managed;   ///< IRQ -> kernel-managed affinity (debugfs), or unknown
+
+  /// The settings group named "coalesce", "ring", "channels", "offload" or "pause"; nullptr otherwise.
+  const Settings* settings(const std::string& group) const;
 };
 
 /// A service as the init system sees it.
@@ -106,7 +127,15 @@ struct CpuFacts {
   Text cpuidle_driver;                    ///< /sys/devices/system/cpu/cpuidle/current_driver (2.6.24+)
   Bool cpufreq;                           ///< any CPU has a cpufreq directory
   std::map<std::string, Text> governors;  ///< "cpu0" -> scaling_governor
-  Text clocksource;
+  Text clocksource;                       ///< sysfs from 2.6.21 (x86_64); RHEL 5 has none
+  Text online;                            ///< /sys/devices/system/cpu/online, a CPU list
+  Text isolated;   ///< /sys/devices/system/cpu/isolated, else isolcpus= (the note says so)
+  Text nohz_full;  ///< /sys/devices/system/cpu/nohz_full, else nohz_full=
+  std::map<std::string, Text> nodes;       ///< "node0" -> its CPU list
+  std::map<std::string, Text> cstates;     ///< "cpu0" -> idle states not disabled ("POLL C1 C1E")
+  std::map<std::string, Text> freq_range;  ///< "cpu0" -> "min max" kHz of cpufreq's scaling range
+  Text transparent_hugepage;               ///< the chosen mode: "never", "madvise", "always"
+  Text tuned_profile;                      ///< tuned's active profile
 };
 
 /// One host's snapshot.

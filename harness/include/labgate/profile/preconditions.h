@@ -31,16 +31,56 @@ struct ModuleRule {
 /// [preconditions.interfaces.NAME]
 struct InterfaceRule {
   std::string name;
-  std::optional<std::string> driver, driver_version, firmware_version, link;  ///< link: "up" or "down"
+  std::optional<std::string> driver, driver_version, firmware_version, link;  ///< link (state): "up" or "down"
   std::optional<int> mtu;
   SourcePos pos;
+  /// link = { state, speed = "100Gbit/s", duplex = "full" } (link = "up" is the state alone).
+  std::optional<long long> speed_mbps;
+  std::optional<std::string> duplex;
+  /// coalesce / ring / channels / offload / pause = { field = value }: group ->
+  /// field -> value as the facts show it (decimal, or "on"/"off" for switches).
+  std::map<std::string, std::map<std::string, std::string>> settings;
+  std::optional<int> numa_node;         ///< the NIC's PCI device's NUMA node
+  std::optional<std::string> irq_cpus;  ///< CPU list every IRQ of the NIC may fire on ("0-1")
+  std::optional<std::string> network;   ///< the test network whose address this interface holds
 };
 
-/// [preconditions.cpu]: what the OS can see of the BIOS power settings.
+/// The fields each settings group of an interface rule accepts, and whether
+/// each is a switch (bool) or a number.
+struct SettingField {
+  const char* group;
+  const char* field;
+  bool is_switch;
+};
+const std::vector<SettingField>& interface_setting_fields();
+
+/// [preconditions.cpu]: what the OS can see of the BIOS power settings, and
+/// the kernel's CPU isolation and latency knobs.
 struct CpuRule {
   std::optional<bool> hyperthreading;
   std::optional<int> max_cstate;
   std::optional<std::string> governor;
+  std::optional<std::string> isolated;              ///< CPU list, /sys/devices/system/cpu/isolated
+  std::optional<std::string> nohz_full;             ///< CPU list, /sys/devices/system/cpu/nohz_full
+  std::optional<std::string> clocksource;           ///< "tsc"
+  std::optional<std::string> transparent_hugepage;  ///< "never", "madvise" or "always"
+  std::optional<std::string> tuned_profile;         ///< tuned's active profile
+  bool test_cpus_isolated = false;   ///< every CPU a test pins to is isolated and takes no NIC IRQ
+  bool test_cpus_nic_local = false;  ///< ... and sits on the NUMA node of the test's NIC
+};
+
+/// A CPU a test pins to on a host, for the test_cpus_* rules.
+struct PinnedCpu {
+  std::string test;     ///< the test's (case's) name
+  int cpu = 0;
+  std::string network;  ///< the network the test runs over ("" = the host's only one)
+};
+
+/// What the rules need from the rest of the profile about one host: its test
+/// networks (name -> address) and the CPUs its tests pin to. Filled by the loader.
+struct HostUse {
+  std::map<std::string, std::string> networks;
+  std::vector<PinnedCpu> pinned;
 };
 
 /// One [preconditions.bios] rule: a BIOS (HP RBSU) setting as HP's `conrep -s`
@@ -67,12 +107,14 @@ struct Preconditions {
   std::vector<ModuleRule> modules;
   std::vector<InterfaceRule> interfaces;
   std::vector<std::string> services_disabled;
+  std::vector<std::string> services_enabled;  ///< enabled at boot and running
   std::optional<CpuRule> cpu;
   std::vector<BiosExpectation> bios;  ///< [preconditions.bios], in file order
   /// buffers_cover_bdp = true: net.core.rmem_max/wmem_max and the tcp_rmem/tcp_wmem
   /// maxima must each hold the bandwidth-delay product measured between the hosts.
   bool buffers_cover_bdp = false;
   SourcePos buffers_cover_bdp_pos;
+  std::map<std::string, HostUse> host_use;  ///< host -> its networks and pinned CPUs (derived)
 
   /// How many rules this is (each becomes one test case per host): one per
   /// scalar expectation, cmdline word, sysctl, module/interface field, service,

@@ -30,13 +30,28 @@ struct SshSettings {
   std::string probe_dir = "/tmp";  ///< remote, absolute; the run's dir goes below it
 };
 
+/// One named test network of a host: test_address = { direct = "1.1.1.1" }.
+struct TestNetwork {
+  std::string name;
+  std::string address;
+};
+
 struct Host {
   std::string name;                  ///< the key under [hosts]
   std::string address;               ///< management address for SSH, or "local"
-  std::string test_address;          ///< interconnect address the probes measure ("" if never measured)
+  /// Interconnect address the probes measure ("" if never measured); with
+  /// several networks, the first one's (use test_address_of to pick one).
+  std::string test_address;
+  std::vector<TestNetwork> networks;  ///< test_address as a table, in file order; empty for a plain string
   std::optional<std::string> netns;  ///< lab only: run "local" commands inside this namespace
   SshSettings ssh;
   SourcePos pos;
+
+  /// The test address on `network`; "" (or no network named) gives test_address.
+  /// Empty when the host has no such network.
+  std::string test_address_of(const std::string& network) const;
+  /// The names of its test networks (empty for a plain test_address).
+  std::vector<std::string> network_names() const;
 
   /// address = "local": commands run on this machine, not over SSH.
   bool is_local() const { return address == "local"; }

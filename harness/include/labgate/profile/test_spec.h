@@ -169,6 +169,10 @@ struct TestSpec {
   TestKind kind = TestKind::kTcpRr;
   Tool tool = Tool::kBuiltin;
   std::string from, to;         ///< rr/stream kinds: client host -> server host
+  /// The test network it measures over (test_address = { direct = ... }); a list
+  /// in the profile sweeps: one case per network, "name/network=direct".
+  /// Empty: the hosts' only test address.
+  std::string network;
   std::optional<MeshSpec> mesh; ///< pairs = "mesh": every pair instead of from/to
   std::vector<std::string> on;  ///< jitter: hosts to run on
   std::vector<int> cpus;        ///< jitter: CPUs to spin on (empty: one unpinned thread)

@@ -84,6 +84,7 @@ struct TestRecord {
   std::string kind;    ///< "tcp_rr", "udp_stream", "jitter", ...
   std::string tool;    ///< "builtin", "netperf", "sockperf", "iperf3"
   std::string metric;  ///< "round-trip time", "per-send time", "clock gap"
+  std::string network;  ///< the test network measured over ("direct", "switch"); empty: the hosts' only one
   TestVerdict verdict = TestVerdict::kError;
   std::vector<BudgetLine> budget;
   /// Every figure as the one judge (measure::judge_figures) decided it, base units,
