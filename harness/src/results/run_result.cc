@@ -111,9 +111,13 @@ Clock::time_point parse_time(const std::string& text) {
 // ------------------------------------------------------------------ writing
 
 json to_json(const CheckRecord& c) {
-  return {{"host", c.host},       {"rule", c.rule},     {"expected", c.expected},
-          {"found", c.found},     {"source", c.source}, {"verdict", to_string(c.verdict)},
-          {"message", c.message}, {"fix", c.fix}};
+  json j = {{"host", c.host},       {"rule", c.rule},     {"expected", c.expected},
+            {"found", c.found},     {"source", c.source}, {"verdict", to_string(c.verdict)},
+            {"message", c.message}, {"fix", c.fix}};
+  // Optional: run.json files written before these existed stay readable and unchanged.
+  if (c.started) j["started"] = format_time(*c.started);
+  if (c.duration_s > 0) j["duration_s"] = c.duration_s;
+  return j;
 }
 
 namespace {
@@ -135,7 +139,7 @@ json to_json(const HostInfo& h) {
 json to_json(const TestRecord& t) {
   json budget = json::array();
   for (const auto& b : t.budget) budget.push_back(to_json(b));
-  return {{"suite", t.suite_name()},
+  json j = {{"suite", t.suite_name()},
           {"name", t.name},
           {"pair", t.pair},
           {"kind", t.kind},
@@ -149,6 +153,8 @@ json to_json(const TestRecord& t) {
           {"conforming", t.conforming},
           {"duration_s", t.duration_s},
           {"raw_files", t.raw_files}};
+  if (t.started) j["started"] = format_time(*t.started);
+  return j;
 }
 
 json to_json(const RunResult& r) {
@@ -208,6 +214,15 @@ std::vector<std::string> strings(const JsonReader& r, const char* key) {
   return out;
 }
 
+std::optional<Clock::time_point> optional_time(const JsonReader& r, const char* key) {
+  if (!r.find(key)) return std::nullopt;
+  try {
+    return parse_time(r.str(key));
+  } catch (const std::invalid_argument& e) {
+    r.fail(key, e.what());
+  }
+}
+
 CheckRecord check_at(const json& j, const std::string& path) {
   const JsonReader r(j, path);
   CheckRecord c;
@@ -219,6 +234,8 @@ CheckRecord check_at(const json& j, const std::string& path) {
   c.verdict = check_verdict(r, "verdict");
   c.message = r.str_or("message", "");
   c.fix = r.str_or("fix", "");
+  c.started = optional_time(r, "started");
+  c.duration_s = r.opt_num("duration_s").value_or(0.0);
   return c;
 }
 
@@ -260,6 +277,7 @@ TestRecord test_at(const json& j, const std::string& path) {
   t.conforming = r.bool_or("conforming", true);
   t.duration_s = r.opt_num("duration_s").value_or(0.0);
   t.raw_files = strings(r, "raw_files");
+  t.started = optional_time(r, "started");
   return t;
 }
 

@@ -45,6 +45,10 @@ struct CheckRecord {
   CheckVerdict verdict = CheckVerdict::kFail;
   std::string message;  ///< full sentence: "host b: /proc/sys/... is 1, profile wants 0"
   std::string fix;      ///< what a sysadmin would run; empty when there is nothing to do
+  /// When the rule was judged, and how long that took (optional in run.json):
+  /// JUnit's per-suite timestamp and testcase time come from these, never from nominal values.
+  std::optional<Clock::time_point> started{};
+  double duration_s = 0;
 
   /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite.
   std::string test_name() const { return host + "/" + rule; }
@@ -83,6 +87,8 @@ struct TestRecord {
   /// false when preconditions failed: "measured on a non-conforming system".
   bool conforming = true;
   double duration_s = 0;  ///< wall time of the test, set-up included
+  /// When the test started (optional in run.json); JUnit's per-suite timestamp.
+  std::optional<Clock::time_point> started{};
   /// Files kept for this test, relative to the run folder ("tests/x/a-to-b/client.out").
   std::vector<std::string> raw_files;
 
