@@ -125,7 +125,7 @@ budget = { p99 = "50ms" }'
     got=$(q '.tests[] | select(.name == "sockbuf/socket_buffer=16KiB") | .measurement.parameters.sndbuf')
     [ "$got" = 32768 ] || fail "socket_buffer=16KiB: SO_SNDBUF read back $got, expected 32768 (the kernel doubles it)"
     [ "$(q '[.tests[] | select(.name | startswith("sizes/"))] | length')" = 3 ] || fail "3 message sizes expected"
-    q '.tests[] | select(.name == "sizes/message_size=64") | .figures | has("retransmits")' | grep -q true ||
+    q '.tests[] | select(.name == "sizes/message_size=64") | .figures | map(.stat) | index("retransmits") != null' | grep -q true ||
       fail "no retransmits delta in the figures"
     grep -q 'name="retransmits"' "$run/junit.xml" || fail "junit.xml has no retransmits property"
     grep -q '<h2>Sweeps</h2>' "$run/report.html" || fail "report.html has no Sweeps section"
@@ -199,14 +199,14 @@ duration = "5s"
 budget = { max_loss = "0%" }'
     gate
     [ $rc -eq 1 ] || { tail -30 "$work/out"; fail "labgate run exited $rc, expected 1"; }
-    re=$(q '.tests[] | select(.name == "lossy_stream") | .figures.retransmits')
+    re=$(q '.tests[] | select(.name == "lossy_stream") | .figures[] | select(.stat == "retransmits") | .value')
     echo "retransmits during the lossy stream: $re"
     [ "${re%.*}" -gt 0 ] 2>/dev/null || fail "no retransmits counted under 5% loss ($re)"
     q '.tests[] | select(.name == "lossy_stream") | .failure' | grep -q 'max_retransmits = ' ||
       fail "the max_retransmits budget did not fail"
     q '.tests[] | select(.name == "lossy_stream") | .measurement.parameters["counters.a.retransmits"]' |
       grep -Eq '^[1-9]' || fail "host a's own delta is not recorded"
-    loss=$(q '.tests[] | select(.name == "lossy_flood") | .figures.loss_pct')
+    loss=$(q '.tests[] | select(.name == "lossy_flood") | .figures[] | select(.stat == "loss") | .value * 100')
     echo "flood loss: $loss%"
     awk -v l="$loss" 'BEGIN { exit !(l > 0) }' || fail "no ping loss under 5% drop"
     grep -q 'name="retransmits"' "$run/junit.xml" || fail "junit.xml has no retransmits property"

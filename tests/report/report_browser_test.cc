@@ -47,18 +47,7 @@ ProcessResult xmllint(const fs::path& xml, const std::string& log) {
 }
 
 std::vector<std::string> chromium(const std::vector<std::string>& extra, const fs::path& profile_dir) {
-  std::vector<std::string> argv = {"chromium",
-                                   "--headless",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--disable-quic",
-                                   "--no-first-run",
-                                   "--disable-background-networking",
-                                   "--disable-component-update",
-                                   "--disable-sync",
-                                   "--user-data-dir=" + profile_dir.string()};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  return argv;
+  return chromium_argv(extra, profile_dir.string());
 }
 
 TEST(JunitSchema, MergedJunitOfARealisticRunIsValid) {

@@ -61,4 +61,19 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::sec
   return r;
 }
 
+std::vector<std::string> chromium_argv(const std::vector<std::string>& extra, const std::string& profile_dir) {
+  std::vector<std::string> argv = {"chromium",
+                                   "--headless",
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--disable-quic",
+                                   "--no-first-run",
+                                   "--disable-background-networking",
+                                   "--disable-component-update",
+                                   "--disable-sync",
+                                   "--user-data-dir=" + profile_dir};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
 }  // namespace labgate::report_test

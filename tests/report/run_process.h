@@ -20,4 +20,8 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::seconds timeout,
                           const std::string& log_file);
 
+/// headless Chromium's argv for a page test: no sandbox (root in CI), no GPU,
+/// no network of its own, a private profile directory; `extra` appended.
+std::vector<std::string> chromium_argv(const std::vector<std::string>& extra, const std::string& profile_dir);
+
 }  // namespace labgate::report_test

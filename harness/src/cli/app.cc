@@ -27,6 +27,9 @@ int run(int argc, char** argv) {
   add_facts_command(app, action);
   add_check_command(app, action);
   add_gate_step_commands(app, action);
+  add_metrics_command(app, action);
+  add_trend_command(app, action);
+  add_profile_info_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -152,9 +152,13 @@ Clock::time_point parse_time(const std::string& text) {
 // ------------------------------------------------------------------ writing
 
 json to_json(const CheckRecord& c) {
-  return {{"host", c.host},       {"rule", c.rule},     {"expected", c.expected},
-          {"found", c.found},     {"source", c.source}, {"verdict", to_string(c.verdict)},
-          {"message", c.message}, {"fix", c.fix}};
+  json j = {{"host", c.host},       {"rule", c.rule},     {"expected", c.expected},
+            {"found", c.found},     {"source", c.source}, {"verdict", to_string(c.verdict)},
+            {"message", c.message}, {"fix", c.fix}};
+  // Optional: run.json files written before these existed stay readable and unchanged.
+  if (c.started) j["started"] = format_time(*c.started);
+  if (c.duration_s > 0) j["duration_s"] = c.duration_s;
+  return j;
 }
 
 namespace {
@@ -176,7 +180,7 @@ json to_json(const HostInfo& h) {
 json to_json(const TestRecord& t) {
   json budget = json::array();
   for (const auto& b : t.budget) budget.push_back(to_json(b));
-  return {{"suite", t.suite_name()},
+  json j = {{"suite", t.suite_name()},
           {"name", t.name},
           {"pair", t.pair},
           {"kind", t.kind},
@@ -193,6 +197,8 @@ json to_json(const TestRecord& t) {
           {"started", t.started ? json(format_time(*t.started)) : json(nullptr)},
           {"duration_s", t.duration_s},
           {"raw_files", t.raw_files}};
+  if (t.started) j["started"] = format_time(*t.started);
+  return j;
 }
 
 json to_json(const RunResult& r) {
@@ -254,6 +260,15 @@ std::vector<std::string> strings(const JsonReader& r, const char* key) {
   return out;
 }
 
+std::optional<Clock::time_point> optional_time(const JsonReader& r, const char* key) {
+  if (!r.find(key)) return std::nullopt;
+  try {
+    return parse_time(r.str(key));
+  } catch (const std::invalid_argument& e) {
+    r.fail(key, e.what());
+  }
+}
+
 CheckRecord check_at(const json& j, const std::string& path) {
   const JsonReader r(j, path);
   CheckRecord c;
@@ -265,6 +280,8 @@ CheckRecord check_at(const json& j, const std::string& path) {
   c.verdict = check_verdict(r, "verdict");
   c.message = r.str_or("message", "");
   c.fix = r.str_or("fix", "");
+  c.started = optional_time(r, "started");
+  c.duration_s = r.opt_num("duration_s").value_or(0.0);
   return c;
 }
 
@@ -322,6 +339,7 @@ TestRecord test_at(const json& j, const std::string& path, bool v1) {
   }
   t.duration_s = r.opt_num("duration_s").value_or(0.0);
   t.raw_files = strings(r, "raw_files");
+  t.started = optional_time(r, "started");
   return t;
 }
 

@@ -184,5 +184,31 @@ TEST(RunResultJson, AcceptsARunStillInProgress) {
   EXPECT_TRUE(back.tests[0].measurement.is_null());
 }
 
+TEST(RunResultJson, StartsAndMeasuredDurationsOfRecordsAreOptional) {
+  RunResult r = sample_run();
+  const auto at = parse_time("2024-05-01T12:01:02.250Z");
+  r.checks[0].started = at;
+  r.checks[0].duration_s = 0.125;
+  r.tests[0].started = at;
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["checks"][0]["started"], "2024-05-01T12:01:02.250Z");
+  EXPECT_EQ(j["checks"][0]["duration_s"], 0.125);
+  EXPECT_EQ(j["tests"][0]["started"], "2024-05-01T12:01:02.250Z");
+  const RunResult back = run_result_from_json(j);
+  EXPECT_EQ(back.checks[0].started, at);
+  EXPECT_EQ(back.checks[0].duration_s, 0.125);
+  EXPECT_EQ(back.tests[0].started, at);
+  // A run.json from before these fields still reads, without them.
+  nlohmann::json old = j;
+  old["checks"][0].erase("started");
+  old["checks"][0].erase("duration_s");
+  old["tests"][0].erase("started");
+  const RunResult plain = run_result_from_json(old);
+  EXPECT_FALSE(plain.checks[0].started.has_value());
+  EXPECT_FALSE(plain.tests[0].started.has_value());
+  old["tests"][0]["started"] = "yesterday";
+  EXPECT_THROW(run_result_from_json(old), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace labgate::results

@@ -32,6 +32,13 @@ void add_check_command(CLI::App& app, Action& action);
 /// `labgate list-tests`, `run-start`, `run-finish`: the CTest gate's steps (gate_steps_command.cc).
 void add_gate_step_commands(CLI::App& app, Action& action);
 
+/// `labgate metrics RUN_DIR [--push URL]` (metrics_command.cc).
+void add_metrics_command(CLI::App& app, Action& action);
+/// `labgate trend RUN_DIR... --out FILE` (trend_command.cc).
+void add_trend_command(CLI::App& app, Action& action);
+/// `labgate profile-info PROFILE`: the profile as JSON for tooling (profile_info_command.cc).
+void add_profile_info_command(CLI::App& app, Action& action);
+
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);
 

@@ -9,10 +9,12 @@
 
 namespace labgate::report {
 
-/// Writes run.json, checks.json, junit.xml and report.html for `run` into `dir`.
+/// Writes run.json, checks.json, junit.xml, junit-strict.xml, metrics.prom and
+/// report.html for `run` into `dir`.
 void publish(const results::RunDir& dir, const results::RunResult& run);
 
-/// Rewrites junit.xml and report.html from the folder's run.json; returns the run.
+/// Rewrites the derived files (junit.xml, junit-strict.xml, metrics.prom,
+/// report.html) from the folder's run.json; returns the run.
 /// Throws labgate::Failure (exit 2) when run.json is missing or unreadable.
 results::RunResult regenerate(const results::RunDir& dir);
 

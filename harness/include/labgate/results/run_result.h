@@ -58,6 +58,10 @@ struct CheckRecord {
   CheckVerdict verdict = CheckVerdict::kFail;
   std::string message;  ///< full sentence: "host b: /proc/sys/... is 1, profile wants 0"
   std::string fix;      ///< what a sysadmin would run; empty when there is nothing to do
+  /// When the rule was judged, and how long that took (optional in run.json):
+  /// JUnit's per-suite timestamp and testcase time come from these, never from nominal values.
+  std::optional<Clock::time_point> started{};
+  double duration_s = 0;
 
   /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite.
   std::string test_name() const { return host + "/" + rule; }
@@ -100,8 +104,9 @@ struct TestRecord {
   /// The run's conformance when this was measured (no: "measured on a non-conforming system").
   Conformance conformance = Conformance::kNotChecked;
   /// When the case started, and its measured wall time (set-up, warm-up and
-  /// clean-up included); nullopt/0 for a record made without running.
-  std::optional<Clock::time_point> started;
+  /// clean-up included); nullopt/0 for a record made without running. JUnit's
+  /// per-suite timestamp is the earliest start of its records.
+  std::optional<Clock::time_point> started{};
   double duration_s = 0;
   /// Files kept for this test, relative to the run folder ("tests/x/a-to-b/client.out").
   std::vector<std::string> raw_files;
