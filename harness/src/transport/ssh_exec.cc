@@ -78,7 +78,7 @@ bool SshExec::read_available() {
       if (n <= 0) break;  // 0: nothing now; SSH_EOF: that stream is done
       got = true;
       if (stream == 0) {
-        out_.append(std::string_view(buf, static_cast<size_t>(n)));
+        out_.append(frame_.feed(std::string_view(buf, static_cast<size_t>(n))));
       } else {
         err_.append(marker_.feed(std::string_view(buf, static_cast<size_t>(n))));
       }
@@ -98,6 +98,7 @@ bool SshExec::pump(std::chrono::milliseconds max_wait) {
     const bool got = read_available();
     if (ssh_channel_is_eof(channel_)) {
       err_.append(marker_.finish());
+      out_.append(frame_.finish());
       eof_ = true;
       return true;
     }

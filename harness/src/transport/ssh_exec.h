@@ -60,6 +60,11 @@ class SshExec {
   void fill(RunResult& r);
 
   std::optional<long> pgid() const { return marker_.pgid(); }
+  /// What the login shell printed on stdout before the command's frame (a
+  /// banner from ~/.bashrc): never part of the result, but it breaks SFTP.
+  const std::string& login_noise() const { return frame_.noise(); }
+  /// True once the wrapper's stdout frame was seen (the login shell ran it).
+  bool framed() const { return frame_.framed(); }
   const std::string& command() const { return command_; }
   const std::string& stdout_text() { return out_.text(); }
   /// The session generation this channel belongs to.
@@ -76,6 +81,7 @@ class SshExec {
   std::string command_;
   Capture out_, err_;
   PgidMarkerFilter marker_;
+  StdoutFrameFilter frame_;
   bool eof_ = false;
   int exit_status_ = -1;
   std::string signal_;
