@@ -29,9 +29,9 @@ class LabLeaseTest : public ::testing::Test {
     host_.name = "a";
     host_.address = "local";
     t_ = transport::make_transport(host_);
-    dir_ = lease_dir("lab1", options_.root);
+    dir_ = host_lease_dir(*options_.root, "local-host", "lab1");  // keyed by the host, not the lab
   }
-  void TearDown() override { t_->run({"rm", "-rf", options_.root}); }
+  void TearDown() override { t_->run({"rm", "-rf", *options_.root}); }
 
   // A lease directory as another run would have left it.
   void plant(const Holder& h, const std::string& heartbeat_age) {
@@ -73,7 +73,9 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
 // take command ran on the host.
 struct InterruptedTake : transport::FakeTransport {
   InterruptedTake(transport::Transport& real, std::string dir)
-      : FakeTransport("a"), real_(real), dir_(std::move(dir)) {}
+      : FakeTransport("a"), real_(real), dir_(std::move(dir)) {
+    identity = "local-host";
+  }
   transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
     auto r = real_.run(argv, o);
     if (argv == take_argv(dir_))
@@ -112,7 +114,7 @@ TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
 }
 
 TEST_F(LabLeaseTest, AStaleLeaseOfAnotherMachineIsReportedAndCanBeBroken) {
-  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run"};
+  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run", "other-lab"};
   plant(other, "10 minutes ago");
   const auto t0 = Clock::now();
   std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("new"), options_); });
@@ -157,7 +159,7 @@ TEST_F(LabLeaseTest, HeartbeatKeepsItFreshAndNoticesALoss) {
   EXPECT_FALSE(lease.lost());
   // Someone breaks it and another run takes it: ours is lost, theirs is kept.
   break_lease("lab1", {host_}, options_, true);
-  Holder thief{"root", "elsewhere", 1, 1, "thief"};
+  Holder thief{"root", "elsewhere", 1, 1, "thief", ""};
   plant(thief, "now");
   for (int i = 0; i < 50 && !lease.lost(); ++i) std::this_thread::sleep_for(50ms);
   EXPECT_TRUE(lease.lost());
@@ -171,10 +173,45 @@ TEST_F(LabLeaseTest, APlantedSymlinkIsRefused) {
   EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
 }
 
+TEST_F(LabLeaseTest, TwoProfilesWithDifferentLabNamesForTheSameHostExcludeEachOther) {
+  LabLease first("ctp-pair-1", {host_}, Holder::current("profile-one"), options_);
+  const std::string msg =
+      failure_of([&] { LabLease("renamed-pair", {host_}, Holder::current("profile-two"), options_); });
+  EXPECT_NE(msg.find("run profile-one of lab ctp-pair-1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(dir_), std::string::npos) << msg;
+}
+
+TEST_F(LabLeaseTest, OverTheCallersTransportNoOtherConnectionIsOpened) {
+  options_.make_transport = [](const profile::Host& h) -> std::unique_ptr<transport::Transport> {
+    ADD_FAILURE() << "the lease opened its own transport to " << h.name;
+    return nullptr;
+  };
+  {
+    LabLease lease("lab1", std::vector<LeaseTarget>{{host_, t_.get()}}, Holder::current("shared"), options_);
+    EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "shared");
+  }
+  EXPECT_FALSE(t_->lstat(dir_)) << "released over the same transport";
+}
+
+TEST_F(LabLeaseTest, WithoutAnOverrideItLivesInTheHostsLeaseDir) {
+  const std::string root = *options_.root;
+  options_.root.reset();
+  host_.ssh.probe_dir = "/nonexistent-probe-dir";
+  host_.ssh.lease_dir = root;
+  LabLease lease("lab1", {host_}, Holder::current("in-lease-dir"), options_);
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "in-lease-dir");
+  host_.ssh.lease_dir.reset();
+  host_.ssh.probe_dir = root;  // the default: probe_dir
+  EXPECT_EQ(inspect("lab1", {host_}, options_).at(0).dir, dir_);
+}
+
 TEST(LeaseDir, LabNameMustBeSafe) {
   EXPECT_EQ(lease_dir("lab-pair1"), "/tmp/labgate-lease-lab-pair1");
   EXPECT_THROW(lease_dir("../x"), Failure);
   EXPECT_THROW(lease_dir(""), Failure);
+  EXPECT_EQ(host_lease_dir("/var/tmp", "hk-0123456789abcdef", "lab"), "/var/tmp/labgate-lease-hk-0123456789abcdef");
+  EXPECT_EQ(host_lease_dir("/var/tmp", "", "lab"), "/var/tmp/labgate-lease-lab");
+  EXPECT_THROW(host_lease_dir("/var/tmp", "../etc", "lab"), Failure);
 }
 
 TEST(ParseState, AllShapes) {
