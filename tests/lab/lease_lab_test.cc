@@ -88,7 +88,7 @@ TEST_F(LeaseOnLab, NeverBothHoldIt) {
 
 TEST_F(LeaseOnLab, TheCliShowsAndBreaksAStaleLease) {
   // A lease left by a harness on another machine whose heartbeat stopped.
-  lease::Holder gone{"root", "harness-that-died", 4321, 1767268800, "dead-run", ""};
+  lease::Holder gone{"root", "harness-that-died", 4321, 1767268800, "dead-run", "", 0};
   for (const char* h : {"a", "b"}) {
     ASSERT_TRUE(run_local({"sh", "-c",
                            "mkdir \"$1\" && printf '%s' \"$2\" > \"$1/holder\" && "

@@ -1,0 +1,177 @@
+// Issue 13 on the lab's real sshd and real sudo (`ci/lab up --pair 14 --accounts`):
+// a non-root operator with a banner-printing ~/.bashrc or a tcsh login shell,
+// sudo -n with NOPASSWD on host a (also under `Defaults requiretty`) and with a
+// password on host b, facts that need root without become, a probe_dir both
+// hosts mount, the lease across two lab names, and setsid'd descendants.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "lab_env.h"
+#include "labgate/deploy/host_deployment.h"
+#include "labgate/facts/parse.h"
+#include "labgate/lease/lab_lease.h"
+
+namespace labgate::lab {
+namespace {
+
+using namespace std::chrono_literals;
+const std::string kEcho = std::string(LABGATE_PROBE_DIR) + "/echo";
+const std::string kFacts = std::string(LABGATE_PROBE_DIR) + "/facts";
+const std::string kShared = "/var/tmp/labgate-shared";  // one directory, mounted on a and b
+
+class AccountsOnLab : public LabTest {
+ protected:
+  void SetUp() override {
+    LabTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_TRUE(std::filesystem::exists(state_dir() + "/accounts"))
+        << "pair " << pair() << " has no operator accounts: run `ci/lab up --pair " << pair() << " --accounts`";
+  }
+  // Host h as the operator `user` (labgate-ops: bash with a banner; labgate-csh: tcsh).
+  static profile::Host as(const std::string& h, const std::string& user, bool become) {
+    profile::Host host = lab::host(h);
+    host.ssh.user = user;
+    host.ssh.probe_dir = kShared;
+    if (become) host.ssh.become = "sudo";
+    return host;
+  }
+  static std::string sudoers(const std::string& h) { return state_dir() + "/sudoers-" + h; }
+};
+
+TEST_F(AccountsOnLab, BannersAndCshLoginShellsNeverReachAResult) {
+  for (const std::string user : {"labgate-ops", "labgate-csh"}) {
+    SCOPED_TRACE(user);
+    profile::Host h = as("a", user, false);
+    h.ssh.probe_dir = "/tmp";  // labgate-csh does not own the shared directory
+    auto t = transport::make_transport(h);
+    // The login shell prints "*** Authorized use only ***" before every command.
+    const auto r = t->run({"sh", "-c", "printf '%s|' \"$@\"; echo \"$LC_ALL\"", "sh", "it's", "a\nb", "!x $y"});
+    EXPECT_EQ(r.out, "it's|a\nb|!x $y|C\n");
+    EXPECT_TRUE(r.ok()) << r.err;
+    // Files (SFTP would read the banner as protocol: exec + cat instead), the
+    // run directory and a probe, all verified by digest.
+    std::string dir;
+    {
+      deploy::HostDeployment d(*t, h, "labtest-acct", "account test");
+      dir = d.dir();
+      EXPECT_EQ(t->lstat(dir)->mode, 0700u);
+      EXPECT_EQ(d.run({d.install(kEcho), "probe ran"}).out, "probe ran\n");
+    }
+    EXPECT_FALSE(t->lstat(dir)) << dir << " left behind";
+  }
+}
+
+TEST_F(AccountsOnLab, SudoNopasswdRunsTheFactsProbeAsRootOnA) {
+  profile::Host h = as("a", "labgate-ops", true);
+  auto t = transport::make_transport(h);
+  deploy::HostDeployment d(*t, h, "labtest-acct", "sudo test");
+  ASSERT_EQ(d.root_access(), deploy::RootAccess::kSudo);
+  const auto r = d.run_privileged({d.install(kFacts), "--sections", "sysctl", "--sysctl", "kernel.cad_pid"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  const auto f = facts::parse_facts(r.out, "host a");
+  EXPECT_TRUE(f.sysctl.at("kernel.cad_pid").value) << f.sysctl.at("kernel.cad_pid").error;  // 0600 root
+}
+
+TEST_F(AccountsOnLab, WithoutBecomeARootOnlyFactIsNotCheckableAndSaysNeedsRoot) {
+  profile::Host h = as("a", "labgate-ops", false);
+  auto t = transport::make_transport(h);
+  deploy::HostDeployment d(*t, h, "labtest-acct", "no become");
+  const auto r = d.run_privileged({d.install(kFacts), "--sections", "sysctl", "--sysctl", "kernel.cad_pid"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  const auto& fact = facts::parse_facts(r.out, "host a").sysctl.at("kernel.cad_pid");
+  EXPECT_FALSE(fact.value);
+  EXPECT_FALSE(fact.missing);
+  EXPECT_NE(fact.error.find("needs root"), std::string::npos) << fact.error;
+}
+
+TEST_F(AccountsOnLab, APasswordRequiringSudoOnBIsExit3WithTheSudoersLines) {
+  profile::Host h = as("b", "labgate-ops", true);
+  auto t = transport::make_transport(h);
+  deploy::HostDeployment d(*t, h, "labtest-acct", "password sudo");
+  const std::string probe = d.install(kFacts);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string msg = could_not_run([&] { d.run_privileged({probe, "--sections", "os"}); });
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s) << "waited on a password prompt";
+  EXPECT_NE(msg.find("host b: `" + probe + "` needs root"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("sudo wants a password (sudo: a password is required)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("labgate-ops ALL=(root) NOPASSWD: " + kShared + "/labgate-*/facts"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Defaults:labgate-ops !requiretty"), std::string::npos) << msg;
+}
+
+// RHEL 5/6 sudoers: `Defaults requiretty`. With the suggested per-user
+// exception (as ci/lab writes it) sudo -n works; without it, it is named.
+TEST_F(AccountsOnLab, RequirettyWithoutTheExceptionIsNamedAndWithItWorks) {
+  const std::string file = sudoers("a");
+  std::ifstream in(file);
+  const std::string saved((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(saved.find("Defaults:labgate-ops !requiretty"), std::string::npos);
+  ASSERT_NE(saved.find("Defaults requiretty"), std::string::npos);
+  profile::Host h = as("a", "labgate-ops", true);
+  auto t = transport::make_transport(h);
+  deploy::HostDeployment d(*t, h, "labtest-acct", "requiretty");
+  const std::string probe = d.install(kFacts);
+  EXPECT_TRUE(d.run_privileged({probe, "--sections", "os"}).ok());  // the exception in place
+  std::string without = saved;
+  without.erase(without.find("Defaults:labgate-ops !requiretty"), 32);
+  std::ofstream(file, std::ios::trunc) << without;  // same inode: the host's bind mount sees it
+  const std::string msg = could_not_run([&] { d.run_privileged({probe, "--sections", "os"}); });
+  std::ofstream(file, std::ios::trunc) << saved;
+  EXPECT_NE(msg.find("sudoers has `Defaults requiretty`"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Defaults:labgate-ops !requiretty"), std::string::npos) << msg;
+}
+
+TEST_F(AccountsOnLab, AProbeDirTheOperatorDoesNotOwnIsRefusedWithSudo) {
+  profile::Host h = as("a", "labgate-ops", true);
+  h.ssh.probe_dir = "/tmp";  // root's, 1777: anyone could plant what sudo then runs as root
+  auto t = transport::make_transport(h);
+  const std::string msg = could_not_run([&] { deploy::HostDeployment(*t, h, "labtest-acct", "x"); });
+  EXPECT_NE(msg.find("nobody but the login user may write there"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mkdir -m 0700"), std::string::npos) << msg;
+}
+
+// RAC's /u01: both hosts see one directory. b's sweep of leftovers must not
+// touch a's live run, and each host's directory names its host.
+TEST_F(AccountsOnLab, ASharedProbeDirKeepsEachHostsRunsApart) {
+  profile::Host ha = as("a", "labgate-ops", false), hb = as("b", "labgate-ops", false);
+  auto ta = transport::make_transport(ha), tb = transport::make_transport(hb);
+  deploy::HostDeployment on_a(*ta, ha, "labtest-acct", "a's live run");
+  ASSERT_TRUE(tb->lstat(on_a.dir())) << "the lab's shared directory is not shared";
+  EXPECT_NE(on_a.dir().find("." + ta->host_identity() + "."), std::string::npos) << on_a.dir();
+  deploy::HostDeployment on_b(*tb, hb, "labtest-acct", "b's run", /*sweep_leftovers=*/true);
+  EXPECT_TRUE(on_b.swept().empty());
+  EXPECT_TRUE(ta->lstat(on_a.dir())) << "b's sweep removed a's live run directory";
+}
+
+TEST_F(AccountsOnLab, TwoLabNamesForTheSameServersExcludeEachOther) {
+  lease::LeaseOptions o;
+  o.wait = 1s;
+  o.poll = 200ms;
+  const std::vector<profile::Host> hosts{as("a", "labgate-ops", false), as("b", "labgate-ops", false)};
+  lease::LabLease first("labtest-profile-one", hosts, lease::Holder::current("run-one"), o);
+  const std::string msg =
+      could_not_run([&] { lease::LabLease("labtest-profile-two", hosts, lease::Holder::current("run-two"), o); });
+  EXPECT_NE(msg.find("host a: the lab lease " + kShared + "/labgate-lease-hk-"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("run run-one of lab labtest-profile-one"), std::string::npos) << msg;
+}
+
+TEST_F(AccountsOnLab, SetsidDescendantsOfACommandAreCleanedUp) {
+  profile::Host h = as("b", "labgate-ops", false);
+  auto t = transport::make_transport(h);
+  {
+    deploy::HostDeployment d(*t, h, "labtest-acct", "setsid");
+    transport::RunOptions o;
+    o.timeout = 2s;
+    const auto r = d.run({"sh", "-c", "setsid sleep 303 & exec sleep 304"}, o);
+    EXPECT_TRUE(r.timed_out);
+    EXPECT_FALSE(pids_matching("b", "sleep 303").empty()) << "setsid's sleep did not start";
+  }
+  for (int i = 0; i < 50 && !pids_matching("b", "sleep 303").empty(); ++i) std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(pids_matching("b", "sleep 303").empty()) << "the setsid'd grandchild survived the clean-up";
+  EXPECT_TRUE(pids_matching("b", "sleep 304").empty());
+}
+
+}  // namespace
+}  // namespace labgate::lab
