@@ -51,7 +51,8 @@ Holder Holder::current(const std::string& run_id) {
 std::string Holder::serialize() const {
   return "run_id=" + one_line(run_id) + "\nuser=" + one_line(user) + "\nhost=" + one_line(host) +
          "\npid=" + std::to_string(pid) + "\nstarted=" + std::to_string(started) + "\n" +
-         (lab.empty() ? "" : "lab=" + one_line(lab) + "\n");
+         (lab.empty() ? "" : "lab=" + one_line(lab) + "\n") +
+         (stale_after_s > 0 ? "stale_after=" + std::to_string(stale_after_s) + "\n" : "");
 }
 
 std::optional<Holder> Holder::parse(const std::string& text) {
@@ -74,6 +75,8 @@ std::optional<Holder> Holder::parse(const std::string& text) {
         h.started = std::stoll(value);
       else if (key == "lab")
         h.lab = value;
+      else if (key == "stale_after")
+        h.stale_after_s = std::stol(value);
     } catch (const std::exception&) {
       // A damaged number leaves the field at 0; the holder is still named.
     }

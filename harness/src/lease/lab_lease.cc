@@ -46,7 +46,10 @@ std::string stale_reason(const RemoteLeaseState& s, const LeaseOptions& o) {
   if (s.holder->dead_on_this_machine()) {
     return "its harness (pid " + std::to_string(s.holder->pid) + " on this machine) no longer runs that run";
   }
-  const long limit = seconds(o.heartbeat) * o.stale_after_beats;
+  // The holder's own rule when it wrote one (a heartbeat over a shared
+  // connection waits behind the longest command), else ours.
+  const long limit =
+      s.holder->stale_after_s > 0 ? s.holder->stale_after_s : seconds(o.heartbeat) * o.stale_after_beats;
   if (s.heartbeat_age && *s.heartbeat_age > limit) {
     return "its last heartbeat was " + std::to_string(*s.heartbeat_age) + "s ago (stale after " +
            std::to_string(limit) + "s)";
@@ -125,6 +128,7 @@ LabLease::LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets
 void LabLease::take_all(std::vector<LeaseTarget> targets) {
   lease_dir(lab_, "/");  // the lab name must be safe whatever keys the lease
   if (holder_.lab.empty()) holder_.lab = lab_;
+  holder_.stale_after_s = seconds(options_.heartbeat) * options_.stale_after_beats;
   // One global order for every run: nobody holds b while waiting for a.
   std::sort(targets.begin(), targets.end(), [](const auto& x, const auto& y) { return x.host.name < y.host.name; });
   set_run_active(holder_.run_id, true);

@@ -114,7 +114,7 @@ TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
 }
 
 TEST_F(LabLeaseTest, AStaleLeaseOfAnotherMachineIsReportedAndCanBeBroken) {
-  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run", "other-lab"};
+  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run", "other-lab", 0};
   plant(other, "10 minutes ago");
   const auto t0 = Clock::now();
   std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("new"), options_); });
@@ -159,7 +159,7 @@ TEST_F(LabLeaseTest, HeartbeatKeepsItFreshAndNoticesALoss) {
   EXPECT_FALSE(lease.lost());
   // Someone breaks it and another run takes it: ours is lost, theirs is kept.
   break_lease("lab1", {host_}, options_, true);
-  Holder thief{"root", "elsewhere", 1, 1, "thief", ""};
+  Holder thief{"root", "elsewhere", 1, 1, "thief", "", 0};
   plant(thief, "now");
   for (int i = 0; i < 50 && !lease.lost(); ++i) std::this_thread::sleep_for(50ms);
   EXPECT_TRUE(lease.lost());
@@ -191,6 +191,15 @@ TEST_F(LabLeaseTest, OverTheCallersTransportNoOtherConnectionIsOpened) {
     EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "shared");
   }
   EXPECT_FALSE(t_->lstat(dir_)) << "released over the same transport";
+}
+
+TEST_F(LabLeaseTest, AHolderThatSaysItsHeartbeatMayWaitLongIsNotCalledStaleEarly) {
+  Holder patient{"root", "elsewhere", 7, 1767268800, "long-measurement", "lab1", 3600};
+  plant(patient, "10 minutes ago");  // well past our 6 s, well within its hour
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("next"), options_); });
+  EXPECT_EQ(msg.find("looks stale"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("waited 1s"), std::string::npos) << msg;
+  EXPECT_FALSE(inspect("lab1", {host_}, options_).at(0).stale);
 }
 
 TEST_F(LabLeaseTest, WithoutAnOverrideItLivesInTheHostsLeaseDir) {

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "capture.h"
@@ -24,6 +25,10 @@ struct ConnectionLost {
   std::string why;
   bool nothing_started = false;  ///< lost before the exec request: the command never ran
 };
+
+/// For a channel-open failure: names sshd's MaxSessions when the server refused
+/// the channel (rather than the session being dead); nullopt otherwise.
+std::optional<std::string> explain_channel_refusal(const std::string& libssh_error);
 
 class SshExec {
  public:

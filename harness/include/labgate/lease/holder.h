@@ -18,6 +18,10 @@ struct Holder {
   /// The profile's [lab] name: the lease is keyed by the servers, not by it, so
   /// a run of another profile for the same servers is told which lab holds them.
   std::string lab;
+  /// Seconds without a heartbeat after which this holder's lease counts as
+  /// stale, as its own run judges it (its heartbeat may wait behind a long
+  /// command on a shared connection); 0 = the reader's own rule.
+  long stale_after_s = 0;
 
   /// This process, for run `run_id`.
   static Holder current(const std::string& run_id);
