@@ -5,6 +5,9 @@
 // hosts mount, the lease across two lab names, and setsid'd descendants.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -13,6 +16,7 @@
 #include "labgate/deploy/host_deployment.h"
 #include "labgate/facts/parse.h"
 #include "labgate/lease/lab_lease.h"
+#include "labgate/util/exit_code.h"
 
 namespace labgate::lab {
 namespace {
@@ -155,6 +159,70 @@ TEST_F(AccountsOnLab, TwoLabNamesForTheSameServersExcludeEachOther) {
       could_not_run([&] { lease::LabLease("labtest-profile-two", hosts, lease::Holder::current("run-two"), o); });
   EXPECT_NE(msg.find("host a: the lab lease " + kShared + "/labgate-lease-hk-"), std::string::npos) << msg;
   EXPECT_NE(msg.find("run run-one of lab labtest-profile-one"), std::string::npos) << msg;
+}
+
+// sshd `MaxSessions 1`: the SFTP channel that an upload leaves open takes the
+// only session, and the next command's channel is refused. That is named as
+// what it is, not "is Subsystem sftp configured?" nor a lost connection.
+TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
+  // Not under /tmp: the sshd's own /tmp is host a's, bound over it.
+  const std::string dir = state_dir() + "/maxsessions-test";
+  run_local({"mkdir", "-p", dir});
+  scratch_.push_back(dir);
+  std::ifstream in(state_dir() + "/sshd-a-22.conf");
+  std::string conf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto swap = [&](const std::string& from, const std::string& to) {
+    const auto at = conf.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    conf.replace(at, conf.find('\n', at) - at, to);
+  };
+  swap("ListenAddress ", "ListenAddress " + address("a") + ":2223");
+  swap("PidFile ", "PidFile " + dir + "/sshd.pid");
+  swap("MaxSessions ", "MaxSessions 1");
+  std::ofstream(dir + "/sshd.conf") << conf;
+  // The same host keys, known on this port too.
+  std::ifstream kh(state_dir() + "/known_hosts");
+  std::ofstream known(dir + "/known_hosts");
+  for (std::string line; std::getline(kh, line);)
+    if (line.rfind(address("a") + " ", 0) == 0) known << "[" << address("a") << "]:2223" << line.substr(address("a").size()) << "\n";
+  known.close();
+  // As ci/lab starts host a's sshds: its own /tmp and root's home bound in.
+  const auto started = run_local({"ip", "netns", "exec", netns("a"), "sh", "-c",
+                                  "mount --bind \"$1\" /tmp && mount --bind \"$2\" /root && "
+                                  "exec /usr/sbin/sshd -f \"$3\" -E \"$4\"",
+                                  "sh", host_tmp("a"), state_dir() + "/home-a", dir + "/sshd.conf", dir + "/sshd.log"});
+  ASSERT_TRUE(started.ok()) << started.err;
+  profile::Host h = host("a");
+  h.ssh.port = 2223;
+  h.ssh.known_hosts = dir + "/known_hosts";
+  std::string msg;
+  {
+    auto t = transport::make_transport(h);
+    for (int i = 0; i < 50; ++i) {  // until the new sshd listens
+      try {
+        t->run({"true"});
+        break;
+      } catch (const labgate::Failure&) {
+        std::this_thread::sleep_for(100ms);
+      }
+    }
+    const std::string file = "/tmp/labgate-labtest-maxsessions-" + std::to_string(getpid());
+    // The upload opens SFTP, which stays open; the command then needs a second
+    // session. (Even one channel after another can be refused: sshd frees a
+    // closed session's slot a moment later.) Wherever it breaks, it is named.
+    msg = could_not_run([&] {
+      t->upload_data("one session\n", file, 0600);
+      t->run({"rm", "-f", file});
+    });
+  }
+  // Our sshd and whatever session of it is left: found by its config's path.
+  for (const long pid : pids_matching("a", dir + "/sshd.conf")) ::kill(static_cast<pid_t>(pid), SIGTERM);
+  for (int i = 0; i < 50 && !pids_matching("a", dir + "/sshd.conf").empty(); ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE(pids_matching("a", dir + "/sshd.conf").empty()) << "the MaxSessions 1 sshd is still running";
+  EXPECT_NE(msg.find("MaxSessions"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("Subsystem sftp"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("connection lost"), std::string::npos) << msg;
+  run_local({"sh", "-c", "rm -f \"$1\"/labgate-labtest-maxsessions-*", "sh", host_tmp("a")});
 }
 
 TEST_F(AccountsOnLab, SetsidDescendantsOfACommandAreCleanedUp) {

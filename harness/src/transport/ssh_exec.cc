@@ -42,12 +42,12 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
 SshExec::~SshExec() { close(); }
 
 std::optional<std::string> explain_channel_refusal(const std::string& libssh_error) {
-  // OpenSSH refuses a session channel over MaxSessions with reason 1
-  // (SSH2_OPEN_ADMINISTRATIVELY_PROHIBITED, "open failed"); libssh reports
-  // "Channel opening failure: channel N error (1) open failed".
-  if (libssh_error.find("error (1)") == std::string::npos &&
-      libssh_error.find("administratively prohibited") == std::string::npos)
-    return std::nullopt;
+  // OpenSSH refuses a session channel over MaxSessions with the text "open
+  // failed" (reason 1 or 2 depending on where it stops it); libssh reports
+  // "Channel opening failure: channel N error (2) open failed".
+  const bool refused = libssh_error.find("Channel opening failure") != std::string::npos &&
+                       libssh_error.find("open failed") != std::string::npos;
+  if (!refused && libssh_error.find("administratively prohibited") == std::string::npos) return std::nullopt;
   return "the server refused another session channel on this connection (" + libssh_error +
          "): its sshd_config MaxSessions is below what labgate needs at once (a command, the SFTP channel, "
          "and a second channel to stop a process group: at least 3; OpenSSH's default is 10)";

@@ -66,6 +66,21 @@ std::string sftp_error_name(int code) {
   throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP " + what + ": " + why);
 }
 
+// The session's SFTP channel. When the server refuses the channel itself
+// (sshd's MaxSessions), say so rather than "is Subsystem sftp configured?".
+sftp_session open_sftp(SshConnection& conn) {
+  try {
+    return conn.sftp();
+  } catch (const Failure& f) {
+    const std::string what = f.what();
+    const auto at = what.find("Channel opening failure");
+    if (at == std::string::npos) throw;
+    if (auto why = explain_channel_refusal(what.substr(at)))
+      throw Failure(f.code(), conn.who() + ": cannot open the SFTP channel: " + *why);
+    throw;
+  }
+}
+
 struct FileCloser {
   sftp_file f;
   ~FileCloser() {
@@ -134,7 +149,7 @@ void SshTransport::upload_data(std::string_view data, const std::string& remote_
 
 void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   // Write beside the target and rename into place: a reader never sees half a
   // file, and O_EXCL refuses a name someone planted (file or symlink).
   const std::string part = part_name(remote_path);
@@ -187,7 +202,7 @@ std::string SshTransport::read_file(const std::string& remote_path, std::size_t 
 
 std::string SshTransport::read_once(const std::string& remote_path, std::size_t limit) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   FileCloser file{sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
   if (!file.f) fail_sftp(conn, sf, "cannot open " + remote_path);
   std::string data;
@@ -213,7 +228,7 @@ std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote
 
 std::optional<Transport::FileInfo> SshTransport::lstat_once(const std::string& remote_path) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   sftp_attributes a = sftp_lstat(sf, remote_path.c_str());
   if (!a) {
     if (sftp_get_error(sf) == SSH_FX_NO_SUCH_FILE) return std::nullopt;
