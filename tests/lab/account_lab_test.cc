@@ -225,6 +225,38 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
   run_local({"sh", "-c", "rm -f \"$1\"/labgate-labtest-maxsessions-*", "sh", host_tmp("a")});
 }
 
+// A full remote disk and a noexec probe_dir over real sshd and its SFTP server:
+// the cause by name (with the bytes left), never "failure" or ": ok"; and a
+// second test on the noexec directory gets the same diagnosis, not "exists".
+TEST_F(AccountsOnLab, AFullDiskAndANoexecProbeDirAreNamedEveryTime) {
+  profile::Host h = host("a");  // root: SFTP, no banner
+  auto t = transport::make_transport(h);
+  const std::string mnt = "/tmp/labgate-labtest-small-" + std::to_string(getpid());
+  ASSERT_TRUE(t->run({"mkdir", mnt}).ok());
+  auto m = t->run({"mount", "-t", "tmpfs", "-o", "size=96k,mode=1777", "tmpfs", mnt});
+  ASSERT_TRUE(m.ok()) << m.err;
+  h.ssh.probe_dir = mnt;
+  std::string full, noexec_first, noexec_second;
+  {
+    deploy::HostDeployment d(*t, h, "labtest-acct", "full disk");
+    full = could_not_run([&] { d.install(kFacts); });  // the facts probe (~150 KB) is larger than the disk
+  }
+  ASSERT_TRUE(t->run({"mount", "-o", "remount,noexec,size=16m", mnt}).ok());
+  {
+    deploy::HostDeployment d(*t, h, "labtest-acct", "noexec");
+    noexec_first = could_not_run([&] { d.install(kEcho); });
+    noexec_second = could_not_run([&] { d.install(kEcho); });
+  }
+  t->run({"umount", mnt});
+  t->run({"rmdir", mnt});
+  EXPECT_NE(full.find("SFTP write to " + mnt + "/labgate-labtest-acct."), std::string::npos) << full;
+  EXPECT_NE(full.find("No space left on device"), std::string::npos) << full;
+  EXPECT_NE(full.find("bytes free on " + mnt), std::string::npos) << full;
+  EXPECT_EQ(full.find(": ok"), std::string::npos) << full;
+  EXPECT_NE(noexec_first.find("mounted with `noexec`"), std::string::npos) << noexec_first;
+  EXPECT_EQ(noexec_second, noexec_first);
+}
+
 TEST_F(AccountsOnLab, SetsidDescendantsOfACommandAreCleanedUp) {
   profile::Host h = as("b", "labgate-ops", false);
   auto t = transport::make_transport(h);

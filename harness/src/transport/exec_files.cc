@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <sstream>
 
 #include "labgate/transport/shell_quote.h"
@@ -46,7 +48,7 @@ void exec_upload(Transport& t, std::string_view data, const std::string& remote_
   const auto r = t.run(sh_argv(R"SH(
 p=$1; target=$2; mode=$3
 umask 077; set -C
-cat > "$p" || { rm -f "$p"; exit 3; }
+cat > "$p" || exit 3  # the caller diagnoses, then removes it
 chmod "$mode" "$p" || { rm -f "$p"; exit 4; }
 if ln "$p" "$target" 2>/dev/null; then rm -f "$p"; exit 0; fi
 rm -f "$p"
@@ -61,7 +63,12 @@ exit 6
     case kExists:
       fail(who + " refused: " + remote_path + " already exists (never overwritten)");
     case kWriteFailed: {
-      const std::string why = describe_write_failure(t, dir_of(remote_path));
+      // Asked while the part file still holds its space, then removed.
+      const std::string why = describe_write_failure(t, dir_of(remote_path), data.size());
+      RunOptions rm;
+      rm.timeout = 30s;
+      rm.during_interrupt = true;
+      t.run({"rm", "-f", "--", part}, rm);
       fail(who + " failed writing " + part + ": " + trimmed(r.err) + (why.empty() ? "" : " (" + why + ")"));
     }
     case kChmodFailed:
@@ -125,7 +132,7 @@ std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& r
   }
 }
 
-std::string describe_write_failure(Transport& t, const std::string& dir) {
+std::string describe_write_failure(Transport& t, const std::string& dir, std::uint64_t needed) {
   try {
     RunOptions o;
     o.timeout = 20s;
@@ -136,20 +143,30 @@ std::string describe_write_failure(Transport& t, const std::string& dir) {
 d=$1; f="$d/.labgate-space-test.$$"
 err=$(dd if=/dev/zero of="$f" bs=1024 count=64 2>&1 >/dev/null) || printf 'write: %s\n' "$(printf '%s\n' "$err" | head -n 1)"
 rm -f "$f"
-df -Pk "$d" 2>/dev/null | awk 'NR==2 { printf "free: %.0f bytes free on %s\n", $4 * 1024, $6 }'
+df -Pk "$d" 2>/dev/null | awk 'NR==2 { printf "free: %.0f %s\n", $4 * 1024, $6 }'
 )SH",
                                  {dir}),
                          o);
-    std::string write, free;
+    std::string write;
+    std::optional<std::uint64_t> free_bytes;
+    std::string mount;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) {
       if (line.rfind("write: ", 0) == 0) write = line.substr(7);
-      if (line.rfind("free: ", 0) == 0) free = line.substr(6);
+      if (line.rfind("free: ", 0) == 0) {
+        std::istringstream f(line.substr(6));
+        std::uint64_t b = 0;
+        if (f >> b >> mount) free_bytes = b;
+      }
     }
     // dd's message is "dd: failed to open '...': Read-only file system": keep the cause.
     if (auto colon = write.rfind(": "); colon != std::string::npos) write = write.substr(colon + 2);
+    const std::string free_text =
+        free_bytes ? std::to_string(*free_bytes) + " bytes free on " + excerpt(mount, 200) : std::string();
+    if (write.empty() && free_bytes && needed > *free_bytes)
+      return "no space left for it: " + std::to_string(needed) + " bytes needed, " + free_text;
     std::string out = write.empty() ? "a test write there succeeded" : excerpt(write, 200);
-    if (!free.empty()) out += "; " + excerpt(free, 200);
+    if (!free_text.empty()) out += "; " + free_text;
     return out;
   } catch (const std::exception&) {
     return "";

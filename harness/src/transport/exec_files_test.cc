@@ -92,6 +92,11 @@ TEST_F(ExecFiles, AFullFilesystemIsNamedWithTheBytesFree) {
   EXPECT_NE(msg.find("bytes free on " + dir_), std::string::npos) << msg;
   const std::string why = describe_write_failure(*t_, dir_);
   EXPECT_NE(why.find("No space left on device; 0 bytes free on " + dir_), std::string::npos) << why;
+  EXPECT_EQ(t_->run({"sh", "-c", "ls -A \"$1\" | grep -c part", "sh", dir_}).out, "0\n") << "part file left";
+  // Room for a test write but not for the file: the numbers say so.
+  t_->run({"rm", "-f", dir_ + "/filler"});
+  const std::string small = describe_write_failure(*t_, dir_, 1u << 20);
+  EXPECT_NE(small.find("no space left for it: 1048576 bytes needed, "), std::string::npos) << small;
 }
 
 TEST_F(ExecFiles, AReadOnlyFilesystemIsNamed) {

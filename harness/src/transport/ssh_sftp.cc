@@ -162,10 +162,11 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
       if (w != static_cast<ssize_t>(n)) {
         sftp_close(file.f);
         file.f = nullptr;
-        if (conn.connected()) sftp_unlink(sf, part.c_str());
         if (!conn.connected() || !ssh_is_connected(conn.session()))
           fail_sftp(conn, sf, "write to " + part + " failed at byte " + std::to_string(off));
-        const std::string why = describe_write_failure(*this, part.substr(0, part.rfind('/')));
+        // Asked while the part file still holds its space: a full disk reads full.
+        const std::string why = describe_write_failure(*this, part.substr(0, part.rfind('/')), data.size());
+        if (conn.connected()) sftp_unlink(sf, part.c_str());
         throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP write to " + part + " failed at byte " +
                                                   std::to_string(off) + " of " + std::to_string(data.size()) +
                                                   (why.empty() ? "" : ": " + why));
