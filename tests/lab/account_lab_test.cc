@@ -4,7 +4,6 @@
 // password on host b, facts that need root without become, a probe_dir both
 // hosts mount, the lease across two lab names, and setsid'd descendants.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -32,7 +31,8 @@ class AccountsOnLab : public LabTest {
     LabTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_TRUE(std::filesystem::exists(state_dir() + "/accounts"))
-        << "pair " << pair() << " has no operator accounts: run `ci/lab up --pair " << pair() << " --accounts`";
+        << "pair " << pair() << " has no operator accounts: run `ci/lab up --pair " << pair()
+        << " --accounts`";
   }
   // Host h as the operator `user` (labgate-ops: bash with a banner; labgate-csh: tcsh).
   static profile::Host as(const std::string& h, const std::string& user, bool become) {
@@ -52,7 +52,8 @@ TEST_F(AccountsOnLab, BannersAndCshLoginShellsNeverReachAResult) {
     h.ssh.probe_dir = "/tmp";  // labgate-csh does not own the shared directory
     auto t = transport::make_transport(h);
     // The login shell prints "*** Authorized use only ***" before every command.
-    const auto r = t->run({"sh", "-c", "printf '%s|' \"$@\"; echo \"$LC_ALL\"", "sh", "it's", "a\nb", "!x $y"});
+    const auto r =
+        t->run({"sh", "-c", "printf '%s|' \"$@\"; echo \"$LC_ALL\"", "sh", "it's", "a\nb", "!x $y"});
     EXPECT_EQ(r.out, "it's|a\nb|!x $y|C\n");
     EXPECT_TRUE(r.ok()) << r.err;
     // Files (SFTP would read the banner as protocol: exec + cat instead), the
@@ -101,7 +102,8 @@ TEST_F(AccountsOnLab, APasswordRequiringSudoOnBIsExit3WithTheSudoersLines) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s) << "waited on a password prompt";
   EXPECT_NE(msg.find("host b: `" + probe + "` needs root"), std::string::npos) << msg;
   EXPECT_NE(msg.find("sudo wants a password (sudo: a password is required)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("labgate-ops ALL=(root) NOPASSWD: " + kShared + "/labgate-*/facts"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("labgate-ops ALL=(root) NOPASSWD: " + kShared + "/labgate-*/facts"), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("Defaults:labgate-ops !requiretty"), std::string::npos) << msg;
 }
 
@@ -155,8 +157,8 @@ TEST_F(AccountsOnLab, TwoLabNamesForTheSameServersExcludeEachOther) {
   o.poll = 200ms;
   const std::vector<profile::Host> hosts{as("a", "labgate-ops", false), as("b", "labgate-ops", false)};
   lease::LabLease first("labtest-profile-one", hosts, lease::Holder::current("run-one"), o);
-  const std::string msg =
-      could_not_run([&] { lease::LabLease("labtest-profile-two", hosts, lease::Holder::current("run-two"), o); });
+  const std::string msg = could_not_run(
+      [&] { lease::LabLease("labtest-profile-two", hosts, lease::Holder::current("run-two"), o); });
   EXPECT_NE(msg.find("host a: the lab lease " + kShared + "/labgate-lease-hk-"), std::string::npos) << msg;
   EXPECT_NE(msg.find("run run-one of lab labtest-profile-one"), std::string::npos) << msg;
 }
@@ -184,13 +186,15 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
   std::ifstream kh(state_dir() + "/known_hosts");
   std::ofstream known(dir + "/known_hosts");
   for (std::string line; std::getline(kh, line);)
-    if (line.rfind(address("a") + " ", 0) == 0) known << "[" << address("a") << "]:2223" << line.substr(address("a").size()) << "\n";
+    if (line.rfind(address("a") + " ", 0) == 0)
+      known << "[" << address("a") << "]:2223" << line.substr(address("a").size()) << "\n";
   known.close();
   // As ci/lab starts host a's sshds: its own /tmp and root's home bound in.
-  const auto started = run_local({"ip", "netns", "exec", netns("a"), "sh", "-c",
-                                  "mount --bind \"$1\" /tmp && mount --bind \"$2\" /root && "
-                                  "exec /usr/sbin/sshd -f \"$3\" -E \"$4\"",
-                                  "sh", host_tmp("a"), state_dir() + "/home-a", dir + "/sshd.conf", dir + "/sshd.log"});
+  const auto started =
+      run_local({"ip", "netns", "exec", netns("a"), "sh", "-c",
+                 "mount --bind \"$1\" /tmp && mount --bind \"$2\" /root && "
+                 "exec /usr/sbin/sshd -f \"$3\" -E \"$4\"",
+                 "sh", host_tmp("a"), state_dir() + "/home-a", dir + "/sshd.conf", dir + "/sshd.log"});
   ASSERT_TRUE(started.ok()) << started.err;
   profile::Host h = host("a");
   h.ssh.port = 2223;
@@ -217,7 +221,8 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
   }
   // Our sshd and whatever session of it is left: found by its config's path.
   for (const long pid : pids_matching("a", dir + "/sshd.conf")) ::kill(static_cast<pid_t>(pid), SIGTERM);
-  for (int i = 0; i < 50 && !pids_matching("a", dir + "/sshd.conf").empty(); ++i) std::this_thread::sleep_for(50ms);
+  for (int i = 0; i < 50 && !pids_matching("a", dir + "/sshd.conf").empty(); ++i)
+    std::this_thread::sleep_for(50ms);
   EXPECT_TRUE(pids_matching("a", dir + "/sshd.conf").empty()) << "the MaxSessions 1 sshd is still running";
   EXPECT_NE(msg.find("MaxSessions"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("Subsystem sftp"), std::string::npos) << msg;

@@ -36,7 +36,8 @@ SudoRefusal classify_sudo_refusal(int exit_status, const std::string& err, bool 
   // sudo's refusals come before the program runs, with exit 1.
   if (exit_status != 1) return SudoRefusal::kNone;
   // "you must have a tty to run sudo" (1.7) / "a terminal is required" (1.8+).
-  if (contains(err, "must have a tty") || contains(err, "terminal is required")) return SudoRefusal::kRequiretty;
+  if (contains(err, "must have a tty") || contains(err, "terminal is required"))
+    return SudoRefusal::kRequiretty;
   // "a password is required" (1.8+) / "sorry, a password is required to run sudo" (1.7).
   if (contains(err, "sudo: a password is required") || contains(err, "sudo: sorry, a password is required"))
     return SudoRefusal::kPassword;
@@ -92,7 +93,8 @@ void SudoRunner::refuse(const std::string& program, SudoRefusal why, const std::
   throw Failure(ExitCode::kCouldNotRun,
                 who + said + ". To allow exactly this without a password, add on host " + host_.name +
                     " (visudo -f /etc/sudoers.d/labgate):\n" +
-                    sudoers_lines(host_.ssh.user, full, host_.ssh.probe_dir) + "\n(that makes " + host_.ssh.user +
+                    sudoers_lines(host_.ssh.user, full, host_.ssh.probe_dir) + "\n(that makes " +
+                    host_.ssh.user +
                     " root for whatever it can put at that path: see docs/security.md, \"sudo\")");
 }
 

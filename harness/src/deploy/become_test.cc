@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "../util/failure_test_util.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
-#include "../util/failure_test_util.h"
 
 namespace labgate::deploy {
 namespace {
@@ -24,7 +24,6 @@ profile::Host perfops() {
   return h;
 }
 
-
 const std::string kProbe = "/var/tmp/lg/labgate-lab1.hk-0011223344556677.0123456789abcdef/facts";
 
 TEST(RootAccess, LoginSudoOrNone) {
@@ -37,9 +36,10 @@ TEST(RootAccess, LoginSudoOrNone) {
 }
 
 TEST(SudoersLines, AProbeIsAllowedInAnyRunDirectoryButNowhereElse) {
-  EXPECT_EQ(sudoers_lines("perfops", kProbe, "/var/tmp/lg/"),
-            "  perfops ALL=(root) NOPASSWD: /var/tmp/lg/labgate-*/facts\n"
-            "  Defaults:perfops !requiretty    # RHEL 5/6 ship `Defaults requiretty`; labgate has no terminal");
+  EXPECT_EQ(
+      sudoers_lines("perfops", kProbe, "/var/tmp/lg/"),
+      "  perfops ALL=(root) NOPASSWD: /var/tmp/lg/labgate-*/facts\n"
+      "  Defaults:perfops !requiretty    # RHEL 5/6 ship `Defaults requiretty`; labgate has no terminal");
   EXPECT_EQ(sudoers_lines("perfops", "/bin/ping", "/var/tmp/lg").substr(0, 44),
             "  perfops ALL=(root) NOPASSWD: /bin/ping\n  D");
 }
@@ -52,8 +52,9 @@ TEST(ClassifySudoRefusal, EveryVersionsWords) {
             SudoRefusal::kRequiretty);
   EXPECT_EQ(classify_sudo_refusal(1, "sudo: a terminal is required to read the password\n", false),
             SudoRefusal::kRequiretty);
-  EXPECT_EQ(classify_sudo_refusal(1, "Sorry, user perfops is not allowed to execute '/x' as root on a.\n", false),
-            SudoRefusal::kNotAllowed);
+  EXPECT_EQ(
+      classify_sudo_refusal(1, "Sorry, user perfops is not allowed to execute '/x' as root on a.\n", false),
+      SudoRefusal::kNotAllowed);
   EXPECT_EQ(classify_sudo_refusal(127, "sh: 1: sudo: not found\n", false), SudoRefusal::kNoSudo);
   // The program's own failure is not sudo's.
   EXPECT_EQ(classify_sudo_refusal(1, "facts: cannot read /etc/x\n", false), SudoRefusal::kNone);
@@ -89,7 +90,9 @@ TEST(SudoRunner, ANameIsResolvedToTheFullPathForTheSudoersLine) {
   t.on({"sudo", "-n", "-l"}, FakeTransport::exit_with(1, ""));
   t.on({"/bin/sh", "-c"}, FakeTransport::ok("/usr/bin/ping\n"));
   SudoRunner s(t, perfops());
-  const std::string msg = labgate::testing::could_not_run_message([&] { s.wrap({"ping", "-f", "198.19.1.2"}); });
+  const std::string msg = labgate::testing::could_not_run_message([&] {
+    s.wrap({"ping", "-f", "198.19.1.2"});
+  });
   EXPECT_NE(msg.find("sudo does not let perfops run it as root"), std::string::npos) << msg;
   EXPECT_NE(msg.find("perfops ALL=(root) NOPASSWD: /usr/bin/ping\n"), std::string::npos) << msg;
 }

@@ -191,7 +191,7 @@ std::unique_ptr<transport::Process> HostDeployment::start(const std::vector<std:
 }
 
 transport::RunResult HostDeployment::run_privileged(const std::vector<std::string>& argv,
-                                                   transport::RunOptions options) {
+                                                    transport::RunOptions options) {
   if (root_ != RootAccess::kSudo) return run(argv, options);
   const auto wrapped = sudo_->wrap(argv);
   auto r = run(wrapped, options);

@@ -100,7 +100,8 @@ std::string lease_dir(const std::string& lab_name, const std::string& root) {
   return root + "/labgate-lease-" + lab_name;
 }
 
-std::string host_lease_dir(const std::string& root, const std::string& identity, const std::string& lab_name) {
+std::string host_lease_dir(const std::string& root, const std::string& identity,
+                           const std::string& lab_name) {
   if (identity.empty()) return lease_dir(lab_name, root);
   if (!path_safe(identity))
     throw Failure(ExitCode::kUsageError, "host identity '" + identity + "' cannot name a lease directory");
@@ -130,7 +131,8 @@ void LabLease::take_all(std::vector<LeaseTarget> targets) {
   if (holder_.lab.empty()) holder_.lab = lab_;
   holder_.stale_after_s = seconds(options_.heartbeat) * options_.stale_after_beats;
   // One global order for every run: nobody holds b while waiting for a.
-  std::sort(targets.begin(), targets.end(), [](const auto& x, const auto& y) { return x.host.name < y.host.name; });
+  std::sort(targets.begin(), targets.end(),
+            [](const auto& x, const auto& y) { return x.host.name < y.host.name; });
   set_run_active(holder_.run_id, true);
   const auto deadline = Clock::now() + options_.wait;
   try {
@@ -188,7 +190,8 @@ void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Tr
     const std::string stale = stale_reason(s, options_);
     if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
       // Provably dead (same machine, pid gone or run ended): nobody else can use it.
-      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir, holder_text(s), stale);
+      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir, holder_text(s),
+                   stale);
       remove_held(*t, dir, s);
       continue;
     }
@@ -252,7 +255,8 @@ void LabLease::release() {
     try {
       const auto r = it->transport->run(release_argv(it->dir, holder_.run_id), short_run(true));
       if (!r.ok())
-        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, it->dir, r.describe(), r.err);
+        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, it->dir, r.describe(),
+                     r.err);
     } catch (const std::exception& e) {
       spdlog::warn(
           "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "

@@ -218,7 +218,8 @@ TEST(LeaseDir, LabNameMustBeSafe) {
   EXPECT_EQ(lease_dir("lab-pair1"), "/tmp/labgate-lease-lab-pair1");
   EXPECT_THROW(lease_dir("../x"), Failure);
   EXPECT_THROW(lease_dir(""), Failure);
-  EXPECT_EQ(host_lease_dir("/var/tmp", "hk-0123456789abcdef", "lab"), "/var/tmp/labgate-lease-hk-0123456789abcdef");
+  EXPECT_EQ(host_lease_dir("/var/tmp", "hk-0123456789abcdef", "lab"),
+            "/var/tmp/labgate-lease-hk-0123456789abcdef");
   EXPECT_EQ(host_lease_dir("/var/tmp", "", "lab"), "/var/tmp/labgate-lease-lab");
   EXPECT_THROW(host_lease_dir("/var/tmp", "../etc", "lab"), Failure);
 }

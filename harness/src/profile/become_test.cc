@@ -10,7 +10,8 @@ namespace {
 
 LoadResult with_ssh(const std::string& defaults, const std::string& host_b = "") {
   return load_from_string("[lab]\nname = \"x\"\n[defaults.ssh]\n" + defaults +
-                              "\n[hosts.a]\naddress = \"10.0.0.1\"\n[hosts.b]\naddress = \"10.0.0.2\"\n" + host_b,
+                              "\n[hosts.a]\naddress = \"10.0.0.1\"\n[hosts.b]\naddress = \"10.0.0.2\"\n" +
+                              host_b,
                           "/tmp/inline.toml");
 }
 

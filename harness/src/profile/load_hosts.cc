@@ -65,8 +65,9 @@ bool read_remote_dir(TableReader& r, std::string_view key, std::string& out) {
   auto v = r.get_string(key);
   if (!v) return false;
   if (v->empty() || (*v)[0] != '/' || has_space(*v)) {
-    r.diag().error(r.get(key)->pos, r.key_path(key),
-                   "expected an absolute directory on the host like \"/var/tmp\" (it is a remote path: no ~)");
+    r.diag().error(
+        r.get(key)->pos, r.key_path(key),
+        "expected an absolute directory on the host like \"/var/tmp\" (it is a remote path: no ~)");
     return false;
   }
   out = *v;

@@ -58,7 +58,8 @@ exit 6
                                {part, remote_path, octal}),
                        o);
   if (r.ok()) return;
-  const std::string who = "host " + t.host_name() + ": upload of " + remote_path + " (through /bin/sh, not SFTP)";
+  const std::string who =
+      "host " + t.host_name() + ": upload of " + remote_path + " (through /bin/sh, not SFTP)";
   switch (r.exit_status) {
     case kExists:
       fail(who + " refused: " + remote_path + " already exists (never overwritten)");
@@ -120,10 +121,11 @@ std::optional<Transport::FileInfo> parse_stat_line(const std::string& out) {
 std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path) {
   RunOptions o;
   o.timeout = 30s;
-  const auto r = t.run(sh_argv("if [ -e \"$1\" ] || [ -h \"$1\" ]; then exec stat -c '%f %u %s' -- \"$1\"; fi; "
-                               "echo ABSENT",
-                               {remote_path}),
-                       o);
+  const auto r =
+      t.run(sh_argv("if [ -e \"$1\" ] || [ -h \"$1\" ]; then exec stat -c '%f %u %s' -- \"$1\"; fi; "
+                    "echo ABSENT",
+                    {remote_path}),
+            o);
   if (!r.ok()) fail("host " + t.host_name() + ": cannot stat " + remote_path + ": " + trimmed(r.err));
   try {
     return parse_stat_line(r.out);

@@ -20,7 +20,9 @@ class LocalTransport : public Transport {
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
   /// "local-<netns>" ("local-host" outside one): every profile naming the same
   /// namespace reaches the same lab host.
-  std::string host_identity() override { return "local-" + (host_.netns ? *host_.netns : std::string("host")); }
+  std::string host_identity() override {
+    return "local-" + (host_.netns ? *host_.netns : std::string("host"));
+  }
 
  private:
   /// argv, prefixed with `ip netns exec NS` for a lab host.

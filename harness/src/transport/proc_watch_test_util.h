@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
-#include <iterator>
 #include <thread>
 #include <vector>
 

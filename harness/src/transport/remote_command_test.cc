@@ -136,9 +136,13 @@ RunResult as_login_shell(const std::string& shell, const std::string& line) {
 
 // What every remote command can hold: quotes, newlines, '!', '$', backslashes, '%'.
 const std::vector<std::string> kHardArgv = {
-    "/bin/sh", "-c",
+    "/bin/sh",
+    "-c",
     "printf '%s|' \"$1\" \"$2\"\nif [ -n \"$3\" ]; then echo \"!bang ok\"; fi\necho \"$LC_ALL\"",
-    "labgate-sh", "it's \\n \"q\" $HOME %d", "two\nlines", "x"};
+    "labgate-sh",
+    "it's \\n \"q\" $HOME %d",
+    "two\nlines",
+    "x"};
 
 TEST(WrapRemoteCommand, AnyLoginShellRunsTheSameScriptAndItsBannerIsNotOutput) {
   for (const std::string shell : {"/bin/sh", "/bin/bash", "/bin/tcsh", "/bin/csh", "/bin/ksh"}) {
@@ -154,8 +158,9 @@ TEST(WrapRemoteCommand, AnyLoginShellRunsTheSameScriptAndItsBannerIsNotOutput) {
 }
 
 TEST(WrapRemoteCommand, TheLocaleIsFixedWhateverTheLoginShellSet) {
-  const RunResult r = as_login_shell("/bin/bash", "export LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; " +
-                                                      wrap_remote_command({"sh", "-c", "echo $LC_ALL $LANG"}));
+  const RunResult r =
+      as_login_shell("/bin/bash", "export LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; " +
+                                      wrap_remote_command({"sh", "-c", "echo $LC_ALL $LANG"}));
   EXPECT_EQ(r.out, "C C\n");
 }
 

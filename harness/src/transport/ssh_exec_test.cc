@@ -11,7 +11,8 @@ TEST(ExplainChannelRefusal, MaxSessionsIsNamedAndOtherErrorsAreLeftAlone) {
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("MaxSessions"), std::string::npos) << *why;
   EXPECT_NE(why->find("open failed"), std::string::npos) << *why;
-  EXPECT_TRUE(explain_channel_refusal("Channel opening failure: channel 44 error (2) open failed"));  // seen on the lab
+  EXPECT_TRUE(explain_channel_refusal(
+      "Channel opening failure: channel 44 error (2) open failed"));  // seen on the lab
   EXPECT_FALSE(explain_channel_refusal("Socket error: Connection reset by peer"));
 }
 

@@ -36,7 +36,8 @@ std::string SshTransport::host_identity() {
   ssh_session s = conn_->session();  // connected and verified, or it threw
   ssh_key key = nullptr;
   if (ssh_get_server_publickey(s, &key) != SSH_OK || !key) {
-    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": cannot read the server's host key: " + ssh_get_error(s));
+    throw Failure(ExitCode::kCouldNotRun,
+                  conn_->who() + ": cannot read the server's host key: " + ssh_get_error(s));
   }
   unsigned char* hash = nullptr;
   size_t len = 0;

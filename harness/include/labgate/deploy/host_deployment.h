@@ -56,7 +56,8 @@ class HostDeployment {
   /// naming the host and the sudoers lines that would allow it), and as the
   /// login user otherwise: what then fails for lack of root says so itself
   /// (the facts probe reports "needs root"). For the facts probe, ping -f, conrep.
-  transport::RunResult run_privileged(const std::vector<std::string>& argv, transport::RunOptions options = {});
+  transport::RunResult run_privileged(const std::vector<std::string>& argv,
+                                      transport::RunOptions options = {});
 
   /// Stops every process the run started on the host and removes the directory.
   /// Idempotent; throws Failure if the host cannot be reached even after one

@@ -73,7 +73,8 @@ class LabLease {
   LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
            LeaseOptions options);
   /// As above, over transports the caller owns (options.make_transport unused).
-  LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder, LeaseOptions options);
+  LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder,
+           LeaseOptions options);
   ~LabLease();
   LabLease(const LabLease&) = delete;
   LabLease& operator=(const LabLease&) = delete;
