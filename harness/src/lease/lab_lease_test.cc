@@ -96,6 +96,30 @@ TEST_F(LabLeaseTest, ACtrlCWhileTakingItLeavesNoLeaseBehind) {
   EXPECT_FALSE(t_->lstat(dir_)) << "the lease taken as the run stopped is still there";
 }
 
+// A host that cannot be reached fails before anything could be taken on it:
+// no "remove the lease taken as the run stopped" attempt (none was taken).
+struct Unreachable : transport::FakeTransport {
+  explicit Unreachable(std::shared_ptr<int> runs) : FakeTransport("a"), runs_(std::move(runs)) {}
+  std::string host_identity() override {
+    throw Failure(ExitCode::kCouldNotRun, "host a (root@198.18.0.250:22): connection timed out");
+  }
+  transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
+    ++*runs_;
+    return FakeTransport::run(argv, o);
+  }
+  std::shared_ptr<int> runs_;  // outlives the transport, which the failing lease destroys
+};
+
+TEST_F(LabLeaseTest, AnUnreachableHostFailsWithoutTouchingALease) {
+  auto runs = std::make_shared<int>(0);
+  options_.make_transport = [runs](const profile::Host&) -> std::unique_ptr<transport::Transport> {
+    return std::make_unique<Unreachable>(runs);
+  };
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("x"), options_); });
+  EXPECT_NE(msg.find("connection timed out"), std::string::npos) << msg;
+  EXPECT_EQ(*runs, 0) << "ran a command on an unreachable host (a lease removal that nothing took)";
+}
+
 TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
   auto first =
       std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
