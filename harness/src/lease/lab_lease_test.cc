@@ -22,7 +22,8 @@ class LabLeaseTest : public ::testing::Test {
   void SetUp() override {
     char tmpl[] = "/tmp/labgate-lease-test-XXXXXX";
     ASSERT_TRUE(mkdtemp(tmpl));
-    options_.root = tmpl;
+    root_ = tmpl;
+    options_.root = root_;
     options_.wait = 1s;
     options_.poll = 100ms;
     options_.heartbeat = 1s;
@@ -31,7 +32,7 @@ class LabLeaseTest : public ::testing::Test {
     t_ = transport::make_transport(host_);
     dir_ = host_lease_dir(*options_.root, "local-host", "lab1");  // keyed by the host, not the lab
   }
-  void TearDown() override { t_->run({"rm", "-rf", *options_.root}); }
+  void TearDown() override { t_->run({"rm", "-rf", root_}); }
 
   // A lease directory as another run would have left it.
   void plant(const Holder& h, const std::string& heartbeat_age) {
@@ -50,6 +51,7 @@ class LabLeaseTest : public ::testing::Test {
     return "(no failure)";
   }
 
+  std::string root_;  // a test may unset options_.root
   LeaseOptions options_;
   profile::Host host_;
   std::unique_ptr<transport::Transport> t_;
@@ -227,7 +229,7 @@ TEST_F(LabLeaseTest, AHolderThatSaysItsHeartbeatMayWaitLongIsNotCalledStaleEarly
 }
 
 TEST_F(LabLeaseTest, WithoutAnOverrideItLivesInTheHostsLeaseDir) {
-  const std::string root = *options_.root;
+  const std::string root = root_;
   options_.root.reset();
   host_.ssh.probe_dir = "/nonexistent-probe-dir";
   host_.ssh.lease_dir = root;
