@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fx_args.h"
 #include "fx_fs.h"
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
   fx_json_str(&j, "schema", FX_SCHEMA);
   fx_json_str(&j, "probe", "facts " LABGATE_VERSION);
   fx_json_str(&j, "root", fx_root());
+  /* Who read the facts: a "Permission denied" as a non-root user means the
+   * fact needs root (become = "sudo"), not that the host is broken. */
+  fx_json_int(&j, "euid", (long long)geteuid());
   if (a.sections & FX_SEC_OS) fx_section_os(&j);
   if (a.sections & FX_SEC_KERNEL) fx_section_kernel(&j);
   if (a.sections & FX_SEC_BOOT) fx_section_boot(&j);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <thread>
 
 #include "lab_env.h"
@@ -27,6 +28,8 @@ class LeaseOnLab : public LabTest {
     options_.wait = 3s;
     options_.poll = 200ms;
     options_.heartbeat = 1s;
+    // The lease is keyed by each server's host key, whatever the lab is called.
+    for (const char* h : {"a", "b"}) identity_[h] = transport::make_transport(host(h))->host_identity();
   }
   void TearDown() override {
     if (lab_ok()) {
@@ -35,7 +38,7 @@ class LeaseOnLab : public LabTest {
     LabTest::TearDown();
   }
   // The lease directory in host h's own /tmp, seen from here.
-  std::string on(const std::string& h) { return lease::lease_dir(lab_, host_tmp(h)); }
+  std::string on(const std::string& h) { return lease::host_lease_dir(host_tmp(h), identity_.at(h), lab_); }
   std::string holder_on(const std::string& h) {
     std::ifstream f(on(h) + "/holder");
     const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -43,6 +46,7 @@ class LeaseOnLab : public LabTest {
     return holder ? holder->run_id : "";
   }
   std::string lab_;
+  std::map<std::string, std::string> identity_;
   lease::LeaseOptions options_;
   const std::vector<profile::Host> hosts_{host("b"), host("a")};  // deliberately unsorted
 };
@@ -88,7 +92,7 @@ TEST_F(LeaseOnLab, NeverBothHoldIt) {
 
 TEST_F(LeaseOnLab, TheCliShowsAndBreaksAStaleLease) {
   // A lease left by a harness on another machine whose heartbeat stopped.
-  lease::Holder gone{"root", "harness-that-died", 4321, 1767268800, "dead-run"};
+  lease::Holder gone{"root", "harness-that-died", 4321, 1767268800, "dead-run", "", 0};
   for (const char* h : {"a", "b"}) {
     ASSERT_TRUE(run_local({"sh", "-c",
                            "mkdir \"$1\" && printf '%s' \"$2\" > \"$1/holder\" && "

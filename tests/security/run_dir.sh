@@ -84,10 +84,12 @@ for h in a b; do
   [ -f "$log" ] || fail "the attacker on $h left no log: it never saw a run directory"
   grep -q '^seen ' "$log" || fail "the attacker on $h never saw a run directory (the test proves nothing)"
   ! grep -qE '^(MOVED|WROTE) ' "$log" || { cat "$log"; fail "the attacker on $h got through"; }
-  # Every run directory it saw was 0700 and carried 16 random hex digits.
+  # Every run directory it saw was 0700 and carried its host's tag (hk- and 16
+  # hex digits of the host key's SHA-256) and 16 random hex digits.
   awk '$1 == "seen" {print $2, $3}' "$log" | sort -u | while read -r d mode; do
     [ "$mode" = 700 ] || fail "run directory $d had mode $mode, not 700"
-    [[ ${d##*/} =~ ^${prefix//./\\.}[0-9a-f]{16}$ ]] || fail "run directory name ${d##*/} is not prefix + 16 hex digits"
+    [[ ${d##*/} =~ ^${prefix//./\\.}hk-[0-9a-f]{16}\.[0-9a-f]{16}$ ]] ||
+      fail "run directory name ${d##*/} is not prefix + host tag + 16 hex digits"
   done || exit 1
 done
 # Distinct names on the two hosts (one random draw each).

@@ -47,11 +47,22 @@ std::string run_dir_prefix(const std::string& lab_name) {
   return "labgate-" + lab_name + ".";
 }
 
+std::string host_tag(transport::Transport& transport, const profile::Host& host) {
+  const std::string id = transport.host_identity();
+  return id.empty() ? host.name : id;
+}
+
 HostDeployment::HostDeployment(transport::Transport& transport, const profile::Host& host,
                                const std::string& lab_name, const std::string& owner_note,
                                bool sweep_leftovers)
-    : transport_(transport), host_name_(host.name), probe_dir_(host.ssh.probe_dir) {
-  const std::string prefix = run_dir_prefix(lab_name);
+    : transport_(transport),
+      host_name_(host.name),
+      root_(deploy::root_access(host.ssh)),
+      probe_dir_(host.ssh.probe_dir) {
+  if (root_ == RootAccess::kSudo) sudo_ = std::make_unique<SudoRunner>(transport_, host);
+  // The host's own tag in every run directory's name: on storage several hosts
+  // mount (a RAC cluster's /u01), a host's sweep only ever sees its own runs.
+  const std::string prefix = run_dir_prefix(lab_name) + host_tag(transport_, host) + ".";
   const std::string who = "host " + host_name_;
   if (probe_dir_.empty() || probe_dir_[0] != '/' || probe_dir_.find("/../") != std::string::npos ||
       probe_dir_.ends_with("/..")) {
@@ -125,6 +136,16 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
          "): its owner could replace the run's directory with a symlink; refusing. Name a directory "
          "owned by root or by the login user");
   }
+  // With sudo, the probes run as root from below probe_dir: whoever may write
+  // there has root (docs/security.md, sudo). Only the login user may.
+  if (root_ == RootAccess::kSudo && (std::to_string(base.uid) != uid || (base.mode & 077) != 0)) {
+    transport_.run(cleanup_dir_argv(dir_), o);
+    cleaned_ = true;
+    fail(who + ": become = \"sudo\" runs probes as root from probe_dir " + probe_dir_ +
+         ", so nobody but the login user may write there; it is owned by uid " + std::to_string(base.uid) +
+         " with mode " + octal(base.mode) + " (login uid " + uid +
+         "). Make a private one, e.g. `mkdir -m 0700 /var/tmp/labgate-$USER`, and name it as probe_dir");
+  }
   std::string wrong;
   if (!info) {
     wrong = "it vanished after mkdir";
@@ -169,9 +190,32 @@ std::unique_ptr<transport::Process> HostDeployment::start(const std::vector<std:
   return transport_.start(marked(argv), options);
 }
 
+transport::RunResult HostDeployment::run_privileged(const std::vector<std::string>& argv,
+                                                    transport::RunOptions options) {
+  if (root_ != RootAccess::kSudo) return run(argv, options);
+  const auto wrapped = sudo_->wrap(argv);
+  auto r = run(wrapped, options);
+  sudo_->check(argv, r);
+  return r;
+}
+
 std::string HostDeployment::install(const std::string& local_probe) {
   const std::string name = std::filesystem::path(local_probe).filename().string();
   if (auto it = installed_.find(name); it != installed_.end()) return it->second;
+  // A probe that could not run once (noexec, a wrong binary) fails the same way
+  // for every later test, with the first diagnosis, not "already exists".
+  if (auto it = refused_.find(name); it != refused_.end()) fail(it->second);
+  try {
+    std::string remote = install_once(local_probe, name);
+    installed_[name] = remote;
+    return remote;
+  } catch (const Failure& f) {
+    refused_[name] = f.what();
+    throw;
+  }
+}
+
+std::string HostDeployment::install_once(const std::string& local_probe, const std::string& name) {
   const std::string expected = sha256_file_hex(local_probe);
   const std::string remote = dir_ + "/" + name;
   transport_.upload(local_probe, remote, 0700);
@@ -192,7 +236,6 @@ std::string HostDeployment::install(const std::string& local_probe) {
     fail("host " + host_name_ + ": probe " + remote + " is not the file uploaded: it reports SHA-256 " +
          excerpt(reported, 100) + ", the local " + local_probe + " has " + expected);
   }
-  installed_[name] = remote;
   return remote;
 }
 

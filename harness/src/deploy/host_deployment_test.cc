@@ -60,8 +60,9 @@ TEST_F(LocalDeployment, PrivateDirInstallRunAndCleanup) {
   {
     HostDeployment d(*t_, host_, "lab1", "run r1 by test");
     dir = d.dir();
-    EXPECT_EQ(dir.rfind(host_.ssh.probe_dir + "/labgate-lab1.", 0), 0u) << dir;
-    EXPECT_EQ(dir.size(), host_.ssh.probe_dir.size() + 1 + 13 + 16);
+    // The lab, the host's own tag (its identity: shared storage), a random token.
+    EXPECT_EQ(dir.rfind(host_.ssh.probe_dir + "/labgate-lab1.local-host.", 0), 0u) << dir;
+    EXPECT_EQ(dir.size(), host_.ssh.probe_dir.size() + 1 + 13 + 11 + 16);
     auto info = t_->lstat(dir);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->mode, 0700u);
@@ -91,8 +92,11 @@ TEST_F(LocalDeployment, TwoRunsGetDifferentDirectories) {
 TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
   // What a harness that died mid-run leaves: its directory and a running,
   // recorded, marked process group.
-  const std::string leftover = host_.ssh.probe_dir + "/labgate-lab1." + random_token(8);
+  const std::string leftover = host_.ssh.probe_dir + "/labgate-lab1.local-host." + random_token(8);
   ASSERT_TRUE(t_->run(make_private_dir_argv(leftover)).ok());
+  // Another host's live run in the same (shared) probe_dir: never touched.
+  const std::string theirs = host_.ssh.probe_dir + "/labgate-lab1.hk-00112233aabbccdd." + random_token(8);
+  ASSERT_TRUE(t_->run(make_private_dir_argv(theirs)).ok());
   transport::StartOptions so;
   so.pgid_file = leftover + "/pgids";
   // (The handle stays ours only so the process is reaped; nothing stops it.)
@@ -105,7 +109,31 @@ TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
   EXPECT_EQ(next.swept()[0], leftover);
   EXPECT_FALSE(t_->lstat(leftover));
   EXPECT_TRUE(t_->lstat(next.dir()));
+  EXPECT_TRUE(t_->lstat(theirs)) << "a host's sweep removed another host's run directory";
   EXPECT_TRUE(tt::gone_within([&] { return tt::group_running(group); }));
+}
+
+// `sh -c "setsid sleep 303 & exec sleep 304"` as a command test: the setsid'd
+// grandchild leaves the recorded group, but not the run's marker.
+TEST_F(LocalDeployment, CleanupStopsSetsidDescendantsByTheRunsMarker) {
+  std::string dir, grandchild, child;
+  {
+    HostDeployment d(*t_, host_, "lab1", "setsid");
+    dir = d.dir();
+    // Durations unique to this test process, so a parallel run is never counted.
+    const std::string tag = "." + std::to_string(getpid());
+    grandchild = "sleep 303" + tag;
+    child = "sleep 304" + tag;
+    auto p = d.start({"sh", "-c", "setsid " + grandchild + " & exec " + child});
+    ASSERT_TRUE(tt::gone_within([&] { return tt::pids_with_cmdline(grandchild).empty(); }))
+        << "the test did not start what it meant to";
+    p->stop(std::chrono::milliseconds(200));  // the command test ends: its group goes
+    ASSERT_FALSE(tt::pids_with_cmdline(grandchild).empty()) << "setsid did not take it out of the group";
+  }
+  EXPECT_FALSE(t_->lstat(dir));
+  EXPECT_TRUE(tt::gone_within([&] { return !tt::pids_with_cmdline(grandchild).empty(); }))
+      << "the setsid'd grandchild survived the clean-up";
+  EXPECT_TRUE(tt::pids_with_cmdline(child).empty());
 }
 
 TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
@@ -217,6 +245,19 @@ TEST_F(ScriptedDeployment, NoexecProbeDirIsNamedWithItsMountOption) {
   EXPECT_NE(msg.find("host a: cannot execute probes in " + d.dir()), std::string::npos) << msg;
   EXPECT_NE(msg.find("/tmp (tmpfs), mounted with `noexec`"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Set probe_dir"), std::string::npos) << msg;
+}
+
+TEST_F(ScriptedDeployment, ASecondTestOnANoexecProbeDirGetsTheSameDiagnosis) {
+  HostDeployment d(fake_, host_, "lab1", "x");
+  fake_.on({"env"}, FakeTransport::exit_with(126, "sh: " + d.dir() + "/echo: Permission denied\n"));
+  fake_.on({"cat", "/proc/mounts"}, FakeTransport::ok("tmpfs /tmp tmpfs rw,noexec 0 0\n"));
+  const std::string first = what_of([&] { d.install(echo_probe()); });
+  const std::string second = what_of([&] { d.install(echo_probe()); });
+  EXPECT_NE(first.find("noexec"), std::string::npos) << first;
+  EXPECT_EQ(second, first);
+  int probe_uploads = 0;
+  for (const auto& u : fake_.uploads()) probe_uploads += u.path == d.dir() + "/echo";
+  EXPECT_EQ(probe_uploads, 1) << "uploaded again onto the refused file";
 }
 
 TEST_F(ScriptedDeployment, ADigestMismatchIsReported) {

@@ -7,8 +7,15 @@ namespace labgate::deploy {
 
 namespace {
 
-// stop_dir DIR GRACE: kill the recorded groups, wait, KILL the rest, remove DIR.
+// marked DIR: pids of every process carrying the run's marker (one grep over all
+// of /proc, not one per process), whatever group or session it moved to.
+// stop_dir DIR GRACE: kill the recorded groups and every marked process (setsid'd
+// descendants leave the group but keep the environment), wait, KILL the rest,
+// remove DIR.
 constexpr const char* kStopDir = R"SH(
+marked() {
+  grep -lxzF "LABGATE_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p'
+}
 stop_dir() {
   d=$1; grace=$2
   [ -d "$d" ] && [ ! -h "$d" ] || return 0
@@ -27,16 +34,23 @@ stop_dir() {
       kill -TERM -$p 2>/dev/null && pgids="$pgids $p"
     done
   fi
+  strays=
+  for p in $(marked "$d"); do kill -TERM $p 2>/dev/null && strays="$strays $p"; done
   n=0
-  while [ -n "$pgids" ] && [ $n -lt "$grace" ]; do
+  while [ -n "$pgids$strays" ] && [ $n -lt "$grace" ]; do
     alive=
     for p in $pgids; do kill -0 -$p 2>/dev/null && alive="$alive $p"; done
     pgids=$alive
-    [ -n "$pgids" ] || break
+    alive=
+    for p in $strays; do kill -0 $p 2>/dev/null && alive="$alive $p"; done
+    strays=$alive
+    [ -n "$pgids$strays" ] || break
     sleep 0.1
     n=$((n+1))
   done
   for p in $pgids; do kill -KILL -$p 2>/dev/null; done
+  # Whatever still carries the marker now (started during the wait) goes too.
+  for p in $(marked "$d"); do kill -KILL $p 2>/dev/null; done
   rm -rf "$d"
 }
 )SH";

@@ -17,9 +17,10 @@ inline constexpr const char* kRunMarkerVar = "LABGATE_RUN";
 /// prints the caller's uid so the owner can be checked.
 std::vector<std::string> make_private_dir_argv(const std::string& dir);
 
-/// Stops every process group recorded in `dir`/pgids (SIGTERM, SIGKILL after
-/// `grace_tenths` tenths of a second) and removes `dir`. Does nothing to a
-/// symlink or a non-directory.
+/// Stops every process group recorded in `dir`/pgids and every process whose
+/// environment carries the run marker for `dir` (a setsid'd grandchild left the
+/// group but not the marker): SIGTERM, SIGKILL after `grace_tenths` tenths of a
+/// second; then removes `dir`. Does nothing to a symlink or a non-directory.
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths = 20);
 
 /// The same for every directory `probe_dir`/`prefix`* the caller owns, except

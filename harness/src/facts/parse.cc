@@ -236,6 +236,9 @@ Facts parse_facts(std::string_view text, const std::string& origin) {
                      "\": the facts probe on the host does not match this labgate");
   f.probe = r.string(top, "", "probe");
   f.root = r.string(top, "", "root");
+  // Older probes do not say who they ran as; then nothing is assumed.
+  if (auto it = top.find("euid"); it != top.end() && it->is_number_integer() && it->get<long long>() != 0)
+    r.set_unprivileged(true);
   try {
     for (auto it = top.begin(); it != top.end(); ++it) f.sections.insert(it.key());
     if (f.has("hostname")) f.hostname = r.text(top, "", "hostname");

@@ -169,3 +169,30 @@ TEST(ParseFacts, OversizedInputIsRefusedBeforeParsing) {
 
 }  // namespace
 }  // namespace labgate::facts
+
+namespace labgate::facts {
+namespace {
+
+// A sysctl only root may read, as the probe reports it when run as `euid`.
+std::string unreadable_sysctl(int euid) {
+  return R"j({"schema": "labgate.facts/1", "probe": "facts 0.1.0", "root": "/", "euid": )j" +
+         std::to_string(euid) + R"j(,
+    "sysctl": {"kernel.secret": {"value": null, "source": "/proc/sys/kernel/secret", "error": "Permission denied"}}})j";
+}
+
+TEST(ParseFacts, APermissionRefusalAsNonRootSaysTheFactNeedsRoot) {
+  const Facts f = parse_facts(unreadable_sysctl(1001), "host a");
+  const Text& t = f.sysctl.at("kernel.secret");
+  EXPECT_FALSE(t.value);
+  EXPECT_FALSE(t.missing);  // not checkable, never "absent" (and never passed)
+  EXPECT_THAT(t.error, ::testing::HasSubstr("needs root"));
+  EXPECT_THAT(t.error, ::testing::HasSubstr("become = \"sudo\""));
+}
+
+TEST(ParseFacts, APermissionRefusalAsRootIsReportedAsItIs) {
+  const Facts f = parse_facts(unreadable_sysctl(0), "host a");
+  EXPECT_EQ(f.sysctl.at("kernel.secret").error, "Permission denied");  // SELinux, not a missing sudo
+}
+
+}  // namespace
+}  // namespace labgate::facts

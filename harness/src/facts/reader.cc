@@ -57,6 +57,8 @@ const json* Reader::common(const json& obj, const std::string& path, const std::
   expect_object(*m, here);
   f.source = string(*m, here, "source");
   f.error = string_or_empty(*m, here, "error");
+  if (unprivileged_ && (f.error == "Permission denied" || f.error == "Operation not permitted"))
+    f.error += " (needs root: the facts probe ran as a non-root user; set become = \"sudo\" for this host)";
   f.note = string_or_empty(*m, here, "note");
   if (const json* missing = member(*m, here, "missing")) {
     if (!missing->is_boolean())

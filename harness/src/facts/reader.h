@@ -14,6 +14,9 @@ namespace labgate::facts::internal {
 class Reader {
  public:
   explicit Reader(std::string origin) : origin_(std::move(origin)) {}
+  /// The snapshot was read by a non-root user: a permission refusal then means
+  /// the fact needs root, and its error says so.
+  void set_unprivileged(bool v) { unprivileged_ = v; }
 
   /// Throws FactsError naming the origin and `path`.
   [[noreturn]] void fail(const std::string& path, const std::string& what) const;
@@ -49,6 +52,7 @@ class Reader {
                                        const std::string& key) const;
 
  private:
+  bool unprivileged_ = false;
   /// Reads source/error/missing/note into `f` and returns the "value" member
   /// (nullptr when null), or nullptr with f.error set when the fact is absent.
   template <class T>

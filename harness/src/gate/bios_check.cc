@@ -49,7 +49,7 @@ std::vector<checks::CheckResult> check_bios_rules(GateSession& session, const pr
     const auto argv = bios::conrep_command(d.dir() + "/conrep.dat");
     transport::RunOptions o;
     o.timeout = 120s;  // conrep reads the ROM through the iLO/SMBIOS: seconds, not minutes
-    const auto r = d.run(argv, o);
+    const auto r = d.run_privileged(argv, o);  // conrep reads the ROM as root
     const int status = r.timed_out ? -1 : r.exit_status;
     const auto read =
         bios::read_conrep_run(host, status, r.out, r.timed_out ? "timed out after 120 s" : r.err);

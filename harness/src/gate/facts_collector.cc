@@ -22,7 +22,8 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
   // Reading /proc and /sys takes well under a second; a minute means it hangs.
   options.timeout = std::min<transport::Nanos>(session.host(host).ssh.command_timeout, 60s);
   options.output_limit = facts::kMaxSnapshotBytes;
-  auto r = session.deployment(host).run(argv, options);
+  // Root-only /proc and /sys files: as root where the host allows it (become = "sudo").
+  auto r = session.deployment(host).run_privileged(argv, options);
   transport::require_ok(r, host, argv);
   HostSnapshot s;
   s.host = host;

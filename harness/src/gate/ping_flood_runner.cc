@@ -15,7 +15,8 @@ CaseRun run_ping_flood(GateSession& session, const TestCase& c, CaseRun& run) {
   run.raw_files.emplace_back("command.txt", c.client + ": " + transport::shell_join(inv.argv) + "\n");
   transport::RunOptions o;
   o.timeout = inv.timeout;
-  const auto r = session.transport(c.client).run(inv.argv, o);
+  // ping -f is root-only (raw sockets, intervals under 200 ms): sudo -n with become = "sudo".
+  const auto r = session.deployment(c.client).run_privileged(inv.argv, o);
   run.raw_files.emplace_back("ping.out", r.out);
   run.raw_files.emplace_back("ping.err", r.err);
   if (r.timed_out)

@@ -50,7 +50,9 @@ Holder Holder::current(const std::string& run_id) {
 
 std::string Holder::serialize() const {
   return "run_id=" + one_line(run_id) + "\nuser=" + one_line(user) + "\nhost=" + one_line(host) +
-         "\npid=" + std::to_string(pid) + "\nstarted=" + std::to_string(started) + "\n";
+         "\npid=" + std::to_string(pid) + "\nstarted=" + std::to_string(started) + "\n" +
+         (lab.empty() ? "" : "lab=" + one_line(lab) + "\n") +
+         (stale_after_s > 0 ? "stale_after=" + std::to_string(stale_after_s) + "\n" : "");
 }
 
 std::optional<Holder> Holder::parse(const std::string& text) {
@@ -71,6 +73,10 @@ std::optional<Holder> Holder::parse(const std::string& text) {
         h.pid = std::stol(value);
       else if (key == "started")
         h.started = std::stoll(value);
+      else if (key == "lab")
+        h.lab = value;
+      else if (key == "stale_after")
+        h.stale_after_s = std::stol(value);
     } catch (const std::exception&) {
       // A damaged number leaves the field at 0; the holder is still named.
     }
@@ -84,7 +90,8 @@ std::string Holder::describe() const {
   const std::time_t t = static_cast<std::time_t>(started);
   std::tm tm{};
   if (started > 0 && gmtime_r(&t, &tm)) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return user + "@" + host + " pid " + std::to_string(pid) + ", run " + run_id + ", since " + when;
+  return user + "@" + host + " pid " + std::to_string(pid) + ", run " + run_id +
+         (lab.empty() ? "" : " of lab " + lab) + ", since " + when;
 }
 
 bool Holder::dead_on_this_machine() const {

@@ -17,8 +17,12 @@ TEST(Holder, RoundTripsAndDescribes) {
   EXPECT_EQ(back->run_id, "run-1");
   EXPECT_EQ(back->pid, h.pid);
   EXPECT_EQ(back->started, h.started);
-  Holder fixed{"root", "ci-7", 4242, 1767268800, "20260101-120000-ab12"};
+  Holder fixed{"root", "ci-7", 4242, 1767268800, "20260101-120000-ab12", "", 0};
   EXPECT_EQ(fixed.describe(), "root@ci-7 pid 4242, run 20260101-120000-ab12, since 2026-01-01 12:00:00 UTC");
+  fixed.lab = "ctp-pair-1";  // the lease is keyed by the servers: say whose lab holds them
+  EXPECT_EQ(Holder::parse(fixed.serialize())->lab, "ctp-pair-1");
+  EXPECT_EQ(fixed.describe(),
+            "root@ci-7 pid 4242, run 20260101-120000-ab12 of lab ctp-pair-1, since 2026-01-01 12:00:00 UTC");
 }
 
 TEST(Holder, ParseIsForgivingButNeedsRunAndHost) {
@@ -28,7 +32,7 @@ TEST(Holder, ParseIsForgivingButNeedsRunAndHost) {
   ASSERT_TRUE(h);
   EXPECT_EQ(h->pid, 0);
   // A newline in a field cannot forge another field.
-  Holder evil{"root\nrun_id=forged", "h", 1, 1, "real"};
+  Holder evil{"root\nrun_id=forged", "h", 1, 1, "real", "", 0};
   EXPECT_EQ(Holder::parse(evil.serialize())->run_id, "real");
 }
 

@@ -46,7 +46,10 @@ std::string stale_reason(const RemoteLeaseState& s, const LeaseOptions& o) {
   if (s.holder->dead_on_this_machine()) {
     return "its harness (pid " + std::to_string(s.holder->pid) + " on this machine) no longer runs that run";
   }
-  const long limit = seconds(o.heartbeat) * o.stale_after_beats;
+  // The holder's own rule when it wrote one (a heartbeat over a shared
+  // connection waits behind the longest command), else ours.
+  const long limit =
+      s.holder->stale_after_s > 0 ? s.holder->stale_after_s : seconds(o.heartbeat) * o.stale_after_beats;
   if (s.heartbeat_age && *s.heartbeat_age > limit) {
     return "its last heartbeat was " + std::to_string(*s.heartbeat_age) + "s ago (stale after " +
            std::to_string(limit) + "s)";
@@ -68,10 +71,27 @@ transport::RunResult remove_held(transport::Transport& t, const std::string& dir
 
 }  // namespace
 
+namespace {
+bool path_safe(const std::string& s) {
+  return !s.empty() && s[0] != '.' && s[0] != '-' &&
+         s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
+             std::string::npos;
+}
+
+// The lease root on `host`: the options' override, else the host's lease_dir.
+std::string root_for(const profile::Host& host, const LeaseOptions& o) {
+  return o.root ? *o.root : host.ssh.lease_root();
+}
+
+// The lease directory on a host reached by `t` (asks the host for its identity).
+std::string dir_on(transport::Transport& t, const profile::Host& host, const std::string& lab,
+                   const LeaseOptions& o) {
+  return host_lease_dir(root_for(host, o), t.host_identity(), lab);
+}
+}  // namespace
+
 std::string lease_dir(const std::string& lab_name, const std::string& root) {
-  if (lab_name.empty() || lab_name[0] == '.' || lab_name[0] == '-' ||
-      lab_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") !=
-          std::string::npos) {
+  if (!path_safe(lab_name)) {
     throw Failure(ExitCode::kUsageError,
                   "lab name '" + lab_name +
                       "' cannot name a lease on the hosts: use letters, digits, '-', '_' "
@@ -80,18 +100,47 @@ std::string lease_dir(const std::string& lab_name, const std::string& root) {
   return root + "/labgate-lease-" + lab_name;
 }
 
+std::string host_lease_dir(const std::string& root, const std::string& identity,
+                           const std::string& lab_name) {
+  if (identity.empty()) return lease_dir(lab_name, root);
+  if (!path_safe(identity))
+    throw Failure(ExitCode::kUsageError, "host identity '" + identity + "' cannot name a lease directory");
+  return (root == "/" ? "" : root) + "/labgate-lease-" + identity;
+}
+
 LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
                    LeaseOptions options)
-    : lab_(lab_name),
-      dir_(lease_dir(lab_name, options.root)),
-      holder_(std::move(holder)),
-      options_(std::move(options)) {
+    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)) {
+  std::vector<LeaseTarget> targets;
+  for (auto& h : hosts) targets.push_back({std::move(h), nullptr});
+  take_all(std::move(targets));
+}
+
+LabLease::LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder,
+                   LeaseOptions options)
+    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)) {
+  for (const auto& t : targets) {
+    if (!t.transport)
+      throw Failure(ExitCode::kCouldNotRun, "host " + t.host.name + ": lease target without a transport");
+  }
+  take_all(std::move(targets));
+}
+
+void LabLease::take_all(std::vector<LeaseTarget> targets) {
+  lease_dir(lab_, "/");  // the lab name must be safe whatever keys the lease
+  if (holder_.lab.empty()) holder_.lab = lab_;
+  holder_.stale_after_s = seconds(options_.heartbeat) * options_.stale_after_beats;
   // One global order for every run: nobody holds b while waiting for a.
-  std::sort(hosts.begin(), hosts.end(), [](const auto& x, const auto& y) { return x.name < y.name; });
+  std::sort(targets.begin(), targets.end(),
+            [](const auto& x, const auto& y) { return x.host.name < y.host.name; });
   set_run_active(holder_.run_id, true);
   const auto deadline = Clock::now() + options_.wait;
   try {
-    for (const auto& h : hosts) take_one(h, deadline);
+    for (const auto& t : targets) {
+      std::unique_ptr<transport::Transport> owned;
+      if (!t.transport) owned = options_.make_transport(t.host);
+      take_one(t, std::move(owned), deadline);
+    }
   } catch (...) {
     release();
     throw;
@@ -101,58 +150,63 @@ LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts
 
 LabLease::~LabLease() { release(); }
 
-void LabLease::take_one(const profile::Host& host, Clock::time_point deadline) {
-  auto t = options_.make_transport(host);
+void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Transport> owned,
+                        Clock::time_point deadline) {
+  const profile::Host& host = target.host;
+  transport::Transport* t = owned ? owned.get() : target.transport;
+  // Connects and reads the host key: a host that cannot be reached fails here,
+  // before anything could have been taken on it.
+  const std::string dir = dir_on(*t, host, lab_, options_);
   bool said_waiting = false;
   for (;;) {
     transport::RunOptions o = short_run();
     o.input = holder_.serialize();
     transport::RunResult taken;
     try {
-      taken = t->run(take_argv(dir_), o);
+      taken = t->run(take_argv(dir), o);
     } catch (const Failure&) {
       // Interrupted (Ctrl-C) or cut off while the mkdir may have run on the host:
       // the host is not in held_ yet, so release() would not remove it. Only a
       // lease naming our run is removed.
       try {
-        t->run(release_argv(dir_, holder_.run_id), short_run(true));
+        t->run(release_argv(dir, holder_.run_id), short_run(true));
       } catch (const std::exception& e) {
         spdlog::warn("host {}: could not remove a lease taken as the run stopped: {}", host.name, e.what());
       }
       throw;
     }
-    const auto s = parse_or_fail(taken, host.name, dir_);
+    const auto s = parse_or_fail(taken, host.name, dir);
     if (s.kind == RemoteLeaseState::Kind::kTaken ||
         (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id)) {
       std::lock_guard lock(mutex_);
-      held_.push_back({host, std::move(t)});
+      held_.push_back({host, std::move(owned), t, dir});
       return;
     }
     if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
-      fail("host " + host.name + ": " + dir_ +
+      fail("host " + host.name + ": " + dir +
            " exists but is not a directory (a planted file or symlink?); "
            "remove it by hand after checking who made it");
     }
     const std::string stale = stale_reason(s, options_);
     if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
       // Provably dead (same machine, pid gone or run ended): nobody else can use it.
-      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir_, holder_text(s),
+      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir, holder_text(s),
                    stale);
-      remove_held(*t, dir_, s);
+      remove_held(*t, dir, s);
       continue;
     }
     if (!stale.empty()) {
-      fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) +
+      fail("host " + host.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
            ", and looks stale: " + stale +
            ". If that run is really gone, break it with `labgate lease break "
            "PROFILE --host " +
            host.name + "`");
     }
     if (Clock::now() >= deadline) {
-      fail("host " + host.name + ": the lab lease " + dir_ + " is held by " + holder_text(s) + "; waited " +
+      fail("host " + host.name + ": the lab lease " + dir + " is held by " + holder_text(s) + "; waited " +
            std::to_string(seconds(options_.wait)) +
            "s (lease_wait). Two gate runs never measure the same "
-           "servers at once; run again when it is done");
+           "servers at once, whatever their profiles call them; run again when it is done");
     }
     if (!said_waiting) {
       spdlog::info("host {}: lab lease held by {}; waiting up to {}s", host.name, holder_text(s),
@@ -174,13 +228,13 @@ void LabLease::heartbeat_loop() {
     if (stopping_) break;
     for (auto& h : held_) {
       try {
-        const auto r = h.transport->run(heartbeat_argv(dir_, holder_.run_id), short_run());
+        const auto r = h.transport->run(heartbeat_argv(h.dir, holder_.run_id), short_run());
         if (r.ok() && r.out.find("lost") != std::string::npos && !lost_) {
           lost_ = true;
           spdlog::error(
               "host {}: the lab lease {} is no longer ours (broken by someone?); measurements from "
               "now on may share the servers with another run",
-              h.host.name, dir_);
+              h.host.name, h.dir);
         }
       } catch (const std::exception& e) {
         spdlog::warn("host {}: lease heartbeat failed: {}", h.host.name, e.what());
@@ -199,14 +253,15 @@ void LabLease::release() {
   std::lock_guard lock(mutex_);
   for (auto it = held_.rbegin(); it != held_.rend(); ++it) {
     try {
-      const auto r = it->transport->run(release_argv(dir_, holder_.run_id), short_run(true));
+      const auto r = it->transport->run(release_argv(it->dir, holder_.run_id), short_run(true));
       if (!r.ok())
-        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, dir_, r.describe(), r.err);
+        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, it->dir, r.describe(),
+                     r.err);
     } catch (const std::exception& e) {
       spdlog::warn(
           "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
           "machine breaks it)",
-          it->host.name, dir_, e.what());
+          it->host.name, it->dir, e.what());
     }
   }
   held_.clear();
@@ -215,13 +270,14 @@ void LabLease::release() {
 
 std::vector<LeaseStatus> inspect(const std::string& lab_name, const std::vector<profile::Host>& hosts,
                                  const LeaseOptions& options) {
-  const std::string dir = lease_dir(lab_name, options.root);
   std::vector<LeaseStatus> out;
   for (const auto& h : hosts) {
     auto t = options.make_transport(h);
+    const std::string dir = dir_on(*t, h, lab_name, options);
     const auto s = parse_or_fail(t->run(inspect_argv(dir), short_run()), h.name, dir);
     LeaseStatus st;
     st.host = h.name;
+    st.dir = dir;
     st.held = s.kind == RemoteLeaseState::Kind::kHeld || s.kind == RemoteLeaseState::Kind::kNotADirectory;
     st.holder = s.holder;
     st.heartbeat_age = s.heartbeat_age;
@@ -238,13 +294,14 @@ std::vector<LeaseStatus> inspect(const std::string& lab_name, const std::vector<
 
 std::vector<LeaseStatus> break_lease(const std::string& lab_name, const std::vector<profile::Host>& hosts,
                                      const LeaseOptions& options, bool force) {
-  const std::string dir = lease_dir(lab_name, options.root);
   std::vector<LeaseStatus> out;
   for (const auto& h : hosts) {
     auto t = options.make_transport(h);
+    const std::string dir = dir_on(*t, h, lab_name, options);
     const auto s = parse_or_fail(t->run(inspect_argv(dir), short_run()), h.name, dir);
     LeaseStatus st;
     st.host = h.name;
+    st.dir = dir;
     st.holder = s.holder;
     st.heartbeat_age = s.heartbeat_age;
     st.held = s.kind != RemoteLeaseState::Kind::kFree;

@@ -22,16 +22,17 @@ class LabLeaseTest : public ::testing::Test {
   void SetUp() override {
     char tmpl[] = "/tmp/labgate-lease-test-XXXXXX";
     ASSERT_TRUE(mkdtemp(tmpl));
-    options_.root = tmpl;
+    root_ = tmpl;
+    options_.root = root_;
     options_.wait = 1s;
     options_.poll = 100ms;
     options_.heartbeat = 1s;
     host_.name = "a";
     host_.address = "local";
     t_ = transport::make_transport(host_);
-    dir_ = lease_dir("lab1", options_.root);
+    dir_ = host_lease_dir(*options_.root, "local-host", "lab1");  // keyed by the host, not the lab
   }
-  void TearDown() override { t_->run({"rm", "-rf", options_.root}); }
+  void TearDown() override { t_->run({"rm", "-rf", root_}); }
 
   // A lease directory as another run would have left it.
   void plant(const Holder& h, const std::string& heartbeat_age) {
@@ -50,6 +51,7 @@ class LabLeaseTest : public ::testing::Test {
     return "(no failure)";
   }
 
+  std::string root_;  // a test may unset options_.root
   LeaseOptions options_;
   profile::Host host_;
   std::unique_ptr<transport::Transport> t_;
@@ -73,7 +75,9 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
 // take command ran on the host.
 struct InterruptedTake : transport::FakeTransport {
   InterruptedTake(transport::Transport& real, std::string dir)
-      : FakeTransport("a"), real_(real), dir_(std::move(dir)) {}
+      : FakeTransport("a"), real_(real), dir_(std::move(dir)) {
+    identity = "local-host";
+  }
   transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
     auto r = real_.run(argv, o);
     if (argv == take_argv(dir_))
@@ -94,6 +98,30 @@ TEST_F(LabLeaseTest, ACtrlCWhileTakingItLeavesNoLeaseBehind) {
   EXPECT_FALSE(t_->lstat(dir_)) << "the lease taken as the run stopped is still there";
 }
 
+// A host that cannot be reached fails before anything could be taken on it:
+// no "remove the lease taken as the run stopped" attempt (none was taken).
+struct Unreachable : transport::FakeTransport {
+  explicit Unreachable(std::shared_ptr<int> runs) : FakeTransport("a"), runs_(std::move(runs)) {}
+  std::string host_identity() override {
+    throw Failure(ExitCode::kCouldNotRun, "host a (root@198.18.0.250:22): connection timed out");
+  }
+  transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
+    ++*runs_;
+    return FakeTransport::run(argv, o);
+  }
+  std::shared_ptr<int> runs_;  // outlives the transport, which the failing lease destroys
+};
+
+TEST_F(LabLeaseTest, AnUnreachableHostFailsWithoutTouchingALease) {
+  auto runs = std::make_shared<int>(0);
+  options_.make_transport = [runs](const profile::Host&) -> std::unique_ptr<transport::Transport> {
+    return std::make_unique<Unreachable>(runs);
+  };
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("x"), options_); });
+  EXPECT_NE(msg.find("connection timed out"), std::string::npos) << msg;
+  EXPECT_EQ(*runs, 0) << "ran a command on an unreachable host (a lease removal that nothing took)";
+}
+
 TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
   auto first =
       std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
@@ -112,7 +140,7 @@ TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
 }
 
 TEST_F(LabLeaseTest, AStaleLeaseOfAnotherMachineIsReportedAndCanBeBroken) {
-  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run"};
+  Holder other{"root", "harness-elsewhere", 999, 1767268800, "old-run", "other-lab", 0};
   plant(other, "10 minutes ago");
   const auto t0 = Clock::now();
   std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("new"), options_); });
@@ -157,7 +185,7 @@ TEST_F(LabLeaseTest, HeartbeatKeepsItFreshAndNoticesALoss) {
   EXPECT_FALSE(lease.lost());
   // Someone breaks it and another run takes it: ours is lost, theirs is kept.
   break_lease("lab1", {host_}, options_, true);
-  Holder thief{"root", "elsewhere", 1, 1, "thief"};
+  Holder thief{"root", "elsewhere", 1, 1, "thief", "", 0};
   plant(thief, "now");
   for (int i = 0; i < 50 && !lease.lost(); ++i) std::this_thread::sleep_for(50ms);
   EXPECT_TRUE(lease.lost());
@@ -171,10 +199,55 @@ TEST_F(LabLeaseTest, APlantedSymlinkIsRefused) {
   EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
 }
 
+TEST_F(LabLeaseTest, TwoProfilesWithDifferentLabNamesForTheSameHostExcludeEachOther) {
+  LabLease first("ctp-pair-1", {host_}, Holder::current("profile-one"), options_);
+  const std::string msg =
+      failure_of([&] { LabLease("renamed-pair", {host_}, Holder::current("profile-two"), options_); });
+  EXPECT_NE(msg.find("run profile-one of lab ctp-pair-1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(dir_), std::string::npos) << msg;
+}
+
+TEST_F(LabLeaseTest, OverTheCallersTransportNoOtherConnectionIsOpened) {
+  options_.make_transport = [](const profile::Host& h) -> std::unique_ptr<transport::Transport> {
+    ADD_FAILURE() << "the lease opened its own transport to " << h.name;
+    return nullptr;
+  };
+  {
+    LabLease lease("lab1", std::vector<LeaseTarget>{{host_, t_.get()}}, Holder::current("shared"), options_);
+    EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "shared");
+  }
+  EXPECT_FALSE(t_->lstat(dir_)) << "released over the same transport";
+}
+
+TEST_F(LabLeaseTest, AHolderThatSaysItsHeartbeatMayWaitLongIsNotCalledStaleEarly) {
+  Holder patient{"root", "elsewhere", 7, 1767268800, "long-measurement", "lab1", 3600};
+  plant(patient, "10 minutes ago");  // well past our 6 s, well within its hour
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("next"), options_); });
+  EXPECT_EQ(msg.find("looks stale"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("waited 1s"), std::string::npos) << msg;
+  EXPECT_FALSE(inspect("lab1", {host_}, options_).at(0).stale);
+}
+
+TEST_F(LabLeaseTest, WithoutAnOverrideItLivesInTheHostsLeaseDir) {
+  const std::string root = root_;
+  options_.root.reset();
+  host_.ssh.probe_dir = "/nonexistent-probe-dir";
+  host_.ssh.lease_dir = root;
+  LabLease lease("lab1", {host_}, Holder::current("in-lease-dir"), options_);
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "in-lease-dir");
+  host_.ssh.lease_dir.reset();
+  host_.ssh.probe_dir = root;  // the default: probe_dir
+  EXPECT_EQ(inspect("lab1", {host_}, options_).at(0).dir, dir_);
+}
+
 TEST(LeaseDir, LabNameMustBeSafe) {
   EXPECT_EQ(lease_dir("lab-pair1"), "/tmp/labgate-lease-lab-pair1");
   EXPECT_THROW(lease_dir("../x"), Failure);
   EXPECT_THROW(lease_dir(""), Failure);
+  EXPECT_EQ(host_lease_dir("/var/tmp", "hk-0123456789abcdef", "lab"),
+            "/var/tmp/labgate-lease-hk-0123456789abcdef");
+  EXPECT_EQ(host_lease_dir("/var/tmp", "", "lab"), "/var/tmp/labgate-lease-lab");
+  EXPECT_THROW(host_lease_dir("/var/tmp", "../etc", "lab"), Failure);
 }
 
 TEST(ParseState, AllShapes) {

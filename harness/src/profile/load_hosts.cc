@@ -60,6 +60,20 @@ void read_local_path(TableReader& r, std::string_view key, const std::string& ba
   out = *p.path;
 }
 
+// An absolute remote directory (probe_dir, lease_dir); true if read.
+bool read_remote_dir(TableReader& r, std::string_view key, std::string& out) {
+  auto v = r.get_string(key);
+  if (!v) return false;
+  if (v->empty() || (*v)[0] != '/' || has_space(*v)) {
+    r.diag().error(
+        r.get(key)->pos, r.key_path(key),
+        "expected an absolute directory on the host like \"/var/tmp\" (it is a remote path: no ~)");
+    return false;
+  }
+  out = *v;
+  return true;
+}
+
 // The SSH keys, valid both in [defaults.ssh] and inline in a [hosts.NAME].
 void read_ssh_keys(TableReader& r, SshSettings& s, const std::string& base_dir) {
   if (auto v = r.get_string("user")) {
@@ -79,12 +93,18 @@ void read_ssh_keys(TableReader& r, SshSettings& s, const std::string& base_dir) 
   if (auto v = r.get_bool("accept_new_host_keys")) s.accept_new_host_keys = *v;
   if (auto v = positive_duration(r, "connect_timeout")) s.connect_timeout = *v;
   if (auto v = positive_duration(r, "command_timeout")) s.command_timeout = *v;
-  if (auto v = r.get_string("probe_dir")) {
-    if (v->empty() || (*v)[0] != '/' || has_space(*v))
-      r.diag().error(r.get("probe_dir")->pos, r.key_path("probe_dir"),
-                     "expected an absolute directory on the host like \"/tmp\" (it is a remote path: no ~)");
+  read_remote_dir(r, "probe_dir", s.probe_dir);
+  std::string lease_dir;
+  if (read_remote_dir(r, "lease_dir", lease_dir)) s.lease_dir = lease_dir;
+  if (auto v = r.get_string("become")) {
+    if (*v == "sudo")
+      s.become = *v;
+    else if (v->empty() || *v == "none")
+      s.become.reset();
     else
-      s.probe_dir = *v;
+      r.diag().error(r.get("become")->pos, r.key_path("become"),
+                     "expected \"sudo\" (what needs root runs through `sudo -n`) or \"none\"; labgate never "
+                     "types a password, so su and sudo with a password prompt are not offered");
   }
   r.forbid("password", kNoSecrets + "password_env = \"LABGATE_SSH_PASSWORD\"");
   r.forbid("passphrase", kNoSecrets + "passphrase_env = \"LABGATE_KEY_PASSPHRASE\"");

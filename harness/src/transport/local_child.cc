@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/io.hpp>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -42,6 +44,30 @@ std::string signal_abbrev(int signo) {
   const char* abbrev = sigabbrev_np(signo);
   return abbrev ? abbrev : std::to_string(signo);
 }
+
+namespace {
+// A child that exits before reading all its stdin (a `cat` on a full disk) must
+// be an EPIPE here, not a SIGPIPE that kills the harness: SIGPIPE is blocked on
+// this thread for the write, and one it raised is taken back before unblocking.
+ssize_t write_no_sigpipe(int fd, const char* data, std::size_t size) {
+  sigset_t pipe_only, old;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  sigset_t pending;
+  sigpending(&pending);
+  const bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+  pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+  const ssize_t w = write(fd, data, size);
+  const int saved = errno;
+  if (w < 0 && errno == EPIPE && !was_pending) {
+    const timespec zero{0, 0};
+    sigtimedwait(&pipe_only, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return w;
+}
+}  // namespace
 
 LocalChild::LocalChild(const std::vector<std::string>& argv, std::string input, std::size_t output_limit)
     : out_(output_limit), err_(output_limit), input_(std::move(input)) {
@@ -107,7 +133,7 @@ bool LocalChild::pump(std::chrono::milliseconds max_wait) {
     for (int i = 0; i < n && ready > 0; ++i) {
       if (!fds[i].revents) continue;
       if (fds[i].fd == in_fd_) {
-        const ssize_t w = write(in_fd_, input_.data() + input_sent_, input_.size() - input_sent_);
+        const ssize_t w = write_no_sigpipe(in_fd_, input_.data() + input_sent_, input_.size() - input_sent_);
         if (w > 0) input_sent_ += static_cast<std::size_t>(w);
         if (w < 0 || input_sent_ == input_.size()) {  // done, or the child closed stdin
           in_pipe_.close();

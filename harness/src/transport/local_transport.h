@@ -18,6 +18,11 @@ class LocalTransport : public Transport {
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
+  /// "local-<netns>" ("local-host" outside one): every profile naming the same
+  /// namespace reaches the same lab host.
+  std::string host_identity() override {
+    return "local-" + (host_.netns ? *host_.netns : std::string("host"));
+  }
 
  private:
   /// argv, prefixed with `ip netns exec NS` for a lab host.

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace labgate::transport::testing {
 
@@ -50,6 +52,25 @@ inline bool group_running(long pgid) {
   }
   closedir(d);
   return found;
+}
+
+// Live (non-zombie) pids whose command line, words joined by spaces, is `cmdline`.
+inline std::vector<long> pids_with_cmdline(const std::string& cmdline) {
+  std::vector<long> out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (*end != '\0' || pid <= 0) continue;
+    std::ifstream f("/proc/" + std::to_string(pid) + "/cmdline");
+    std::string words((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    while (!words.empty() && words.back() == '\0') words.pop_back();
+    for (char& c : words) c = c == '\0' ? ' ' : c;
+    if (words == cmdline && pid_running(pid)) out.push_back(pid);
+  }
+  closedir(d);
+  return out;
 }
 
 // True once `alive()` turns false within `limit`.

@@ -1,4 +1,4 @@
-// Remote command wrapping: process-group announcement and group kill.
+// Remote command wrapping: an explicit /bin/sh, framed output, group kill.
 #include "remote_command.h"
 
 #include <algorithm>
@@ -9,22 +9,45 @@
 namespace labgate::transport {
 
 namespace {
-// A control character no sane program starts a line with, plus a tag.
-constexpr std::string_view kMarker = "\037labgate-pgid ";
-// Past this much stderr without the marker something is wrong with the wrapper;
+// Past this much output without the marker something is wrong with the wrapper;
 // stop holding output back.
 constexpr std::size_t kGiveUpAfter = 64 * 1024;
+constexpr std::size_t kNoiseKept = 4096;
 }  // namespace
+
+std::string encode_for_printf_b(std::string_view script) {
+  std::string out;
+  out.reserve(script.size() + script.size() / 8);
+  for (char c : script) {
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";  // csh and tcsh refuse a newline inside quotes ("Unmatched '")
+        break;
+      case '!':
+        out += "\\0041";  // csh's history substitution acts even inside single quotes
+        break;
+      default:
+        out += c;
+    }
+  }
+  return shell_quote(out);
+}
 
 std::string wrap_remote_command(const std::vector<std::string>& argv,
                                 const std::optional<std::string>& pgid_file) {
-  std::string line = "printf '\\037labgate-pgid %s\\n' \"$$\" >&2; ";
+  std::string script = "printf '\\037labgate-pgid %s\\n' \"$$\" >&2; ";
   if (pgid_file) {
     // If the id cannot be recorded, do not start something we could not clean up.
-    line += "echo \"$$\" >> " + shell_quote(*pgid_file) + " || exit 125; ";
+    script += "echo \"$$\" >> " + shell_quote(*pgid_file) + " || exit 125; ";
   }
-  line += "exec " + shell_join(argv);
-  return line;
+  // Tools' output is parsed: numbers with a decimal point, English messages.
+  script += "LC_ALL=C; LANG=C; export LC_ALL LANG; printf '\\037labgate-out\\n'; exec " + shell_join(argv);
+  // The login shell sees one line of words quoted alike in sh, csh and ksh; only
+  // /bin/sh decodes and runs the script, in the login shell's own process.
+  return "exec /bin/sh -c 'eval \"$(printf %b \"$1\")\"' labgate-sh " + encode_for_printf_b(script);
 }
 
 std::vector<std::string> kill_group_argv(long pgid, std::chrono::milliseconds grace) {
@@ -37,41 +60,44 @@ std::vector<std::string> kill_group_argv(long pgid, std::chrono::milliseconds gr
       {std::to_string(pgid), std::to_string(tenths)});
 }
 
-std::string PgidMarkerFilter::feed(std::string_view chunk) {
+std::string MarkerFilter::feed(std::string_view chunk) {
   if (done_) return std::string(chunk);
   pending_.append(chunk);
-  std::string out;
-  // Pass through every complete line before the marker; hold a partial line.
-  for (;;) {
-    const auto nl = pending_.find('\n');
-    if (nl == std::string::npos) break;
-    std::string_view line(pending_.data(), nl);
-    if (line.substr(0, kMarker.size()) == kMarker) {
-      long v = 0;
-      auto digits = line.substr(kMarker.size());
-      auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-      if (ec == std::errc() && p == digits.data() + digits.size() && v > 1) pgid_ = v;
-      out += pending_.substr(nl + 1);
-      pending_.clear();
-      done_ = true;
-      return out;
-    }
-    out += pending_.substr(0, nl + 1);
-    pending_.erase(0, nl + 1);
-  }
-  if (pending_.size() > kGiveUpAfter) {
-    out += pending_;
+  const auto at = pending_.find(marker_);
+  const auto nl = at == std::string::npos ? std::string::npos : pending_.find('\n', at + marker_.size());
+  if (nl != std::string::npos) {
+    std::string before = pending_.substr(0, at);
+    value_ = pending_.substr(at + marker_.size(), nl - at - marker_.size());
+    std::string after = pending_.substr(nl + 1);
     pending_.clear();
     done_ = true;
+    if (before_ == Before::kPassThrough) return before + after;
+    noise_ = before.substr(0, kNoiseKept);
+    return after;
   }
-  return out;
+  if (pending_.size() > kGiveUpAfter) {
+    done_ = true;
+    std::string out;
+    out.swap(pending_);
+    return out;
+  }
+  return "";
 }
 
-std::string PgidMarkerFilter::finish() {
+std::string MarkerFilter::finish() {
   done_ = true;
   std::string out;
   out.swap(pending_);
   return out;
+}
+
+std::optional<long> PgidMarkerFilter::pgid() const {
+  if (!f_.value()) return std::nullopt;
+  const std::string& digits = *f_.value();
+  long v = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec == std::errc() && p == digits.data() + digits.size() && v > 1) return v;
+  return std::nullopt;
 }
 
 }  // namespace labgate::transport

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <thread>
 
@@ -63,7 +64,8 @@ TEST(WrapRemoteCommand, AnnouncesTheProgramsProcessGroup) {
   PgidMarkerFilter f;
   EXPECT_EQ(f.feed(r.err), "");
   ASSERT_TRUE(f.pgid());
-  EXPECT_EQ(std::to_string(*f.pgid()) + "\n", r.out);
+  StdoutFrameFilter frame;
+  EXPECT_EQ(std::to_string(*f.pgid()) + "\n", frame.feed(r.out));
 }
 
 TEST(WrapRemoteCommand, RecordsTheGroupInAFileAndQuotesIt) {
@@ -86,6 +88,80 @@ TEST(WrapRemoteCommand, RefusesToStartWhenTheGroupCannotBeRecorded) {
       {"setsid", "-w", "bash", "-c", wrap_remote_command({"echo", "ran"}, "/nonexistent/dir/pgids")}, {});
   EXPECT_EQ(r.exit_status, 125);
   EXPECT_EQ(r.out, "");
+}
+
+TEST(StdoutFrameFilter, ABannerBeforeTheFrameIsSetAsideEvenWithoutALineEnd) {
+  const std::string all = "*** Authorized use only ***\nno newline\037labgate-out\nTAKEN\n";
+  for (std::size_t cut = 0; cut <= all.size(); ++cut) {
+    StdoutFrameFilter f;
+    std::string out = f.feed(all.substr(0, cut));
+    out += f.feed(all.substr(cut));
+    out += f.finish();
+    EXPECT_EQ(out, "TAKEN\n") << "cut at " << cut;
+    EXPECT_TRUE(f.framed());
+    EXPECT_EQ(f.noise(), "*** Authorized use only ***\nno newline");
+  }
+}
+
+TEST(StdoutFrameFilter, WithoutTheFrameWhatCameIsKeptForTheMessage) {
+  StdoutFrameFilter f;
+  std::string out = f.feed("csh: Unmatched '.\n");
+  out += f.finish();
+  EXPECT_EQ(out, "csh: Unmatched '.\n");
+  EXPECT_FALSE(f.framed());
+}
+
+// Runs `line` as sshd would under login shell `shell`, which first prints a
+// banner on stdout and stderr (a noisy ~/.bashrc or ~/.cshrc); returns the
+// program's own stdout, stderr and status after the filters.
+RunResult as_login_shell(const std::string& shell, const std::string& line) {
+  auto t = local();
+  const std::string noisy = shell.find("csh") != std::string::npos
+                                ? "echo '*** Authorized use only ***'; echo 'stderr noise' > /dev/stderr; "
+                                : "echo '*** Authorized use only ***'; echo 'stderr noise' >&2; ";
+  RunResult r = t.run({"setsid", "-w", shell, "-c", noisy + line}, {});
+  StdoutFrameFilter out;
+  PgidMarkerFilter err;
+  std::string program_out = out.feed(r.out);
+  program_out += out.finish();
+  std::string program_err = err.feed(r.err);
+  program_err += err.finish();
+  r.out = program_out;
+  r.err = program_err;
+  EXPECT_TRUE(out.framed()) << shell << ": " << r.out << r.err;
+  EXPECT_EQ(out.noise(), "*** Authorized use only ***\n") << shell;
+  EXPECT_TRUE(err.pgid()) << shell;
+  return r;
+}
+
+// What every remote command can hold: quotes, newlines, '!', '$', backslashes, '%'.
+const std::vector<std::string> kHardArgv = {
+    "/bin/sh",
+    "-c",
+    "printf '%s|' \"$1\" \"$2\"\nif [ -n \"$3\" ]; then echo \"!bang ok\"; fi\necho \"$LC_ALL\"",
+    "labgate-sh",
+    "it's \\n \"q\" $HOME %d",
+    "two\nlines",
+    "x"};
+
+TEST(WrapRemoteCommand, AnyLoginShellRunsTheSameScriptAndItsBannerIsNotOutput) {
+  for (const std::string shell : {"/bin/sh", "/bin/bash", "/bin/tcsh", "/bin/csh", "/bin/ksh"}) {
+    if (access(shell.c_str(), X_OK) != 0) {
+      ADD_FAILURE() << shell << " is not installed (ci/bootstrap installs tcsh, csh and ksh)";
+      continue;
+    }
+    const RunResult r = as_login_shell(shell, wrap_remote_command(kHardArgv));
+    EXPECT_EQ(r.exit_status, 0) << shell << ": " << r.err;
+    EXPECT_EQ(r.out, "it's \\n \"q\" $HOME %d|two\nlines|!bang ok\nC\n") << shell;
+    EXPECT_EQ(r.err, "stderr noise\n") << shell;
+  }
+}
+
+TEST(WrapRemoteCommand, TheLocaleIsFixedWhateverTheLoginShellSet) {
+  const RunResult r =
+      as_login_shell("/bin/bash", "export LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; " +
+                                      wrap_remote_command({"sh", "-c", "echo $LC_ALL $LANG"}));
+  EXPECT_EQ(r.out, "C C\n");
 }
 
 TEST(KillGroupArgv, KillsEveryMemberIncludingOnesThatIgnoreTerm) {

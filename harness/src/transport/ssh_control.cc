@@ -21,7 +21,7 @@ std::string format_seconds(std::chrono::nanoseconds d) {
 bool run_control(SshConnection& conn, const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
   std::lock_guard lock(conn.mutex());
   try {
-    auto exec = SshExec::open(conn, shell_join(argv), shell_join(argv), 64 * 1024);
+    auto exec = SshExec::open(conn, wrap_remote_command(argv), shell_join(argv), 64 * 1024);
     SshExec& ex = *exec;
     ex.send_input("");
     const auto deadline = std::chrono::steady_clock::now() + limit;

@@ -41,12 +41,28 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
 
 SshExec::~SshExec() { close(); }
 
+std::optional<std::string> explain_channel_refusal(const std::string& libssh_error) {
+  // OpenSSH refuses a session channel over MaxSessions with the text "open
+  // failed" (reason 1 or 2 depending on where it stops it); libssh reports
+  // "Channel opening failure: channel N error (2) open failed".
+  const bool refused = libssh_error.find("Channel opening failure") != std::string::npos &&
+                       libssh_error.find("open failed") != std::string::npos;
+  if (!refused && libssh_error.find("administratively prohibited") == std::string::npos) return std::nullopt;
+  return "the server refused another session channel on this connection (" + libssh_error +
+         "): its sshd_config MaxSessions is below what labgate needs at once (a command, the SFTP channel, "
+         "and a second channel to stop a process group: at least 3; OpenSSH's default is 10)";
+}
+
 std::unique_ptr<SshExec> SshExec::open(SshConnection& conn, const std::string& remote_line,
                                        const std::string& command, std::size_t output_limit) {
   try {
     return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
   } catch (const ConnectionLost& lost) {
     if (!lost.nothing_started) throw;
+    // A refusal is not a dead session: reconnecting would cut the channels that
+    // are open (a running server, SFTP) and be refused again. Name it.
+    if (auto why = explain_channel_refusal(lost.why))
+      throw Failure(ExitCode::kCouldNotRun, conn.who() + ": cannot run `" + command + "`: " + *why);
     conn.mark_broken(lost.why);
     return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
   }
@@ -78,7 +94,7 @@ bool SshExec::read_available() {
       if (n <= 0) break;  // 0: nothing now; SSH_EOF: that stream is done
       got = true;
       if (stream == 0) {
-        out_.append(std::string_view(buf, static_cast<size_t>(n)));
+        out_.append(frame_.feed(std::string_view(buf, static_cast<size_t>(n))));
       } else {
         err_.append(marker_.feed(std::string_view(buf, static_cast<size_t>(n))));
       }
@@ -98,6 +114,7 @@ bool SshExec::pump(std::chrono::milliseconds max_wait) {
     const bool got = read_available();
     if (ssh_channel_is_eof(channel_)) {
       err_.append(marker_.finish());
+      out_.append(frame_.finish());
       eof_ = true;
       return true;
     }

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "capture.h"
@@ -24,6 +25,10 @@ struct ConnectionLost {
   std::string why;
   bool nothing_started = false;  ///< lost before the exec request: the command never ran
 };
+
+/// For a channel-open failure: names sshd's MaxSessions when the server refused
+/// the channel (rather than the session being dead); nullopt otherwise.
+std::optional<std::string> explain_channel_refusal(const std::string& libssh_error);
 
 class SshExec {
  public:
@@ -60,6 +65,11 @@ class SshExec {
   void fill(RunResult& r);
 
   std::optional<long> pgid() const { return marker_.pgid(); }
+  /// What the login shell printed on stdout before the command's frame (a
+  /// banner from ~/.bashrc): never part of the result, but it breaks SFTP.
+  const std::string& login_noise() const { return frame_.noise(); }
+  /// True once the wrapper's stdout frame was seen (the login shell ran it).
+  bool framed() const { return frame_.framed(); }
   const std::string& command() const { return command_; }
   const std::string& stdout_text() { return out_.text(); }
   /// The session generation this channel belongs to.
@@ -76,6 +86,7 @@ class SshExec {
   std::string command_;
   Capture out_, err_;
   PgidMarkerFilter marker_;
+  StdoutFrameFilter frame_;
   bool eof_ = false;
   int exit_status_ = -1;
   std::string signal_;

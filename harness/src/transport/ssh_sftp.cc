@@ -4,10 +4,16 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <spdlog/spdlog.h>
+
 #include "capture.h"
+#include "exec_files.h"
 #include "labgate/transport/interrupt.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "part_name.h"
+#include "remote_command.h"
+#include "ssh_exec.h"
 #include "ssh_transport.h"
 
 namespace labgate::transport {
@@ -47,13 +53,32 @@ std::string sftp_error_name(int code) {
 // call reconnects instead of reusing a dead channel.
 [[noreturn]] void fail_sftp(SshConnection& conn, sftp_session sf, const std::string& what) {
   const int code = sftp_get_error(sf);
-  std::string why = sftp_error_name(code);
+  // libssh leaves the status at "ok" when the failure was its own (a short
+  // write, a closed channel): say that, never ": ok".
+  std::string why = code == SSH_FX_OK ? std::string("no SFTP status from the server (libssh: ") +
+                                            ssh_get_error(conn.session()) + ")"
+                                      : sftp_error_name(code);
   ssh_session s = conn.session();
   if (!ssh_is_connected(s)) {
     why = std::string("connection lost: ") + ssh_get_error(s);
     conn.mark_broken(why);
   }
   throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP " + what + ": " + why);
+}
+
+// The session's SFTP channel. When the server refuses the channel itself
+// (sshd's MaxSessions), say so rather than "is Subsystem sftp configured?".
+sftp_session open_sftp(SshConnection& conn) {
+  try {
+    return conn.sftp();
+  } catch (const Failure& f) {
+    const std::string what = f.what();
+    const auto at = what.find("Channel opening failure");
+    if (at == std::string::npos) throw;
+    if (auto why = explain_channel_refusal(what.substr(at)))
+      throw Failure(f.code(), conn.who() + ": cannot open the SFTP channel: " + *why);
+    throw;
+  }
 }
 
 struct FileCloser {
@@ -83,15 +108,48 @@ auto retry_if_dropped(SshConnection& conn, F op) {
 
 }  // namespace
 
+bool SshTransport::sftp_unusable() {
+  std::lock_guard lock(conn_->mutex());
+  conn_->session();  // connected (the check is per session)
+  if (files_checked_ == conn_->generation()) return exec_files_;
+  // sshd starts sftp-server through the login shell, so whatever that shell
+  // prints on stdout (a banner in ~/.bashrc) lands in the SFTP stream. One
+  // framed `true` shows it before SFTP is tried and mistaken for broken.
+  std::string noise;
+  try {
+    auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024);
+    ex->send_input("");
+    const auto until = std::chrono::steady_clock::now() + conn_->host().ssh.connect_timeout;
+    while (!ex->pump(std::chrono::milliseconds(100)) && std::chrono::steady_clock::now() < until) {
+    }
+    noise = ex->login_noise();
+  } catch (const ConnectionLost& lost) {
+    conn_->mark_broken(lost.why);
+    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": connection lost before a file transfer: " + lost.why);
+  }
+  files_checked_ = conn_->generation();
+  exec_files_ = !noise.empty();
+  if (exec_files_) {
+    spdlog::warn(
+        "{}: the login shell of {} prints {} byte(s) on stdout before every command (\"{}\"); sshd starts "
+        "sftp-server through that shell, so SFTP would read it as protocol. Files go through `cat` over "
+        "/bin/sh instead. To use SFTP, make the shell print only when interactive (in ~/.bashrc: "
+        "[ -t 1 ] && echo ...; or case $- in *i*) ... esac)",
+        conn_->who(), conn_->host().ssh.user, noise.size(), excerpt(noise.substr(0, noise.find('\n')), 80));
+  }
+  return exec_files_;
+}
+
 void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
   throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
   std::lock_guard lock(conn_->mutex());
+  if (sftp_unusable()) return exec_upload(*this, data, remote_path, mode);
   retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
 }
 
 void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   // Write beside the target and rename into place: a reader never sees half a
   // file, and O_EXCL refuses a name someone planted (file or symlink).
   const std::string part = part_name(remote_path);
@@ -104,8 +162,14 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
       if (w != static_cast<ssize_t>(n)) {
         sftp_close(file.f);
         file.f = nullptr;
+        if (!conn.connected() || !ssh_is_connected(conn.session()))
+          fail_sftp(conn, sf, "write to " + part + " failed at byte " + std::to_string(off));
+        // Asked while the part file still holds its space: a full disk reads full.
+        const std::string why = describe_write_failure(*this, part.substr(0, part.rfind('/')), data.size());
         if (conn.connected()) sftp_unlink(sf, part.c_str());
-        fail_sftp(conn, sf, "write to " + part + " failed at byte " + std::to_string(off));
+        throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP write to " + part + " failed at byte " +
+                                                  std::to_string(off) + " of " + std::to_string(data.size()) +
+                                                  (why.empty() ? "" : ": " + why));
       }
     }
     const int rc = sftp_close(file.f);
@@ -133,12 +197,13 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
 std::string SshTransport::read_file(const std::string& remote_path, std::size_t limit) {
   throw_if_interrupted("reading " + remote_path + " on " + conn_->who());
   std::lock_guard lock(conn_->mutex());
+  if (sftp_unusable()) return exec_read(*this, remote_path, limit);
   return retry_if_dropped(*conn_, [&] { return read_once(remote_path, limit); });
 }
 
 std::string SshTransport::read_once(const std::string& remote_path, std::size_t limit) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   FileCloser file{sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
   if (!file.f) fail_sftp(conn, sf, "cannot open " + remote_path);
   std::string data;
@@ -158,12 +223,13 @@ std::string SshTransport::read_once(const std::string& remote_path, std::size_t 
 
 std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote_path) {
   std::lock_guard lock(conn_->mutex());
+  if (sftp_unusable()) return exec_lstat(*this, remote_path);
   return retry_if_dropped(*conn_, [&] { return lstat_once(remote_path); });
 }
 
 std::optional<Transport::FileInfo> SshTransport::lstat_once(const std::string& remote_path) {
   SshConnection& conn = *conn_;
-  sftp_session sf = conn.sftp();
+  sftp_session sf = open_sftp(conn);
   sftp_attributes a = sftp_lstat(sf, remote_path.c_str());
   if (!a) {
     if (sftp_get_error(sf) == SSH_FX_NO_SUCH_FILE) return std::nullopt;

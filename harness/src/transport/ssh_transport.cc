@@ -31,6 +31,31 @@ SshTransport::SshTransport(const profile::Host& host)
 
 SshTransport::~SshTransport() = default;
 
+std::string SshTransport::host_identity() {
+  std::lock_guard lock(conn_->mutex());
+  ssh_session s = conn_->session();  // connected and verified, or it threw
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(s, &key) != SSH_OK || !key) {
+    throw Failure(ExitCode::kCouldNotRun,
+                  conn_->who() + ": cannot read the server's host key: " + ssh_get_error(s));
+  }
+  unsigned char* hash = nullptr;
+  size_t len = 0;
+  const int rc = ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &len);
+  ssh_key_free(key);
+  if (rc != SSH_OK || !hash) {
+    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": cannot hash the server's host key");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "hk-";
+  for (size_t i = 0; i < len && i < 8; ++i) {
+    id += kHex[hash[i] >> 4];
+    id += kHex[hash[i] & 15];
+  }
+  ssh_clean_pubkey_hash(&hash);
+  return id;
+}
+
 std::string SshTransport::describe() const {
   const auto& h = conn_->host();
   return "ssh " + h.ssh.user + "@" + h.address + ":" + std::to_string(h.ssh.port);

@@ -22,6 +22,9 @@ class SshTransport : public Transport {
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
+  /// "hk-" and the first 16 hex digits of the SHA-256 of the host key the
+  /// session verified against known_hosts.
+  std::string host_identity() override;
 
  private:
   // One attempt of each SFTP operation (ssh_sftp.cc); the public ones retry once
@@ -29,10 +32,15 @@ class SshTransport : public Transport {
   void upload_once(std::string_view data, const std::string& remote_path, int mode);
   std::string read_once(const std::string& remote_path, std::size_t limit);
   std::optional<FileInfo> lstat_once(const std::string& remote_path);
+  // True when this session's login shell prints on stdout (checked once per
+  // session): SFTP cannot work, files go through exec_files.h instead.
+  bool sftp_unusable();
 
   std::string name_;
   // Shared with started processes, which may outlive a call but not the session.
   std::shared_ptr<SshConnection> conn_;
+  int files_checked_ = -1;  // session generation sftp_unusable() last looked at
+  bool exec_files_ = false;
 };
 
 }  // namespace labgate::transport

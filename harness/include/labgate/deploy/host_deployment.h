@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/deploy/become.h"
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
 
@@ -19,7 +20,7 @@ namespace labgate::deploy {
 
 class HostDeployment {
  public:
-  /// Creates `<probe_dir>/labgate-<lab>.<16 hex from RAND_bytes>` on the host and
+  /// Creates `<probe_dir>/labgate-<lab>.<host tag>.<16 hex from RAND_bytes>` on the host and
   /// writes `owner_note` (who runs it) into it. With `sweep_leftovers`, first
   /// removes the directories (and stops the processes) that dead runs of the same
   /// lab left behind; pass it only while holding the lab lease. Throws
@@ -47,6 +48,17 @@ class HostDeployment {
   std::unique_ptr<transport::Process> start(const std::vector<std::string>& argv,
                                             transport::StartOptions options = {});
 
+  /// How this host reaches root (login as root, become = "sudo", or not at all).
+  RootAccess root_access() const { return root_; }
+  /// Runs argv as part of this run, as root where the host allows it: as is for
+  /// a root login, through `sudo -n` with become = "sudo" (a sudo that wants a
+  /// password, refuses, or meets `Defaults requiretty` throws Failure(kCouldNotRun)
+  /// naming the host and the sudoers lines that would allow it), and as the
+  /// login user otherwise: what then fails for lack of root says so itself
+  /// (the facts probe reports "needs root"). For the facts probe, ping -f, conrep.
+  transport::RunResult run_privileged(const std::vector<std::string>& argv,
+                                      transport::RunOptions options = {});
+
   /// Stops every process the run started on the host and removes the directory.
   /// Idempotent; throws Failure if the host cannot be reached even after one
   /// reconnect. The destructor calls it and logs instead of throwing.
@@ -58,16 +70,24 @@ class HostDeployment {
   void make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
                         const std::string& owner_note);
   std::vector<std::string> marked(const std::vector<std::string>& argv) const;
+  std::string install_once(const std::string& local_probe, const std::string& name);
   std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);
 
   transport::Transport& transport_;
   std::string host_name_;
+  RootAccess root_ = RootAccess::kNone;
+  std::unique_ptr<SudoRunner> sudo_;
   std::string probe_dir_;
   std::string dir_;
   bool cleaned_ = false;
   std::vector<std::string> swept_;
   std::map<std::string, std::string> installed_;  // probe name -> remote path
+  std::map<std::string, std::string> refused_;    // probe name -> why it cannot run there
 };
+
+/// What names a host in its run directories: its transport's host identity (its
+/// host key), or the profile's host name when the transport cannot tell.
+std::string host_tag(transport::Transport& transport, const profile::Host& host);
 
 /// "labgate-<lab>." — the prefix of every run directory of a lab; throws
 /// Failure(kUsageError) if the lab name has characters unsafe in a file name.

@@ -1,8 +1,11 @@
 // The lab lease: two gate runs must never measure the same servers at once
 // (their traffic would spoil each other's numbers). A run takes an exclusive
 // lease on every host it uses, atomically on the target (mkdir of
-// /tmp/labgate-lease-<lab>, holding who/when/pid), in a fixed order (hosts
-// sorted by name, so two runs cannot deadlock), keeps it fresh with a heartbeat,
+// <lease_dir>/labgate-lease-<host identity>, holding who/when/pid/lab). It is
+// keyed by the server itself (its host-key fingerprint, Transport::host_identity),
+// never by the profile's [lab] name, so two profiles that name the same servers
+// differently still exclude each other. Hosts are taken in a fixed order (sorted
+// by name, so two runs cannot deadlock), kept fresh with a heartbeat,
 // and releases it at the end. A second run waits up to the profile's lease_wait,
 // then fails with exit 3 naming the holder. A lease whose holder is gone is
 // stale: broken automatically when the holder provably died on this machine,
@@ -36,13 +39,31 @@ struct LeaseOptions {
   Nanos poll = std::chrono::seconds(1);        ///< how often a waiting run looks again
   Nanos heartbeat = std::chrono::seconds(10);  ///< how often the holder refreshes it
   int stale_after_beats = 6;                   ///< missed beats before a lease counts as stale
-  std::string root = "/tmp";                   ///< where the lease directory goes on each host
+  /// Where the lease directory goes on every host; unset: each host's
+  /// lease_dir (default its probe_dir). Tests point it at a private directory.
+  std::optional<std::string> root;
   TransportFactory make_transport = transport::make_transport;
 };
 
-/// /tmp/labgate-lease-<lab> (under options.root); throws Failure(kUsageError)
-/// for a lab name unsafe in a path.
+/// <root>/labgate-lease-<lab>: the lease of a host whose transport cannot tell
+/// its identity (fakes); throws Failure(kUsageError) for a name unsafe in a path.
 std::string lease_dir(const std::string& lab_name, const std::string& root = "/tmp");
+
+/// The lease directory of one host: <root>/labgate-lease-<identity>, or
+/// lease_dir(lab_name, root) when `identity` is empty. Throws
+/// Failure(kUsageError) for an identity or lab name unsafe in a path.
+std::string host_lease_dir(const std::string& root, const std::string& identity, const std::string& lab_name);
+
+/// A host the lease is taken on through a transport the caller already has open
+/// (the gate session's, so a host costs one SSH connection); it must outlive
+/// the lease. Its heartbeat then waits behind whatever command holds that
+/// transport, so keep heartbeat * stale_after_beats above the longest command
+/// (command_timeout): the lease records that limit, and other runs, on this
+/// machine or another, judge staleness by it.
+struct LeaseTarget {
+  profile::Host host;
+  transport::Transport* transport = nullptr;
+};
 
 class LabLease {
  public:
@@ -50,6 +71,9 @@ class LabLease {
   /// `holder`, waiting up to options.wait. Throws Failure(kCouldNotRun) naming
   /// the holder when it cannot, having released whatever it took.
   LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
+           LeaseOptions options);
+  /// As above, over transports the caller owns (options.make_transport unused).
+  LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder,
            LeaseOptions options);
   ~LabLease();
   LabLease(const LabLease&) = delete;
@@ -65,13 +89,16 @@ class LabLease {
  private:
   struct Held {
     profile::Host host;
-    std::unique_ptr<transport::Transport> transport;
+    std::unique_ptr<transport::Transport> owned;  ///< null when the caller's transport is used
+    transport::Transport* transport = nullptr;
+    std::string dir;  ///< the lease directory on this host
   };
-  void take_one(const profile::Host& host, std::chrono::steady_clock::time_point deadline);
+  void take_all(std::vector<LeaseTarget> targets);
+  void take_one(const LeaseTarget& target, std::unique_ptr<transport::Transport> owned,
+                std::chrono::steady_clock::time_point deadline);
   void heartbeat_loop();
 
   std::string lab_;
-  std::string dir_;
   Holder holder_;
   LeaseOptions options_;
   std::vector<Held> held_;
@@ -85,6 +112,7 @@ class LabLease {
 /// One host's lease as `labgate lease` shows it.
 struct LeaseStatus {
   std::string host;
+  std::string dir;  ///< the lease directory on the host
   bool held = false;
   std::optional<Holder> holder;
   std::optional<long> heartbeat_age;  ///< seconds

@@ -28,6 +28,17 @@ struct SshSettings {
   Nanos connect_timeout = std::chrono::seconds(10);
   Nanos command_timeout = std::chrono::seconds(300);
   std::string probe_dir = "/tmp";  ///< remote, absolute; the run's dir goes below it
+  /// Remote, absolute: where the lab lease lives; unset = probe_dir.
+  std::optional<std::string> lease_dir;
+  /// "sudo": what needs root runs through `sudo -n` (never a password prompt);
+  /// unset: nothing is run as root beyond what the login user may do.
+  std::optional<std::string> become;
+
+  /// lease_dir, or probe_dir when it is not set.
+  const std::string& lease_root() const { return lease_dir ? *lease_dir : probe_dir; }
+  /// True when root work goes through sudo: `become = "sudo"` and a login user
+  /// other than root (root needs no sudo).
+  bool uses_sudo() const { return become && *become == "sudo" && user != "root"; }
 };
 
 /// One named test network of a host: test_address = { direct = "1.1.1.1" }.

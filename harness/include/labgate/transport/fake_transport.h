@@ -51,6 +51,8 @@ class FakeTransport : public Transport {
   /// What lstat reports for a path, before `files` is consulted (directories,
   /// symlinks, odd modes and owners).
   std::map<std::string, FileInfo> stats;
+  /// What host_identity() reports (a host key fingerprint stand-in).
+  std::string identity;
 
   const std::string& host_name() const override { return name_; }
   std::string describe() const override { return "fake " + name_; }
@@ -60,6 +62,7 @@ class FakeTransport : public Transport {
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
+  std::string host_identity() override { return identity; }
 
  private:
   struct Rule {

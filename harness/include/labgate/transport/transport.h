@@ -125,6 +125,14 @@ class Transport {
     std::uint64_t size = 0;
   };
   virtual std::optional<FileInfo> lstat(const std::string& remote_path) = 0;
+
+  /// What identifies the host itself, whatever address, alias or profile name
+  /// reaches it: for SSH its host key ("hk-" and 16 hex of the key's SHA-256;
+  /// machine-id cannot be it, cloned images and lab namespaces share one), for
+  /// a local host "local-" and its namespace. Only [A-Za-z0-9_.-], so it can
+  /// name a file on the host; "" when this transport cannot tell (fakes).
+  /// Connects if needed; throws Failure(kCouldNotRun) as run() does.
+  virtual std::string host_identity() { return ""; }
 };
 
 /// SSH for a host with an address, local (Boost.Process, optionally inside the

@@ -1,0 +1,38 @@
+// File operations over plain command channels through /bin/sh, for a host whose
+// SFTP cannot be used (a login shell that prints a banner on stdout corrupts the
+// SFTP stream: sshd starts sftp-server through that shell), and the diagnosis of
+// a failed remote write (no space, read-only, quota) whichever way it was made.
+// Same guarantees as the SFTP path: written beside the target, never over an
+// existing name or through a symlink, moved into place atomically.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "labgate/transport/transport.h"
+
+namespace labgate::transport {
+
+/// Writes `data` to `remote_path` (mode `mode`) with cat on stdin; a hard link
+/// puts it in place, so an existing name (file or symlink) is never replaced.
+/// Throws Failure(kCouldNotRun) naming the host, the path and the real cause.
+void exec_upload(Transport& t, std::string_view data, const std::string& remote_path, int mode);
+/// Reads a remote file with cat; throws Failure if it cannot or if it is larger than `limit`.
+std::string exec_read(Transport& t, const std::string& remote_path, std::size_t limit);
+/// lstat through stat(1) (coreutils 5.97 has -c); nullopt if nothing has that name.
+std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path);
+
+/// Why a write of `needed` bytes into `dir` fails, from a small test write there
+/// and df: "No space left on device; 0 bytes free on /u01", "no space left for
+/// it: 147888 bytes needed, 94208 bytes free on /u01", "Read-only file system",
+/// "Disk quota exceeded", or what the test write said. Call it before removing
+/// what the failed write left, or the space it took is free again. Never throws
+/// ("" if the host cannot be asked).
+std::string describe_write_failure(Transport& t, const std::string& dir, std::uint64_t needed = 0);
+
+/// Parses exec_lstat's remote output ("%f %u %s" or ABSENT); exposed for tests.
+std::optional<Transport::FileInfo> parse_stat_line(const std::string& out);
+
+}  // namespace labgate::transport
