@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@ struct SshSettings {
   Nanos connect_timeout = std::chrono::seconds(10);
   Nanos command_timeout = std::chrono::seconds(300);
   std::string probe_dir = "/tmp";  ///< remote, absolute; the run's dir goes below it
+  /// Jump hosts in order (OpenSSH ProxyJump syntax, "user@host:port,host2"), as written.
+  std::optional<std::string> proxy_jump;
+  /// Opt-in OpenSSH client config (absolute path) consulted for Host aliases.
+  std::optional<std::string> ssh_config;
+  /// Where each explicitly written SSH key came from ("defaults.ssh" or "hosts.a"):
+  /// explicit keys win over ssh_config, and `validate -v` names the source.
+  std::map<std::string, std::string> origin;
 };
 
 struct Host {
