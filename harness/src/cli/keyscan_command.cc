@@ -20,13 +20,12 @@ struct KeyscanArgs {
 ExitCode keyscan(const KeyscanArgs& a) {
   const profile::Profile p = profile::load_or_throw(a.profile);
   bool complete = true;
-  for (const profile::Host& h : p.hosts) {
-    if (h.is_local()) {
-      std::cout << "host " << h.name << ": local (no SSH, no host key)\n";
-      continue;
-    }
-    const transport::HostScan s = transport::scan_host(h, a.write);
-    std::cout << "host " << h.name << ":\n";
+  std::vector<transport::HostScan> scans;
+  for (const profile::Host& h : p.hosts)
+    if (!h.is_local()) scans.push_back(transport::scan_host(h));
+  if (a.write) transport::write_unknown_keys(scans);
+  for (const transport::HostScan& s : scans) {
+    std::cout << "host " << s.host << ":\n";
     for (const std::string& l : s.resolution) std::cout << "  " << l << "\n";
     for (const transport::ScannedKey& k : s.keys) {
       std::cout << "  " << k.who << ": " << k.key.type << " " << k.key.fingerprint << "  "

@@ -1,6 +1,8 @@
 // Scanning host keys through labgate's own SSH stack, hop by hop.
 #include "labgate/transport/host_key_scan.h"
 
+#include <set>
+
 #include "labgate/transport/host_resolution.h"
 #include "jump_chain.h"
 #include "ssh_endpoint.h"
@@ -17,17 +19,12 @@ profile::Host scan_settings(profile::Host h) {
   return h;
 }
 
-ScannedKey record(ssh_session s, const profile::Host& h, const std::string& who, bool write) {
+ScannedKey record(ssh_session s, const profile::Host& h, const std::string& who) {
   ScannedKey k;
   k.who = who;
   k.known_hosts = expand_home(h.ssh.known_hosts);
   k.key = server_host_key(s, h, who);
   k.verdict = check_host_key_file(k.known_hosts, k.key.name, k.key.type, k.key.base64);
-  if (write && k.verdict.status == HostKeyStatus::kUnknown) {
-    if (std::string e = append_known_hosts_line(k.known_hosts, k.key.line()); !e.empty())
-      throw Failure(ExitCode::kCouldNotRun, who + ": " + e);
-    k.written = true;
-  }
   return k;
 }
 
@@ -47,7 +44,7 @@ std::string describe_verdict(const ScannedKey& k) {
   return k.written ? "UNKNOWN, now written to " + k.known_hosts : "UNKNOWN to " + k.known_hosts;
 }
 
-HostScan scan_host(const profile::Host& h, bool write) {
+HostScan scan_host(const profile::Host& h) {
   HostScan out;
   out.host = h.name;
   try {
@@ -63,7 +60,7 @@ HostScan scan_host(const profile::Host& h, bool write) {
             ssh_session s = open_endpoint(
                 hh, who, hop_fd,
                 [&](ssh_session hs) {
-                  out.keys.push_back(record(hs, hh, who, write));
+                  out.keys.push_back(record(hs, hh, who));
                   if (out.keys.back().verdict.status != HostKeyStatus::kOk)
                     throw Failure(ExitCode::kCouldNotRun,
                                   who + ": not logged in to: its key is not (yet) one known_hosts vouches for, "
@@ -78,13 +75,27 @@ HostScan scan_host(const profile::Host& h, bool write) {
     const profile::Host th = scan_settings(r.target.host);
     const std::string who = "host " + h.name + " (" + r.target.target() + ")";
     ssh_session s = open_endpoint(
-        th, who, fd, [&](ssh_session ts) { out.keys.push_back(record(ts, th, who, write)); }, false);
+        th, who, fd, [&](ssh_session ts) { out.keys.push_back(record(ts, th, who)); }, false);
     ssh_disconnect(s);
     ssh_free(s);
   } catch (const Failure& f) {
     out.error = f.what();
   }
   return out;
+}
+
+void write_unknown_keys(std::vector<HostScan>& scans) {
+  std::set<std::pair<std::string, std::string>> done;
+  for (HostScan& s : scans) {
+    for (ScannedKey& k : s.keys) {
+      if (k.verdict.status != HostKeyStatus::kUnknown) continue;
+      if (done.insert({k.known_hosts, k.key.line()}).second) {
+        if (std::string e = append_known_hosts_line(k.known_hosts, k.key.line()); !e.empty())
+          throw Failure(ExitCode::kCouldNotRun, k.who + ": " + e);
+      }
+      k.written = true;
+    }
+  }
 }
 
 }  // namespace labgate::transport

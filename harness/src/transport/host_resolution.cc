@@ -75,7 +75,7 @@ ResolvedHost resolve_host(const profile::Host& h) {
   for (std::size_t i = 0; i < n; ++i) {
     const profile::JumpHop& hop = parsed.hops[i];
     Endpoint e;
-    e.label = "jump host " + std::to_string(i + 1) + " of " + std::to_string(n);
+    e.label = "jump host " + std::to_string(i + 1) + " of " + std::to_string(n) + " for host " + h.name;
     // A hop inherits the target's resolved login (user, identity, known_hosts,
     // timeouts, algorithms) unless the chain or ssh_config says otherwise for it.
     e.host = r.target.host;

@@ -41,7 +41,7 @@ TEST_F(HostResolution, AliasTakesEverythingFromSshConfig) {
   EXPECT_EQ(r.target.origin.at("known_hosts"), "default");
   ASSERT_EQ(r.jumps.size(), 1u);
   const Endpoint& j = r.jumps[0];
-  EXPECT_EQ(j.label, "jump host 1 of 1");
+  EXPECT_EQ(j.label, "jump host 1 of 1 for host a");
   EXPECT_EQ(j.host.address, "198.18.12.10");
   EXPECT_EQ(j.host.ssh.user, "jump");
   EXPECT_EQ(j.host.ssh.port, 2022);
@@ -68,7 +68,7 @@ TEST_F(HostResolution, ExplicitProfileKeysWin) {
   // A hop without a user logs in as the target's user, with the target's key.
   EXPECT_EQ(r.jumps[1].target(), "perfops@198.18.12.12:23");
   EXPECT_EQ(r.jumps[1].host.ssh.identity, "/keys/id_cfg");
-  EXPECT_EQ(r.jumps[1].label, "jump host 2 of 2");
+  EXPECT_EQ(r.jumps[1].label, "jump host 2 of 2 for host a");
   EXPECT_EQ(r.jump_origin, "profile hosts.a.proxy_jump");
   const auto lines = describe_resolution(r);
   std::string all;

@@ -27,11 +27,15 @@ struct HostScan {
   std::string error;                    ///< why the scan stopped early ("" if it did not)
 };
 
-/// Scans host `h`. A jump hop whose key known_hosts does not vouch for is shown
-/// but not logged in to (nothing is sent to an unverified server): its host is
-/// reached once the hop's key is checked and recorded. `write` appends keys
-/// whose verdict is kUnknown (never a revoked, changed or other-type one).
-HostScan scan_host(const profile::Host& h, bool write);
+/// Scans host `h` (writes nothing). A jump hop whose key known_hosts does not
+/// vouch for is shown but not logged in to (nothing is sent to an unverified
+/// server): its host is reached once the hop's key is checked and recorded.
+HostScan scan_host(const profile::Host& h);
+
+/// After every host was scanned (so a key written now vouches for nothing in
+/// this scan): appends each key whose verdict is kUnknown, once per file and
+/// line; never a revoked, changed or other-type one. Marks them written.
+void write_unknown_keys(std::vector<HostScan>& scans);
 
 /// "known (line 3 of PATH)", "UNKNOWN", "REVOKED (PATH:4)", ...
 std::string describe_verdict(const ScannedKey& k);
