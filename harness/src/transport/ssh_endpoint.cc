@@ -86,6 +86,14 @@ void set_options(ssh_session s, const profile::Host& h, const std::string& who, 
   }
 }
 
+// libssh 0.10's ssh_get_kex_algo names every method it implements except the
+// group exchanges (diffie-hellman-group-exchange-sha1/-sha256, what OpenSSH 4.3
+// prefers), for which it returns NULL; it does not say which hash was used.
+std::string kex_name(ssh_session s) {
+  const char* k = ssh_get_kex_algo(s);
+  return k ? k : "diffie-hellman-group-exchange (libssh 0.10 does not say which hash)";
+}
+
 }  // namespace
 
 std::string expand_home(const std::string& path) {
@@ -242,18 +250,21 @@ ssh_session open_endpoint(const profile::Host& h, const std::string& who, int fd
     if (fd >= 0) close(fd);
     fail(who + ": cannot allocate an SSH session");
   }
+  bool fd_taken = fd < 0;  // libssh owns fd once ssh_connect has put it in the session's socket
   try {
     set_options(s, h, who, fd);
+    fd_taken = true;
     if (ssh_connect(s) != SSH_OK)
       fail(who + ": cannot connect: " + explain_connect_error(ssh_get_error(s), h.ssh.legacy_algorithms));
     check_key(s);
     if (login) authenticate(s, h, who);
   } catch (...) {
     if (ssh_is_connected(s)) ssh_disconnect(s);
-    ssh_free(s);  // closes fd too, which libssh owns from SSH_OPTIONS_FD on
+    ssh_free(s);  // closes fd too once ssh_connect took it
+    if (!fd_taken) close(fd);
     throw;
   }
-  spdlog::debug("{}: connected (kex {}, cipher {}, mac {})", who, or_unknown(ssh_get_kex_algo(s)),
+  spdlog::debug("{}: connected (kex {}, cipher {}, mac {})", who, kex_name(s),
                 or_unknown(ssh_get_cipher_out(s)), or_unknown(ssh_get_hmac_out(s)));
   return s;
 }
