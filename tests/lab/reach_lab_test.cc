@@ -55,8 +55,9 @@ class ReachOnLab : public LabTest {
     std::ostringstream p;
     p << "[lab]\nname = \"reach-lab\"\n[defaults.ssh]\nuser = \"root\"\nidentity = \"" << state_dir()
       << "/id_rsa\"\nknown_hosts = \"" << known_hosts << "\"\nproxy_jump = \"root@" << bastion()
-      << ":22\"\nconnect_timeout = \"5s\"\n" << extra << "[hosts.a]\naddress = \"" << address("a")
-      << "\"\n[hosts.b]\naddress = \"" << address("b") << "\"\nport = 2222\nlegacy_algorithms = true\n";
+      << ":22\"\nconnect_timeout = \"5s\"\n"
+      << extra << "[hosts.a]\naddress = \"" << address("a") << "\"\n[hosts.b]\naddress = \"" << address("b")
+      << "\"\nport = 2222\nlegacy_algorithms = true\n";
     return write("profile", p.str());
   }
 };
@@ -92,8 +93,10 @@ TEST_F(ReachOnLab, TwoHops) {
   // A second hop that does not answer is named by the hop that could not reach it.
   h.ssh.proxy_jump = "root@" + bastion() + ",root@" + bastion() + ":2299";
   const std::string msg = could_not_run([&] { transport::make_transport(h)->run({"true"}); });
-  EXPECT_NE(msg.find("jump host 1 of 2 for host a (root@" + bastion() + ":22): cannot open a forwarded connection "
-                     "(direct-tcpip) to " + bastion() + ":2299"),
+  EXPECT_NE(msg.find("jump host 1 of 2 for host a (root@" + bastion() +
+                     ":22): cannot open a forwarded connection "
+                     "(direct-tcpip) to " +
+                     bastion() + ":2299"),
             std::string::npos)
       << msg;
 }
@@ -103,7 +106,8 @@ TEST_F(ReachOnLab, BastionWithUnknownOrChangedKeyIsRefusedNamingTheHop) {
   // Only the target's keys are known, not the bastion's.
   h.ssh.known_hosts = write("kh", address("a") + " " + host_key("a", "ed25519") + "\n");
   std::string msg = could_not_run([&] { transport::make_transport(h)->run({"true"}); });
-  EXPECT_NE(msg.find("jump host 1 of 1 for host a (root@" + bastion() + ":22): unknown host key"), std::string::npos)
+  EXPECT_NE(msg.find("jump host 1 of 1 for host a (root@" + bastion() + ":22): unknown host key"),
+            std::string::npos)
       << msg;
   EXPECT_NE(msg.find("labgate keyscan"), std::string::npos) << msg;
   // The bastion's ed25519 entry holds another key: changed, refused, file untouched.
@@ -122,22 +126,24 @@ TEST_F(ReachOnLab, BastionWithUnknownOrChangedKeyIsRefusedNamingTheHop) {
 
 TEST_F(ReachOnLab, SshConfigAliasesResolveHostAndBastion) {
   const std::string cfg = write("cfg", "Host lab-a\n  HostName " + address("a") +
-                                           "\n  User root\n  ProxyJump jump\nHost jump\n  HostName " + bastion() +
-                                           "\n  User root\n");
+                                           "\n  User root\n  ProxyJump jump\nHost jump\n  HostName " +
+                                           bastion() + "\n  User root\n");
   profile::Host h = host("a");
   h.address = "lab-a";
   h.ssh.ssh_config = cfg;
   EXPECT_FALSE(hostname_of(h).empty());
   // validate -v shows what the alias became and where each value came from.
-  const std::string p = write("p", "[lab]\nname = \"x\"\n[defaults.ssh]\nssh_config = \"" + cfg +
-                                       "\"\nidentity = \"" + state_dir() + "/id_rsa\"\n[hosts.a]\naddress = \"lab-a\"\n");
+  const std::string p =
+      write("p", "[lab]\nname = \"x\"\n[defaults.ssh]\nssh_config = \"" + cfg + "\"\nidentity = \"" +
+                     state_dir() + "/id_rsa\"\n[hosts.a]\naddress = \"lab-a\"\n");
   const auto r = run_local({LABGATE_BIN, "validate", "-v", p});
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("address      " + address("a") + " (ssh_config " + cfg + ":2 (HostName for \"lab-a\"))"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("address      " + address("a") + " (ssh_config " + cfg + ":2 (HostName for \"lab-a\"))"),
+      std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("jump chain   root@" + bastion() + ":22 -> root@" + address("a") + ":22 (ssh_config " + cfg +
-                       ":4)"),
+  EXPECT_NE(r.out.find("jump chain   root@" + bastion() + ":22 -> root@" + address("a") + ":22 (ssh_config " +
+                       cfg + ":4)"),
             std::string::npos)
       << r.out;
 }
@@ -168,7 +174,8 @@ TEST_F(ReachOnLab, KeyscanHopByHopIncludingTheLegacyServer) {
   EXPECT_NE(r.out.find("jump host 1 of 1 for host a (root@" + bastion() + ":22): ssh-ed25519 SHA256:"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("    " + bastion() + " " + host_key("j", "ed25519") + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    " + bastion() + " " + host_key("j", "ed25519") + "\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("not logged in to"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("nothing written"), std::string::npos) << r.out;
   EXPECT_FALSE(std::ifstream(kh).good());
@@ -178,9 +185,11 @@ TEST_F(ReachOnLab, KeyscanHopByHopIncludingTheLegacyServer) {
   EXPECT_EQ(slurp(kh), bastion() + " " + host_key("j", "ed25519") + "\n");
   r = run_local({LABGATE_BIN, "keyscan", p, "--write"});
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("host b (root@" + address("b") + ":2222): ssh-rsa SHA256:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host b (root@" + address("b") + ":2222): ssh-rsa SHA256:"), std::string::npos)
+      << r.out;
   const std::string written = slurp(kh);
-  EXPECT_NE(written.find("[" + address("b") + "]:2222 " + host_key("b", "rsa") + "\n"), std::string::npos) << written;
+  EXPECT_NE(written.find("[" + address("b") + "]:2222 " + host_key("b", "rsa") + "\n"), std::string::npos)
+      << written;
   EXPECT_NE(written.find(address("a") + " " + host_key("a", "ed25519") + "\n"), std::string::npos) << written;
   // What keyscan wrote is what a run trusts.
   profile::Host b = via_bastion("b", 2222, true);
@@ -195,7 +204,8 @@ TEST_F(ReachOnLab, EveryFailingHostNamedOnceAndVerboseVerboseLogsLibssh) {
   const std::string empty = write("kh", "");
   auto r = run_local({LABGATE_BIN, "facts", profile(empty)});
   EXPECT_EQ(r.exit_status, 3) << r.out << r.err;
-  EXPECT_NE(r.err.find("2 hosts cannot be reached:\n- jump host 1 of 1 for host a"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 hosts cannot be reached:\n- jump host 1 of 1 for host a"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("\n- jump host 1 of 1 for host b"), std::string::npos) << r.err;
   std::size_t count = 0;
   for (std::size_t at = 0; (at = r.err.find("for host a (", at)) != std::string::npos; ++at) ++count;

@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "labgate/transport/host_key_scan.h"
 #include "labgate/cli/commands.h"
 #include "labgate/profile/load.h"
+#include "labgate/transport/host_key_scan.h"
 
 namespace labgate::cli {
 namespace {

@@ -18,7 +18,7 @@ std::string parse_one(std::string_view s, JumpHop& hop) {
     s.remove_prefix(at + 1);
   }
   std::optional<std::string_view> port;  // set when a ':' introduces one
-  if (!s.empty() && s[0] == '[') {  // [IPv6]:port, as OpenSSH writes it
+  if (!s.empty() && s[0] == '[') {       // [IPv6]:port, as OpenSSH writes it
     const auto close = s.find(']');
     if (close == std::string_view::npos) return "\"" + std::string(s) + "\": '[' without ']'";
     hop.host = std::string(s.substr(1, close - 1));

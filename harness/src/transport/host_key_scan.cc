@@ -3,10 +3,10 @@
 
 #include <set>
 
-#include "labgate/transport/host_resolution.h"
 #include "jump_chain.h"
-#include "ssh_endpoint.h"
+#include "labgate/transport/host_resolution.h"
 #include "labgate/util/exit_code.h"
+#include "ssh_endpoint.h"
 
 namespace labgate::transport {
 namespace {
@@ -33,13 +33,18 @@ ScannedKey record(ssh_session s, const profile::Host& h, const std::string& who)
 std::string describe_verdict(const ScannedKey& k) {
   const std::string at = k.known_hosts + ":" + std::to_string(k.verdict.line);
   switch (k.verdict.status) {
-    case HostKeyStatus::kOk: return "known (" + at + ")";
-    case HostKeyStatus::kRevoked: return "REVOKED (" + at + " marks it @revoked; never written)";
-    case HostKeyStatus::kChanged: return "CHANGED (" + at + " holds another key of this type)";
-    case HostKeyStatus::kOther: return "known only with other key types (" + at + "); add the line by hand";
+    case HostKeyStatus::kOk:
+      return "known (" + at + ")";
+    case HostKeyStatus::kRevoked:
+      return "REVOKED (" + at + " marks it @revoked; never written)";
+    case HostKeyStatus::kChanged:
+      return "CHANGED (" + at + " holds another key of this type)";
+    case HostKeyStatus::kOther:
+      return "known only with other key types (" + at + "); add the line by hand";
     case HostKeyStatus::kCertAuthorityOnly:
       return "vouched for only by @cert-authority " + at + " (host certificates are not supported)";
-    case HostKeyStatus::kUnknown: break;
+    case HostKeyStatus::kUnknown:
+      break;
   }
   return k.written ? "UNKNOWN, now written to " + k.known_hosts : "UNKNOWN to " + k.known_hosts;
 }
@@ -62,10 +67,12 @@ HostScan scan_host(const profile::Host& h) {
                 [&](ssh_session hs) {
                   out.keys.push_back(record(hs, hh, who));
                   if (out.keys.back().verdict.status != HostKeyStatus::kOk)
-                    throw Failure(ExitCode::kCouldNotRun,
-                                  who + ": not logged in to: its key is not (yet) one known_hosts vouches for, "
-                                        "so what lies behind it is not scanned; check the key above out of band, "
-                                        "record it (--write), and scan again");
+                    throw Failure(
+                        ExitCode::kCouldNotRun,
+                        who +
+                            ": not logged in to: its key is not (yet) one known_hosts vouches for, "
+                            "so what lies behind it is not scanned; check the key above out of band, "
+                            "record it (--write), and scan again");
                 },
                 true);
             return s;

@@ -98,8 +98,9 @@ ResolvedHost resolve_host(const profile::Host& h) {
       if (hop_keys.origin.count(k)) e.origin[k] = r.jump_origin;
     for (const char* k : {"user", "identity", "known_hosts"})
       if (e.origin[k] == kDefault) e.origin[k] = "as for " + r.target.label + " (" + r.target.origin[k] + ")";
-    e.origin["address"] = hc.hostname ? "ssh_config " + hc.hostname->origin + " (HostName for \"" + hop.host + "\")"
-                                      : r.jump_origin;
+    e.origin["address"] = hc.hostname
+                              ? "ssh_config " + hc.hostname->origin + " (HostName for \"" + hop.host + "\")"
+                              : r.jump_origin;
     r.jumps.push_back(std::move(e));
   }
   return r;
@@ -117,7 +118,8 @@ std::vector<std::string> describe_resolution(const ResolvedHost& r) {
     out.push_back("  address      " + e.host.address + from("address"));
     out.push_back("  port         " + std::to_string(s.port) + from("port"));
     out.push_back("  user         " + s.user + from("user"));
-    out.push_back("  identity     " + (s.identity ? *s.identity : std::string("ssh-agent")) + from("identity"));
+    out.push_back("  identity     " + (s.identity ? *s.identity : std::string("ssh-agent")) +
+                  from("identity"));
     out.push_back("  known_hosts  " + s.known_hosts + from("known_hosts"));
   };
   endpoint(r.target);

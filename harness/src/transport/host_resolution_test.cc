@@ -95,7 +95,8 @@ TEST_F(HostResolution, BadChainInSshConfigNamesTheLine) {
     resolve_host(host_);
     FAIL();
   } catch (const Failure& f) {
-    EXPECT_NE(std::string(f.what()).find(path_ + ":2: jump host 2: an empty hop"), std::string::npos) << f.what();
+    EXPECT_NE(std::string(f.what()).find(path_ + ":2: jump host 2: an empty hop"), std::string::npos)
+        << f.what();
   }
 }
 

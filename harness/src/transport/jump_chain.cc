@@ -24,7 +24,8 @@ constexpr int kIdlePollMs = 10;
 
 std::string JumpChain::who(const Endpoint& hop) { return hop.label + " (" + hop.target() + ")"; }
 
-JumpChain::JumpChain(const std::vector<Endpoint>& hops, const std::string& host, int port, const Opener& open) {
+JumpChain::JumpChain(const std::vector<Endpoint>& hops, const std::string& host, int port,
+                     const Opener& open) {
   links_.reserve(hops.size());  // the pump reads links_[0..active_) while we append: never reallocate
   try {
     for (std::size_t i = 0; i < hops.size(); ++i) {

@@ -39,8 +39,8 @@ class JumpChain {
     std::string who;
     ssh_session session = nullptr;
     ssh_channel channel = nullptr;
-    int ours = -1;         ///< our end of the pair: what the next session sends arrives here
-    std::string to_next;   ///< bytes from the channel not yet written to `ours`
+    int ours = -1;        ///< our end of the pair: what the next session sends arrives here
+    std::string to_next;  ///< bytes from the channel not yet written to `ours`
     bool closed = false;
   };
   void add_link(const std::string& who, ssh_session s, const std::string& host, int port);

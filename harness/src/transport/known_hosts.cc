@@ -29,13 +29,20 @@ std::string base64_decode(const std::string& in) {
   int val = 0, bits = -8;
   for (const char c : in) {
     int d;
-    if (c >= 'A' && c <= 'Z') d = c - 'A';
-    else if (c >= 'a' && c <= 'z') d = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') d = c - '0' + 52;
-    else if (c == '+') d = 62;
-    else if (c == '/') d = 63;
-    else if (c == '=') break;
-    else return "";
+    if (c >= 'A' && c <= 'Z')
+      d = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      d = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      d = c - '0' + 52;
+    else if (c == '+')
+      d = 62;
+    else if (c == '/')
+      d = 63;
+    else if (c == '=')
+      break;
+    else
+      return "";
     val = (val << 6) | d;
     bits += 6;
     if (bits >= 0) {
@@ -65,7 +72,9 @@ bool hashed_match(const std::string& entry, const std::string& name) {
 
 bool wildcard_match(const std::string& pattern, const std::string& name) {
   std::size_t p = 0, n = 0, star = std::string::npos, resume = 0;
-  auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); };
+  auto same = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  };
   while (n < name.size()) {
     if (p < pattern.size() && (pattern[p] == '?' || same(pattern[p], name[n]))) {
       ++p;
@@ -173,13 +182,14 @@ HostKeyVerdict check_host_key_file(const std::string& path, const std::string& n
 std::string append_known_hosts_line(const std::string& path, const std::string& line) {
   if (const auto slash = path.rfind('/'); slash != std::string::npos && slash > 0) {
     const std::string dir = path.substr(0, slash);
-    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return "cannot create " + dir + ": " + std::strerror(errno);
+    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+      return "cannot create " + dir + ": " + std::strerror(errno);
   }
   const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return "cannot open " + path + " for writing: " + std::strerror(errno);
   // A file that does not end in a newline must not have our entry glued onto its last line.
   std::string text = line + "\n";
-  struct stat st{};
+  struct stat st {};
   if (fstat(fd, &st) == 0 && st.st_size > 0) {
     char last = '\n';
     const int rfd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -15,7 +15,8 @@ namespace {
 const std::string kK1 = "AAAAC3NzaC1lZDI1NTE5AAAAIGqYnTwFgkzJJtel+PafDMgyGBfkKgNwY4cdUAO8j7fO";
 const std::string kK2 = "AAAAC3NzaC1lZDI1NTE5AAAAICGGtTZPCdebEfpOU4qxhyja6uhZVRMMsu8yLK0WPW1B";
 const std::string kRsa =
-    "AAAAB3NzaC1yc2EAAAADAQABAAAAgQDIIaXKLWcqi8hemJCDPTZRaStor9JFBBipsHiXEzA0ub10Nudys/NtSqiwj/Bau1W5r4t5X2UFtVWxol5kHcgr"
+    "AAAAB3NzaC1yc2EAAAADAQABAAAAgQDIIaXKLWcqi8hemJCDPTZRaStor9JFBBipsHiXEzA0ub10Nudys/NtSqiwj/"
+    "Bau1W5r4t5X2UFtVWxol5kHcgr"
     "InmBkDZv2Ro/QvbAkGNKb9X2QPq3JsBtMq8LXFG9iqSN3YRIvwI3LSctvSB814TWnKBS/eXwFFeG4TeKfugRJQ==";
 // `ssh-keygen -H` of "[198.18.0.2]:2222 ssh-ed25519 kK1".
 const std::string kHashed = "|1|BNW6iU9VZ75VBRpekJHGPUWAzaU=|qXWROffBhVMxHtBCqwzASwy2UdE=";
@@ -74,12 +75,14 @@ TEST(KnownHosts, ChangedOtherCertAuthorityUnknown) {
   EXPECT_EQ(check("h ssh-ed25519 " + kK2 + "\nh ssh-ed25519 " + kK1 + "\n", "h", "ssh-ed25519", kK1).status,
             HostKeyStatus::kOk);
   EXPECT_EQ(check("h ssh-rsa " + kRsa + "\n", "h", "ssh-ed25519", kK1).status, HostKeyStatus::kOther);
-  const HostKeyVerdict ca = check("# c\n@cert-authority *.lab ssh-ed25519 " + kK2 + "\n", "a.lab", "ssh-ed25519", kK1);
+  const HostKeyVerdict ca =
+      check("# c\n@cert-authority *.lab ssh-ed25519 " + kK2 + "\n", "a.lab", "ssh-ed25519", kK1);
   EXPECT_EQ(ca.status, HostKeyStatus::kCertAuthorityOnly);
   EXPECT_EQ(ca.line, 2);
-  EXPECT_EQ(check("\n# only comments\n@weird h ssh-ed25519 " + kK1 + "\nh ssh-ed25519\n", "h", "ssh-ed25519", kK1)
-                .status,
-            HostKeyStatus::kUnknown);
+  EXPECT_EQ(
+      check("\n# only comments\n@weird h ssh-ed25519 " + kK1 + "\nh ssh-ed25519\n", "h", "ssh-ed25519", kK1)
+          .status,
+      HostKeyStatus::kUnknown);
 }
 
 TEST(KnownHosts, AppendCreatesFileAndKeepsLinesApart) {

@@ -16,7 +16,8 @@ namespace {
 }
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -62,10 +63,14 @@ std::string expand(const std::string& v, const std::string& host, const std::str
       continue;
     }
     const char t = i + 1 < s.size() ? s[++i] : '\0';
-    if (t == 'h') out += host;
-    else if (t == 'd') out += home();
-    else if (t == '%') out += '%';
-    else bad(where, std::string("the token %") + t + " is not supported by labgate (only %h, %d, %%)");
+    if (t == 'h')
+      out += host;
+    else if (t == 'd')
+      out += home();
+    else if (t == '%')
+      out += '%';
+    else
+      bad(where, std::string("the token %") + t + " is not supported by labgate (only %h, %d, %%)");
   }
   return out;
 }
@@ -122,7 +127,8 @@ SshConfigEntry SshConfig::lookup(const std::string& name) const {
   for (const Block& b : blocks_) {
     if (b.match_block) {
       if (!b.lines.empty())
-        e.notes.push_back(path_ + ":" + std::to_string(b.line) + ": a Match block is not evaluated by labgate");
+        e.notes.push_back(path_ + ":" + std::to_string(b.line) +
+                          ": a Match block is not evaluated by labgate");
       continue;
     }
     if (!b.patterns.empty() && !ssh_config_host_matches(b.patterns, name)) continue;
@@ -134,8 +140,9 @@ SshConfigEntry SshConfig::lookup(const std::string& name) const {
       } else if (l.key == "user") {
         take(e.user, l, first);
       } else if (l.key == "port") {
-        const bool digits = !first.empty() && first.size() <= 5 &&
-                            std::all_of(first.begin(), first.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        const bool digits =
+            !first.empty() && first.size() <= 5 &&
+            std::all_of(first.begin(), first.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
         if (!digits || std::stoi(first) < 1 || std::stoi(first) > 65535)
           bad(where, "Port \"" + first + "\" is not a port (1-65535)");
         take(e.port, l, first);

@@ -74,7 +74,8 @@ TEST(SshConfig, BadValuesNameFileAndLine) {
     parse("Host a\n  Port 99999\n").lookup("a");
     FAIL() << "no error";
   } catch (const Failure& f) {
-    EXPECT_NE(std::string(f.what()).find("/cfg:2: Port \"99999\" is not a port"), std::string::npos) << f.what();
+    EXPECT_NE(std::string(f.what()).find("/cfg:2: Port \"99999\" is not a port"), std::string::npos)
+        << f.what();
   }
   EXPECT_THROW(parse("Host a\n  User\n"), Failure);
   EXPECT_THROW(parse("Host a\n  HostName \"x\n"), Failure);

@@ -6,9 +6,8 @@
 #include <regex>
 
 #include "jump_chain.h"
-#include "ssh_endpoint.h"
-
 #include "labgate/util/exit_code.h"
+#include "ssh_endpoint.h"
 
 namespace labgate::transport {
 
@@ -124,7 +123,8 @@ void SshConnection::connect() {
   int fd = -1;
   if (!resolved_.jumps.empty()) {
     chain = std::make_unique<JumpChain>(
-        resolved_.jumps, target.address, target.ssh.port, [](const Endpoint& hop, const std::string& who, int hop_fd) {
+        resolved_.jumps, target.address, target.ssh.port,
+        [](const Endpoint& hop, const std::string& who, int hop_fd) {
           ssh_session s = open_endpoint(
               hop.host, who, hop_fd, [&](ssh_session hs) { verify_host_key(hs, hop.host, who); }, true);
           if (hop_fd < 0) tune_socket(s, kDeadAfter);  // the first hop's TCP socket carries everything

@@ -1,7 +1,7 @@
 // One SSH session to one host, reused for every command of a run: connects on
-// first use (through its jump hosts, if any), verifies the host key against the profile's known_hosts, logs in by
-// key file or agent, and reconnects after a drop. Not thread-safe by itself:
-// callers hold mutex() around every use of session().
+// first use (through its jump hosts, if any), verifies the host key against the profile's known_hosts, logs
+// in by key file or agent, and reconnects after a drop. Not thread-safe by itself: callers hold mutex()
+// around every use of session().
 #pragma once
 
 #include <libssh/libssh.h>
@@ -12,9 +12,8 @@
 #include <mutex>
 #include <string>
 
-#include "labgate/transport/host_resolution.h"
-
 #include "labgate/profile/profile.h"
+#include "labgate/transport/host_resolution.h"
 
 namespace labgate::transport {
 

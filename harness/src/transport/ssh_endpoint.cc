@@ -105,7 +105,8 @@ std::string expand_home(const std::string& path) {
 
 HostKeyInfo server_host_key(ssh_session s, const profile::Host& h, const std::string& who) {
   ssh_key key = nullptr;
-  if (ssh_get_server_publickey(s, &key) != SSH_OK) fail(who + ": the server sent no host key: " + ssh_get_error(s));
+  if (ssh_get_server_publickey(s, &key) != SSH_OK)
+    fail(who + ": the server sent no host key: " + ssh_get_error(s));
   HostKeyInfo k;
   k.fingerprint = fingerprint_of(key);
   k.type = or_unknown(ssh_key_type_to_char(ssh_key_type(key)));
@@ -133,12 +134,13 @@ void verify_host_key(ssh_session s, const profile::Host& h, const std::string& w
     case HostKeyStatus::kOk:
       return;
     case HostKeyStatus::kRevoked:
-      fail(who + ": REVOKED HOST KEY: the server presents " + k.type + " key " + k.fingerprint +
-           ", which " + at + " marks @revoked; refusing (whatever accept_new_host_keys says; a revoked "
+      fail(who + ": REVOKED HOST KEY: the server presents " + k.type + " key " + k.fingerprint + ", which " +
+           at +
+           " marks @revoked; refusing (whatever accept_new_host_keys says; a revoked "
            "key is never written to known_hosts)");
     case HostKeyStatus::kChanged:
-      fail(who + ": HOST KEY CHANGED. The server presents " + k.type + " key " + k.fingerprint + ", but " + at +
-           " holds a different " + k.type +
+      fail(who + ": HOST KEY CHANGED. The server presents " + k.type + " key " + k.fingerprint + ", but " +
+           at + " holds a different " + k.type +
            " key for it. This may be a reinstalled server or an attacker; "
            "refusing. If the change is expected, remove the old entry (ssh-keygen -R '" +
            k.name + "' -f " + known + ") and: " + how);
@@ -149,7 +151,8 @@ void verify_host_key(ssh_session s, const profile::Host& h, const std::string& w
     case HostKeyStatus::kCertAuthorityOnly:
       fail(who + ": only the @cert-authority line " + at +
            " vouches for this host, and host certificates are not supported by labgate (libssh 0.10 "
-           "cannot verify them against a CA); refusing. Add the host's own key instead. " + how);
+           "cannot verify them against a CA); refusing. Add the host's own key instead. " +
+           how);
     case HostKeyStatus::kUnknown:
       break;
   }

@@ -26,7 +26,7 @@ struct Endpoint {
 struct ResolvedHost {
   std::vector<Endpoint> jumps;  ///< in order: the first is reached directly
   Endpoint target;
-  std::string jump_origin;  ///< where the chain came from ("" if none)
+  std::string jump_origin;         ///< where the chain came from ("" if none)
   std::vector<std::string> notes;  ///< ssh_config lines seen but not followed
 };
 
