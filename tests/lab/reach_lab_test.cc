@@ -3,8 +3,14 @@
 // hosts (1 and 2 hops) verified like targets, ssh_config aliases, @revoked keys,
 // `labgate keyscan` against the legacy (OpenSSH 4.3 algorithms) port 2222,
 // -vv's libssh log, every failing host named, and the blackhole route.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -99,6 +105,35 @@ TEST_F(ReachOnLab, TwoHops) {
                      bastion() + ":2299"),
             std::string::npos)
       << msg;
+}
+
+TEST_F(ReachOnLab, EachHopHasItsConnectTimeout) {
+  // A listener that completes TCP handshakes (the kernel's backlog) and never
+  // speaks SSH, on the root side of the bastion's veth: reachable directly (as a
+  // first hop) and from the bastion (as a second hop).
+  const std::string stall = "198.18.1." + std::to_string(pair() * 4 - 3);
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(2299);
+  inet_pton(AF_INET, stall.c_str(), &sa.sin_addr);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0) << std::strerror(errno);
+  ASSERT_EQ(listen(fd, 8), 0);
+  profile::Host h = via_bastion("a");
+  h.ssh.connect_timeout = std::chrono::seconds(2);
+  for (const auto& [chain, hop] :
+       {std::pair{"root@" + stall + ":2299", "jump host 1 of 1"},
+        std::pair{"root@" + bastion() + ",root@" + stall + ":2299", "jump host 2 of 2"}}) {
+    h.ssh.proxy_jump = chain;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string msg = could_not_run([&] { transport::make_transport(h)->run({"true"}); });
+    const auto took = std::chrono::steady_clock::now() - t0;
+    EXPECT_NE(msg.find(std::string(hop) + " for host a (root@" + stall + ":2299): cannot connect"),
+              std::string::npos)
+        << msg;
+    EXPECT_LT(took, std::chrono::seconds(8)) << chain;
+  }
+  close(fd);
 }
 
 TEST_F(ReachOnLab, BastionWithUnknownOrChangedKeyIsRefusedNamingTheHop) {
