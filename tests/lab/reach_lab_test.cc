@@ -200,6 +200,21 @@ TEST_F(ReachOnLab, RevokedKeyIsRefusedAndNeverWritten) {
   EXPECT_EQ(slurp(h.ssh.known_hosts), only);
 }
 
+TEST_F(ReachOnLab, CertAuthorityOnlyIsNamedAsNotSupported) {
+  profile::Host h = via_bastion("a");
+  // The bastion's own keys, and for host a only a CA line (any key: labgate cannot use it).
+  const std::string text = bastion() + " " + host_key("j", "ed25519") + "\n@cert-authority " + address("a") +
+                           " " + host_key("b", "ed25519") + "\n";
+  h.ssh.known_hosts = write("kh", text);
+  h.ssh.accept_new_host_keys = true;
+  const std::string msg = could_not_run([&] { transport::make_transport(h)->run({"true"}); });
+  EXPECT_NE(msg.find("only the @cert-authority line " + h.ssh.known_hosts + ":2 vouches for this host"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("not supported"), std::string::npos) << msg;
+  EXPECT_EQ(slurp(h.ssh.known_hosts), text);
+}
+
 TEST_F(ReachOnLab, KeyscanHopByHopIncludingTheLegacyServer) {
   const std::string kh = temp_dir("kh") + "/known_hosts";
   const std::string p = profile(kh);
