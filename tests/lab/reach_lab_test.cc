@@ -266,6 +266,13 @@ TEST_F(ReachOnLab, EveryFailingHostNamedOnceAndVerboseVerboseLogsLibssh) {
   EXPECT_EQ(r.exit_status, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("libssh["), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("LOG ERROR"), std::string::npos) << r.err;
+  // In `labgate -vv run` the suites' SSH work lands in the run's labgate.log.
+  const std::string results = temp_dir("results");
+  const auto run =
+      run_local({LABGATE_BIN, "-vv", "run", profile(state_dir() + "/known_hosts"), "--results", results});
+  EXPECT_EQ(run.exit_status, 0) << run.out << run.err;
+  const auto log = run_local({"sh", "-c", "cat \"$1\"/*/labgate.log", "sh", results});
+  EXPECT_NE(log.out.find("libssh[2]: ssh_connect: libssh 0.10"), std::string::npos) << log.out;
   // libssh 0.10's ssh_get_kex_algo returns NULL for the group exchange the legacy sshd uses.
   EXPECT_NE(r.err.find("host b (root@" + address("b") + ":2222 via root@" + bastion() +
                        ":22): connected (kex diffie-hellman-group-exchange"),

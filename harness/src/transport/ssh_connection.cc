@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "jump_chain.h"
+#include "labgate/transport/libssh_log.h"
 #include "labgate/util/exit_code.h"
 #include "ssh_endpoint.h"
 
@@ -44,6 +45,7 @@ std::string explain_connect_error(const std::string& libssh_error, bool legacy_a
 }
 
 SshConnection::SshConnection(profile::Host host) : host_(std::move(host)) {
+  enable_libssh_log_from_env();  // a suite child of `labgate -vv run`
   // Resolved once: a bad ssh_config is reported at the first connect, naming its line.
   try {
     resolved_ = resolve_host(host_);
