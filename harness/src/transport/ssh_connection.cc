@@ -20,7 +20,15 @@ std::string explain_connect_error(const std::string& libssh_error, bool legacy_a
   // libssh 0.10: "kex error : no match for method <what>: server [<list>], client [<list>]"
   static const std::regex kNoMatch(R"(no match for method ([^:]+): server \[([^\]]*)\])");
   std::smatch m;
-  if (!std::regex_search(libssh_error, m, kNoMatch)) return libssh_error;
+  if (!std::regex_search(libssh_error, m, kNoMatch)) {
+    // connect(2) on a blackholed or unroutable address: say what it means.
+    for (const char* e : {"Invalid argument", "Network is unreachable", "No route to host"})
+      if (libssh_error.find(e) != std::string::npos)
+        return libssh_error +
+               " (no route to that address from here: check it, and whether the host is reached "
+               "through a bastion, which proxy_jump names)";
+    return libssh_error;
+  }
   const std::string what = m[1];
   std::string cls = what;
   if (what.find("kex") != std::string::npos)
