@@ -6,6 +6,7 @@
 
 #include <libssh/libssh.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 
