@@ -1,4 +1,5 @@
-// SSH session set-up for one host: options, host key verification, login.
+// One host's SSH connection: resolved through ssh_config, reached through its jump
+// chain if any, set up by ssh_endpoint.cc, dropped and remade after a break.
 #include "ssh_connection.h"
 
 #include <spdlog/spdlog.h>
