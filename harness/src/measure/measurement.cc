@@ -27,8 +27,7 @@ const char* to_string(Metric m) {
 }
 
 std::optional<Metric> parse_metric(std::string_view s) {
-  for (Metric m :
-       {Metric::kRoundTrip, Metric::kSendTime, Metric::kClockGap, Metric::kIoTime, Metric::kWallTime})
+  for (Metric m : {Metric::kRoundTrip, Metric::kSendTime, Metric::kClockGap, Metric::kIoTime, Metric::kWallTime})
     if (s == to_string(m)) return m;
   return std::nullopt;
 }
