@@ -47,8 +47,8 @@ TEST_F(AuthOnLab, UnknownHostKeyIsRefusedWithFingerprintAndHowToAccept) {
   std::string msg = fail_with(h);
   EXPECT_NE(msg.find("unknown host key"), std::string::npos) << msg;
   EXPECT_TRUE(std::regex_search(msg, std::regex("SHA256:[A-Za-z0-9+/]{43}"))) << msg;
-  EXPECT_NE(msg.find("ssh-keyscan -p 22 -t "), std::string::npos) << msg;
-  EXPECT_NE(msg.find(address("a") + " >> " + h.ssh.known_hosts), std::string::npos) << msg;
+  EXPECT_NE(msg.find("labgate keyscan PROFILE --write"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("or add this line to " + h.ssh.known_hosts), std::string::npos) << msg;
   // The line to add really is the server's key: adding it lets us in.
   const auto line = msg.substr(msg.rfind('\n') + 1);
   ASSERT_EQ(line.rfind("  " + address("a") + " ", 0), 0u) << line;

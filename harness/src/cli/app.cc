@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "labgate/cli/commands.h"
+#include "labgate/transport/libssh_log.h"
 #include "labgate/util/logging.h"
 
 namespace labgate::cli {
@@ -11,10 +12,13 @@ namespace labgate::cli {
 int run(int argc, char** argv) {
   CLI::App app{"labgate: acceptance gate for low-latency Linux server pairs"};
   app.set_version_flag("--version", std::string("labgate ") + LABGATE_VERSION);
-  bool verbose = false, quiet = false;
-  app.add_flag("-v,--verbose", verbose, "debug detail on stderr");
+  int verbosity = 0;
+  bool quiet = false;
+  app.add_flag("-v,--verbose", verbosity, "debug detail on stderr; -vv adds libssh's own log");
   app.add_flag("-q,--quiet", quiet, "warnings and errors only");
   app.require_subcommand(1);
+  // Global flags work after the subcommand too (`labgate validate -v p.toml`).
+  app.fallthrough();
 
   Action action;
   // Subcommands register here, one file each.
@@ -30,6 +34,7 @@ int run(int argc, char** argv) {
   add_metrics_command(app, action);
   add_trend_command(app, action);
   add_profile_info_command(app, action);
+  add_keyscan_command(app, action);
 
   try {
     app.parse(argc, argv);
@@ -38,7 +43,8 @@ int run(int argc, char** argv) {
     // --help and --version are successes; everything else is a usage error.
     return rc == 0 ? 0 : to_int(ExitCode::kUsageError);
   }
-  setup_console_logging(quiet ? Verbosity::kQuiet : verbose ? Verbosity::kVerbose : Verbosity::kNormal);
+  setup_console_logging(quiet ? Verbosity::kQuiet : verbosity > 0 ? Verbosity::kVerbose : Verbosity::kNormal);
+  if (verbosity >= 2) transport::enable_libssh_log();
   try {
     return to_int(action());
   } catch (const Failure& f) {

@@ -8,6 +8,7 @@
 #include <future>
 
 #include "labgate/gate/probe_locator.h"
+#include "labgate/transport/connect_all.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
@@ -39,6 +40,14 @@ SessionBoundaries SessionBoundaries::real() {
   b.take_lease = [](const profile::Profile& p, const std::vector<profile::Host>& hosts, const std::string& run_id) {
     lease::LeaseOptions options;
     options.wait = p.lease_wait;
+    // Every host is reached first, in parallel, and the lease uses those
+    // connections: a run that cannot start names every unreachable host, each
+    // error once (before, the lease stopped at the first and printed it twice).
+    auto reached = std::make_shared<transport::Connected>(transport::connect_all(hosts));
+    options.make_transport = [reached](const profile::Host& h) {
+      auto it = reached->find(h.name);
+      return it != reached->end() && it->second ? std::move(it->second) : transport::make_transport(h);
+    };
     return std::make_unique<RealLease>(
         std::make_unique<lease::LabLease>(p.lab_name, hosts, lease::Holder::current(run_id), options));
   };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "labgate/profile/proxy_jump.h"
 #include "paths.h"
 #include "sections.h"
 #include "suggest.h"
@@ -74,8 +75,29 @@ bool read_remote_dir(TableReader& r, std::string_view key, std::string& out) {
   return true;
 }
 
+// The connection keys an ssh_config may also supply: which table set each one
+// is recorded, since what the profile says explicitly wins over ssh_config.
+void note_origins(TableReader& r, SshSettings& s, const std::string& table) {
+  for (const char* key : {"user", "port", "identity", "known_hosts", "proxy_jump"})
+    if (r.get(key)) s.origin[key] = table;
+}
+
+void read_proxy_jump(TableReader& r, SshSettings& s) {
+  auto v = r.get_string("proxy_jump");
+  if (!v) return;
+  const ParsedJumps j = parse_proxy_jump(*v);
+  if (!j.error.empty()) {
+    r.diag().error(r.get("proxy_jump")->pos, r.key_path("proxy_jump"), j.error);
+    return;
+  }
+  s.proxy_jump = *v;
+}
+
 // The SSH keys, valid both in [defaults.ssh] and inline in a [hosts.NAME].
-void read_ssh_keys(TableReader& r, SshSettings& s, const std::string& base_dir) {
+void read_ssh_keys(TableReader& r, SshSettings& s, const std::string& base_dir, const std::string& table) {
+  note_origins(r, s, table);
+  read_proxy_jump(r, s);
+  read_local_path(r, "ssh_config", base_dir, s.ssh_config);
   if (auto v = r.get_string("user")) {
     if (v->empty() || has_space(*v))
       r.diag().error(r.get("user")->pos, r.key_path("user"), "expected a user name like \"root\"");
@@ -175,7 +197,7 @@ Host read_host(const Node& n, const SshSettings& defaults, const std::string& ba
     else
       d.error(r.get("netns")->pos, r.key_path("netns"), "expected a network namespace name like \"lg-a\"");
   }
-  read_ssh_keys(r, h.ssh, base_dir);
+  read_ssh_keys(r, h.ssh, base_dir, join_key("hosts", n.key));
   r.finish();
   return h;
 }
@@ -240,7 +262,7 @@ void read_hosts(const Node& root, const Node* defaults_ssh, const std::string& b
   if (ResolvedPath kh = resolve_local_path(defaults.known_hosts, base_dir); kh.path)
     defaults.known_hosts = *kh.path;
   TableReader dr(defaults_ssh, "defaults.ssh", d);
-  read_ssh_keys(dr, defaults, base_dir);
+  read_ssh_keys(dr, defaults, base_dir, "defaults.ssh");
   dr.finish();
 
   const Node* hosts =

@@ -1,70 +1,35 @@
-// SSH session set-up for one host: options, host key verification, login.
+// One host's SSH connection: resolved through ssh_config, reached through its jump
+// chain if any, set up by ssh_endpoint.cc, dropped and remade after a break.
 #include "ssh_connection.h"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <regex>
 
+#include "jump_chain.h"
+#include "labgate/transport/libssh_log.h"
 #include "labgate/util/exit_code.h"
+#include "ssh_endpoint.h"
 
 namespace labgate::transport {
 
 namespace {
-
-// What `legacy_algorithms = true` adds to libssh 0.10's defaults: exactly what
-// OpenSSH 4.3p2 (RHEL 5) needs, modern algorithms first so a new server still
-// negotiates something strong.
-constexpr const char* kLegacyKex =
-    "curve25519-sha256,curve25519-sha256@libssh.org,ecdh-sha2-nistp256,ecdh-sha2-nistp384,"
-    "ecdh-sha2-nistp521,diffie-hellman-group18-sha512,diffie-hellman-group16-sha512,"
-    "diffie-hellman-group-exchange-sha256,diffie-hellman-group14-sha256,"
-    "diffie-hellman-group-exchange-sha1,diffie-hellman-group14-sha1,diffie-hellman-group1-sha1";
-constexpr const char* kLegacyHostKeys =
-    "ssh-ed25519,ecdsa-sha2-nistp521,ecdsa-sha2-nistp384,ecdsa-sha2-nistp256,rsa-sha2-512,"
-    "rsa-sha2-256,ssh-rsa";
-constexpr const char* kLegacyHmac =
-    "hmac-sha2-256-etm@openssh.com,hmac-sha2-512-etm@openssh.com,hmac-sha2-256,hmac-sha2-512,hmac-sha1";
-// Separate from host keys: without ssh-rsa here the key exchange works but the
-// RSA key login is refused by a 4.3 server that knows no rsa-sha2-*.
-constexpr const char* kLegacyPubkeyTypes = kLegacyHostKeys;
-
 [[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
-std::string expand_home(const std::string& path) {
-  if (path.rfind("~/", 0) == 0) {
-    if (const char* home = std::getenv("HOME")) return std::string(home) + path.substr(1);
-  }
-  return path;
-}
-
-// Fingerprint in OpenSSH's form ("SHA256:base64"), and the key's type name.
-std::pair<std::string, std::string> fingerprint(ssh_key key) {
-  unsigned char* hash = nullptr;
-  size_t len = 0;
-  std::string fp = "(unknown)";
-  if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &len) == SSH_OK) {
-    if (char* s = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, len)) {
-      fp = s;
-      ssh_string_free_char(s);
-    }
-    ssh_clean_pubkey_hash(&hash);
-  }
-  const char* type = ssh_key_type_to_char(ssh_key_type(key));
-  return {fp, type ? type : "unknown"};
-}
-
 }  // namespace
 
 std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms) {
   // libssh 0.10: "kex error : no match for method <what>: server [<list>], client [<list>]"
   static const std::regex kNoMatch(R"(no match for method ([^:]+): server \[([^\]]*)\])");
   std::smatch m;
-  if (!std::regex_search(libssh_error, m, kNoMatch)) return libssh_error;
+  if (!std::regex_search(libssh_error, m, kNoMatch)) {
+    // connect(2) on a blackholed or unroutable address: say what it means.
+    for (const char* e : {"Invalid argument", "Network is unreachable", "No route to host"})
+      if (libssh_error.find(e) != std::string::npos)
+        return libssh_error +
+               " (no route to that address from here: check it, and whether the host is reached "
+               "through a bastion, which proxy_jump names)";
+    return libssh_error;
+  }
   const std::string what = m[1];
   std::string cls = what;
   if (what.find("kex") != std::string::npos)
@@ -88,13 +53,23 @@ std::string explain_connect_error(const std::string& libssh_error, bool legacy_a
   return msg;
 }
 
-SshConnection::SshConnection(profile::Host host) : host_(std::move(host)) {}
+SshConnection::SshConnection(profile::Host host) : host_(std::move(host)) {
+  enable_libssh_log_from_env();  // a suite child of `labgate -vv run`
+  // Resolved once: a bad ssh_config is reported at the first connect, naming its line.
+  try {
+    resolved_ = resolve_host(host_);
+  } catch (const Failure& f) {
+    resolve_error_ = f.what();
+    resolved_.target.host = host_;
+  }
+}
 
 SshConnection::~SshConnection() { disconnect(); }
 
 std::string SshConnection::who() const {
-  return "host " + host_.name + " (" + host_.ssh.user + "@" + host_.address + ":" +
-         std::to_string(host_.ssh.port) + ")";
+  std::string via;
+  for (const Endpoint& e : resolved_.jumps) via += (via.empty() ? " via " : ", ") + e.target();
+  return "host " + host_.name + " (" + resolved_.target.target() + via + ")";
 }
 
 ssh_session SshConnection::session() {
@@ -138,6 +113,7 @@ void SshConnection::disconnect() {
   if (ssh_is_connected(session_)) ssh_disconnect(session_);
   ssh_free(session_);
   session_ = nullptr;
+  chain_.reset();  // after the session: its socket is the chain's last pair end
 }
 
 bool SshConnection::keepalive_if_idle() {
@@ -149,211 +125,31 @@ bool SshConnection::keepalive_if_idle() {
 }
 
 void SshConnection::connect() {
-  ssh_session s = ssh_new();
-  if (!s) fail(who() + ": cannot allocate an SSH session");
-  try {
-    set_options(s);
-    if (ssh_connect(s) != SSH_OK) {
-      fail(who() +
-           ": cannot connect: " + explain_connect_error(ssh_get_error(s), host_.ssh.legacy_algorithms));
-    }
-    verify_host_key(s);
-    authenticate(s);
-    tune_socket(s);
-  } catch (...) {
-    if (ssh_is_connected(s)) ssh_disconnect(s);
-    ssh_free(s);
-    throw;
+  if (!resolve_error_.empty()) throw Failure(ExitCode::kUsageError, host_.name + ": " + resolve_error_);
+  const profile::Host& target = resolved_.target.host;
+  const auto verify = [&](const std::string& who) {
+    return [who, &target](ssh_session s) { verify_host_key(s, target, who); };
+  };
+  std::unique_ptr<JumpChain> chain;
+  int fd = -1;
+  if (!resolved_.jumps.empty()) {
+    chain = std::make_unique<JumpChain>(
+        resolved_.jumps, target.address, target.ssh.port,
+        [](const Endpoint& hop, const std::string& who, int hop_fd) {
+          ssh_session s = open_endpoint(
+              hop.host, who, hop_fd, [&](ssh_session hs) { verify_host_key(hs, hop.host, who); }, true);
+          if (hop_fd < 0) tune_socket(s, kDeadAfter);  // the first hop's TCP socket carries everything
+          return s;
+        });
+    fd = chain->take_fd();
   }
+  ssh_session s = open_endpoint(target, who(), fd, verify(who()), true);
+  if (fd < 0) tune_socket(s, kDeadAfter);
   session_ = s;
+  chain_ = std::move(chain);
   ++generation_;
   broken_reason_.clear();
   last_sent_ = std::chrono::steady_clock::now();
-  spdlog::debug("{}: connected (kex {}, cipher {}, mac {})", who(), ssh_get_kex_algo(s),
-                ssh_get_cipher_out(s), ssh_get_hmac_out(s));
-}
-
-void SshConnection::set_options(ssh_session s) {
-  const auto& o = host_.ssh;
-  auto set = [&](ssh_options_e opt, const void* value, const char* name) {
-    if (ssh_options_set(s, opt, value) != SSH_OK) {
-      fail(who() + ": libssh rejects option " + name + ": " + ssh_get_error(s));
-    }
-  };
-  // The profile is the whole configuration: ~/.ssh/config must not change a
-  // gate's algorithms, user or host keys behind its back.
-  const int no = 0, yes = 1;
-  set(SSH_OPTIONS_PROCESS_CONFIG, &no, "PROCESS_CONFIG");
-  set(SSH_OPTIONS_HOST, host_.address.c_str(), "HOST");
-  const unsigned port = static_cast<unsigned>(o.port);
-  set(SSH_OPTIONS_PORT, &port, "PORT");
-  set(SSH_OPTIONS_USER, o.user.c_str(), "USER");
-  const std::string known = expand_home(o.known_hosts);
-  set(SSH_OPTIONS_KNOWNHOSTS, known.c_str(), "KNOWNHOSTS");
-  // Only the profile's known_hosts vouches for a host, not /etc/ssh/ssh_known_hosts.
-  set(SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null", "GLOBAL_KNOWNHOSTS");
-  const long secs =
-      static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(o.connect_timeout).count());
-  const long usecs = static_cast<long>(
-      std::chrono::duration_cast<std::chrono::microseconds>(o.connect_timeout).count() % 1000000);
-  set(SSH_OPTIONS_TIMEOUT, &secs, "TIMEOUT");
-  set(SSH_OPTIONS_TIMEOUT_USEC, &usecs, "TIMEOUT_USEC");
-  set(SSH_OPTIONS_NODELAY, &yes, "NODELAY");  // small commands: latency, not batching
-  if (o.legacy_algorithms) {
-    set(SSH_OPTIONS_KEY_EXCHANGE, kLegacyKex, "KEY_EXCHANGE");
-    set(SSH_OPTIONS_HOSTKEYS, kLegacyHostKeys, "HOSTKEYS");
-    set(SSH_OPTIONS_HMAC_C_S, kLegacyHmac, "HMAC_C_S");
-    set(SSH_OPTIONS_HMAC_S_C, kLegacyHmac, "HMAC_S_C");
-    set(SSH_OPTIONS_PUBLICKEY_ACCEPTED_TYPES, kLegacyPubkeyTypes, "PUBLICKEY_ACCEPTED_TYPES");
-  }
-}
-
-void SshConnection::verify_host_key(ssh_session s) {
-  ssh_key key = nullptr;
-  if (ssh_get_server_publickey(s, &key) != SSH_OK) {
-    fail(who() + ": the server sent no host key: " + ssh_get_error(s));
-  }
-  const auto [fp, type] = fingerprint(key);
-  ssh_key_free(key);
-  const std::string known = expand_home(host_.ssh.known_hosts);
-  char* entry = nullptr;
-  std::string line;
-  if (ssh_session_export_known_hosts_entry(s, &entry) == SSH_OK && entry) {
-    line = entry;
-    ssh_string_free_char(entry);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-  }
-  const std::string scan = "ssh-keyscan -p " + std::to_string(host_.ssh.port) + " -t " + type + " " +
-                           host_.address + " >> " + known;
-  const std::string how =
-      "After checking the fingerprint out of band (on the server: ssh-keygen -lf "
-      "/etc/ssh/ssh_host_*_key.pub), accept it with\n  " +
-      scan + "\nor add this line to " + known + ":\n  " + line;
-  switch (ssh_session_is_known_server(s)) {
-    case SSH_KNOWN_HOSTS_OK:
-      return;
-    case SSH_KNOWN_HOSTS_CHANGED:
-      fail(who() + ": HOST KEY CHANGED. The server presents " + type + " key " + fp + ", but " + known +
-           " holds a different " + type +
-           " key for it. This may be a reinstalled server or an attacker; "
-           "refusing. If the change is expected, remove the old entry (ssh-keygen -R '" +
-           (host_.ssh.port == 22 ? host_.address
-                                 : "[" + host_.address + "]:" + std::to_string(host_.ssh.port)) +
-           "' -f " + known + ") and: " + how);
-    case SSH_KNOWN_HOSTS_OTHER:
-      fail(who() + ": host key of another type: the server presents " + type + " key " + fp + ", but " +
-           known + " holds only other key types for it; refusing. " + how);
-    case SSH_KNOWN_HOSTS_UNKNOWN:
-    case SSH_KNOWN_HOSTS_NOT_FOUND: {
-      if (host_.ssh.accept_new_host_keys) {
-        if (ssh_session_update_known_hosts(s) != SSH_OK) {
-          fail(who() + ": accept_new_host_keys is set but " + known +
-               " cannot be written: " + ssh_get_error(s));
-        }
-        spdlog::warn(
-            "{}: ACCEPTED NEW HOST KEY {} {} into {} (accept_new_host_keys = true in the profile; "
-            "turn it off once the pair is known)",
-            who(), type, fp, known);
-        return;
-      }
-      const bool missing = access(known.c_str(), R_OK) != 0;
-      fail(who() + ": unknown host key: the server presents " + type + " key " + fp + " and " +
-           (missing ? known + " does not exist or cannot be read" : known + " has no entry for it") +
-           "; refusing (no silent accept). " + how);
-    }
-    case SSH_KNOWN_HOSTS_ERROR:
-    default:
-      fail(who() + ": cannot check the host key against " + known + ": " + ssh_get_error(s));
-  }
-}
-
-void SshConnection::authenticate(ssh_session s) {
-  const auto& o = host_.ssh;
-  std::string tried;
-  if (o.identity) {
-    const std::string path = expand_home(*o.identity);
-    const char* pass = nullptr;
-    if (o.passphrase_env) pass = std::getenv(o.passphrase_env->c_str());
-    ssh_key key = nullptr;
-    // The passphrase is handed straight to libssh and never logged or formatted.
-    if (ssh_pki_import_privkey_file(path.c_str(), pass, nullptr, nullptr, &key) != SSH_OK) {
-      if (access(path.c_str(), R_OK) != 0)
-        fail(who() + ": identity " + path + " does not exist or cannot be read");
-      // An encrypted identity and no passphrase at hand: its key may be loaded in
-      // ssh-agent (ssh-add), as OpenSSH would use it. A passphrase that was given
-      // and is wrong is reported, not papered over by the agent. The agent's
-      // socket path is never printed: it is a handle on the user's keys.
-      std::string agent_note;
-      if (!pass && std::getenv("SSH_AUTH_SOCK")) {
-        if (ssh_userauth_agent(s, nullptr) == SSH_AUTH_SUCCESS) {
-          spdlog::info(
-              "{}: identity {} is encrypted and no passphrase is set; logged in with its key from ssh-agent",
-              who(), path);
-          return;
-        }
-        agent_note =
-            " (ssh-agent, found through SSH_AUTH_SOCK, was tried too: it holds no key the server accepts)";
-      }
-      if (o.passphrase_env && !pass) {
-        fail(who() + ": identity " + path + " needs its passphrase, but the environment variable " +
-             *o.passphrase_env + " (named by passphrase_env) is not set" + agent_note);
-      }
-      fail(who() + ": cannot load identity " + path +
-           (pass ? ": the passphrase in $" + *o.passphrase_env + " is wrong, or the key is not a private key"
-                 : ": it is protected by a passphrase (set passphrase_env = \"VAR\" in the profile and "
-                   "export VAR, or load the key into ssh-agent with ssh-add) or is not a private key") +
-           agent_note);
-    }
-    int rc = ssh_userauth_publickey(s, nullptr, key);
-    if (rc == SSH_AUTH_DENIED && o.legacy_algorithms && ssh_key_type(key) == SSH_KEYTYPE_RSA) {
-      // A server may list rsa-sha2-* in server-sig-algs yet accept only ssh-rsa
-      // (the lab's legacy sshd does; 4.3 itself sends no list, so libssh already
-      // signs with ssh-rsa there). Retry once offering ssh-rsa alone.
-      if (ssh_options_set(s, SSH_OPTIONS_PUBLICKEY_ACCEPTED_TYPES, "ssh-rsa") == SSH_OK) {
-        rc = ssh_userauth_publickey(s, nullptr, key);
-      }
-    }
-    ssh_key pub = nullptr;
-    std::string fp;
-    if (ssh_pki_export_privkey_to_pubkey(key, &pub) == SSH_OK) {
-      fp = fingerprint(pub).first;
-      ssh_key_free(pub);
-    }
-    ssh_key_free(key);
-    if (rc == SSH_AUTH_SUCCESS) return;
-    if (rc == SSH_AUTH_ERROR) fail(who() + ": login failed: " + ssh_get_error(s));
-    tried = "key " + path + " (" + fp + ")";
-  } else {
-    const int rc = ssh_userauth_agent(s, nullptr);
-    if (rc == SSH_AUTH_SUCCESS) return;
-    tried =
-        std::getenv("SSH_AUTH_SOCK") ? "every key in ssh-agent" : "ssh-agent, but SSH_AUTH_SOCK is not set";
-  }
-  if (o.password_env) {
-    if (const char* pw = std::getenv(o.password_env->c_str())) {
-      if (ssh_userauth_password(s, nullptr, pw) == SSH_AUTH_SUCCESS) return;
-      tried += ", and the password in $" + *o.password_env;
-    }
-  }
-  fail(who() + ": login refused for user " + o.user + " (tried " + tried +
-       "). Is the public key in the server's authorized_keys for " + o.user + "?" +
-       (o.legacy_algorithms
-            ? ""
-            : " An old server may also need `legacy_algorithms = true` (ssh-rsa signatures)."));
-}
-
-void SshConnection::tune_socket(ssh_session s) {
-  const int fd = ssh_get_fd(s);
-  if (fd < 0) return;
-  // Unacknowledged data older than kDeadAfter fails the socket: together with
-  // keepalive_if_idle this bounds how long a dropped link can go unnoticed.
-  const unsigned user_timeout_ms = static_cast<unsigned>(kDeadAfter.count() * 1000);
-  setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
-  const int on = 1, idle = 5, intvl = 5, cnt = 3;
-  setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
-  setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
-  setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
-  setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
 }  // namespace labgate::transport

@@ -1,19 +1,23 @@
 // One SSH session to one host, reused for every command of a run: connects on
-// first use, verifies the host key against the profile's known_hosts, logs in by
-// key file or agent, and reconnects after a drop. Not thread-safe by itself:
-// callers hold mutex() around every use of session().
+// first use (through its jump hosts, if any), verifies the host key against the profile's known_hosts, logs
+// in by key file or agent, and reconnects after a drop. Not thread-safe by itself: callers hold mutex()
+// around every use of session().
 #pragma once
 
 #include <libssh/libssh.h>
 #include <libssh/sftp.h>
 
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "labgate/profile/profile.h"
+#include "labgate/transport/host_resolution.h"
 
 namespace labgate::transport {
+
+class JumpChain;
 
 class SshConnection {
  public:
@@ -42,7 +46,8 @@ class SshConnection {
   bool keepalive_if_idle();
 
   const profile::Host& host() const { return host_; }
-  /// "host a (root@198.18.0.2:22)", the prefix of every message about this host.
+  /// "host a (root@198.18.0.2:22)" (with " via u@bastion:22" behind jump hosts),
+  /// the prefix of every message about this host.
   std::string who() const;
   std::recursive_mutex& mutex() { return mutex_; }
 
@@ -53,13 +58,12 @@ class SshConnection {
 
  private:
   void connect();
-  void set_options(ssh_session s);
-  void verify_host_key(ssh_session s);
-  void authenticate(ssh_session s);
-  void tune_socket(ssh_session s);
   void disconnect();
 
   profile::Host host_;
+  ResolvedHost resolved_;      ///< host_ through ssh_config: address, login, jump chain
+  std::string resolve_error_;  ///< why resolution failed (reported on connect)
+  std::unique_ptr<JumpChain> chain_;
   ssh_session session_ = nullptr;
   sftp_session sftp_ = nullptr;
   int generation_ = 0;

@@ -35,6 +35,12 @@ TEST(ExplainConnectError, WithLegacyOnItDoesNotSuggestIt) {
   EXPECT_NE(msg.find("not even"), std::string::npos) << msg;
 }
 
+TEST(ExplainConnectError, UnroutableAddressPointsAtTheBastion) {
+  const std::string msg = explain_connect_error("Failed to connect: Invalid argument", false);
+  EXPECT_NE(msg.find("no route to that address"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("proxy_jump"), std::string::npos) << msg;
+}
+
 TEST(ExplainConnectError, OtherErrorsPassThrough) {
   EXPECT_EQ(explain_connect_error("Connection refused", false), "Connection refused");
 }

@@ -61,6 +61,11 @@ std::string SshTransport::describe() const {
   return "ssh " + h.ssh.user + "@" + h.address + ":" + std::to_string(h.ssh.port);
 }
 
+void SshTransport::connect() {
+  std::lock_guard lock(conn_->mutex());
+  conn_->session();
+}
+
 RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
   std::string cmd;
   try {

@@ -16,6 +16,7 @@ class SshTransport : public Transport {
 
   const std::string& host_name() const override { return name_; }
   std::string describe() const override;
+  void connect() override;
   RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) override;
   std::unique_ptr<Process> start(const std::vector<std::string>& argv,
                                  const StartOptions& options = {}) override;

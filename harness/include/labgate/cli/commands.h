@@ -31,6 +31,8 @@ void add_facts_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 /// `labgate list-tests`, `run-start`, `run-finish`: the CTest gate's steps (gate_steps_command.cc).
 void add_gate_step_commands(CLI::App& app, Action& action);
+/// `labgate keyscan PROFILE [--write]`: host keys of every host and jump host.
+void add_keyscan_command(CLI::App& app, Action& action);
 
 /// `labgate metrics RUN_DIR [--push URL]` (metrics_command.cc).
 void add_metrics_command(CLI::App& app, Action& action);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,13 @@ struct SshSettings {
   /// True when root work goes through sudo: `become = "sudo"` and a login user
   /// other than root (root needs no sudo).
   bool uses_sudo() const { return become && *become == "sudo" && user != "root"; }
+  /// Jump hosts in order (OpenSSH ProxyJump syntax, "user@host:port,host2"), as written.
+  std::optional<std::string> proxy_jump;
+  /// Opt-in OpenSSH client config (absolute path) consulted for Host aliases.
+  std::optional<std::string> ssh_config;
+  /// Where each explicitly written SSH key came from ("defaults.ssh" or "hosts.a"):
+  /// explicit keys win over ssh_config, and `validate -v` names the source.
+  std::map<std::string, std::string> origin;
 };
 
 /// One named test network of a host: test_address = { direct = "1.1.1.1" }.

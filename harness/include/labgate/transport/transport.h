@@ -98,6 +98,10 @@ class Transport {
   virtual const std::string& host_name() const = 0;
   /// "ssh root@198.18.0.2:22", "local", "local (netns lg-a)", for messages.
   virtual std::string describe() const = 0;
+  /// Reaches the host now (SSH: connect, verify, log in) rather than at the
+  /// first command, so that connect_all can name every unreachable host at once.
+  /// Throws Failure like the first command would. Local and fake: nothing to do.
+  virtual void connect() {}
 
   /// Runs argv (quoted, never pasted into a shell) and waits for it to end. A
   /// non-zero exit is a result, not an error; throws labgate::Failure
