@@ -122,7 +122,7 @@ void register_preconditions(gate::GateRun& run, const std::vector<std::string>& 
     why = run.stopped().value_or("the hosts could not be reached");
   }
   if (!why.empty()) {
-    run.book().set_not_checked("not checked: " + why);
+    run.book().set_not_checked(why);
     run.book().publish();
     ::testing::RegisterTest("Preconditions", "gate/could_not_run", nullptr, nullptr, __FILE__, __LINE__,
                             [why]() -> ::testing::Test* { return new GateBroken(why); });

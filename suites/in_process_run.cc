@@ -46,7 +46,7 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
     if (labels.count(c.label)) cases.push_back(std::move(c));
   const bool preconditions = labels.count("preconditions") > 0;
   if (!preconditions)
-    book.set_not_checked("not checked: -L " + joined(labels) + " left the preconditions out");
+    book.set_not_checked("-L " + joined(labels) + " left the preconditions out");
   book.publish();
 
   gate::GateRun run(profile, book);

@@ -141,10 +141,16 @@ void SshExec::collect_status() {
 
 void SshExec::close() {
   if (!channel_) return;
-  // A session that was dropped took its channels with it (ssh_free frees them).
-  if (conn_.connected() && conn_.generation() == generation_) {
-    if (ssh_channel_is_open(channel_)) ssh_channel_close(channel_);
-    ssh_channel_free(channel_);
+  // A session that was replaced took its channels with it (ssh_free frees them).
+  if (conn_.generation() == generation_) {
+    // The callbacks point at this object: unhook them before anything can
+    // deliver a late exit-status to a destroyed SshExec (one SIGSEGV seen at
+    // the end of a measurement had that shape).
+    ssh_remove_channel_callbacks(channel_, &callbacks_);
+    if (conn_.connected()) {
+      if (ssh_channel_is_open(channel_)) ssh_channel_close(channel_);
+      ssh_channel_free(channel_);
+    }
   }
   channel_ = nullptr;
 }
