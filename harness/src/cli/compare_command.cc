@@ -21,14 +21,17 @@ struct CompareArgs {
   std::vector<std::string> stats, gated;
 };
 
-void check_stat_names(const std::vector<std::string>& names, const char* option) {
-  for (const auto& s : names) {
-    const auto& known = report::known_figure_names();
-    if (std::find(known.begin(), known.end(), s) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw Failure(ExitCode::kUsageError, std::string(option) + ": unknown statistic '" + s + "' (use " + list + ")");
+// Figure names, or their JUnit names (loss_pct, p99_us), as every reporter spells them.
+void normalise_stat_names(std::vector<std::string>& names, const char* option) {
+  for (auto& s : names) {
+    if (auto stat = report::figure_name_of(s)) {
+      s = *stat;
+      continue;
     }
+    std::string list;
+    for (const auto& k : report::known_figure_names()) list += (list.empty() ? "" : ", ") + k;
+    throw Failure(ExitCode::kUsageError,
+                  std::string(option) + ": unknown statistic '" + s + "' (use " + list + ", or their JUnit names)");
   }
 }
 
@@ -36,8 +39,8 @@ ExitCode compare(const CompareArgs& args) {
   report::CompareOptions o;
   if (!args.stats.empty()) o.stats = args.stats;
   if (!args.gated.empty()) o.gated = args.gated;
-  check_stat_names(o.stats, "--stats");
-  check_stat_names(o.gated, "--regression-stats");
+  normalise_stat_names(o.stats, "--stats");
+  normalise_stat_names(o.gated, "--regression-stats");
   if (!args.threshold.empty()) {
     try {
       o.fail_on_regression = report::parse_percent(args.threshold);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "labgate/measure/figures.h"
+#include "labgate/report/figure_format.h"
 #include "labgate/stats/histogram.h"
 
 namespace labgate::report {
@@ -187,6 +188,14 @@ TEST(Compare, WarnsWhenASideIsNotKnownToConform) {
   ASSERT_EQ(c.warnings.size(), 2u) << "neither run checked any precondition";
   EXPECT_THAT(c.warnings[0], HasSubstr("not_checked"));
   EXPECT_THAT(comparison_table(c, CompareOptions{}), HasSubstr("warning: A (A) was measured"));
+}
+
+TEST(FigureNameOf, AcceptsFigureAndJunitNames) {
+  EXPECT_EQ(figure_name_of("loss_pct"), "loss");
+  EXPECT_EQ(figure_name_of("loss"), "loss");
+  EXPECT_EQ(figure_name_of("p99_us"), "p99");
+  EXPECT_EQ(figure_name_of("mtu_forward_bytes"), "mtu_forward");
+  EXPECT_FALSE(figure_name_of("p42"));
 }
 
 TEST(ParsePercent, AcceptsPercentagesOnly) {

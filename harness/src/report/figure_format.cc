@@ -40,6 +40,12 @@ const std::vector<std::string>& known_figure_names() {
   return names;
 }
 
+std::optional<std::string> figure_name_of(const std::string& name) {
+  for (const auto& p : kPresented)
+    if (name == p.stat || name == p.property) return std::string(p.stat);
+  return std::nullopt;
+}
+
 bool higher_is_better(const std::string& stat) {
   return stat == "throughput" || stat == "iops" || stat == "mtu_forward" || stat == "mtu_reverse" ||
          stat == "transaction_rate" || stat == "samples" || stat == "received";

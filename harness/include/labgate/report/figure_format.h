@@ -3,6 +3,7 @@
 // Only formatting lives here: every value is the one the judge decided.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,10 @@ namespace labgate::report {
 
 /// Every figure name a reporter may ask for (for --stats/--regression-stats).
 const std::vector<std::string>& known_figure_names();
+
+/// A figure's name from itself or from its JUnit/dashboard name ("loss_pct" ->
+/// "loss", "p99_us" -> "p99"); nullopt for a name labgate never records.
+std::optional<std::string> figure_name_of(const std::string& name);
 
 /// True for figures where more is better (throughput, IOPS, MTU, transaction
 /// rate); latencies, drops, loss and failures are worse when larger.
