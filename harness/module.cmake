@@ -19,11 +19,16 @@ function(labgate_module name)
   add_library(labgate_${name} STATIC ${srcs})
   target_include_directories(labgate_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(labgate_${name} PUBLIC ${M_DEPS})
-  target_compile_definitions(labgate_${name} PUBLIC
-    LABGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" LABGATE_VERSION="${PROJECT_VERSION}")
+  # No absolute path in a library's compile line (only tests and profile-info
+  # need the source dir), so a compiler cache outside the clone serves any clone.
+  target_compile_definitions(labgate_${name} PUBLIC LABGATE_VERSION="${PROJECT_VERSION}")
+  if(name STREQUAL "cli")
+    target_compile_definitions(labgate_${name} PRIVATE LABGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  endif()
   if(tests)
     add_executable(${name}_tests ${tests})
     target_link_libraries(${name}_tests PRIVATE labgate_${name} ${M_TEST_DEPS} GTest::gmock GTest::gtest_main)
+    target_compile_definitions(${name}_tests PRIVATE LABGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
     set_target_properties(${name}_tests PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
     gtest_discover_tests(${name}_tests TEST_PREFIX "unit.${name}." PROPERTIES LABELS "unit" DISCOVERY_TIMEOUT 30)
     set_property(GLOBAL APPEND PROPERTY LABGATE_UNIT_TEST_TARGETS ${name}_tests)
