@@ -46,7 +46,15 @@ class CaseTest : public ::testing::Test {
 
   void TestBody() override {
     // Nothing is begun once the run has stopped: one error, not one per case.
-    if (auto why = run_.stopped()) GTEST_SKIP() << "not started: " << *why;
+    if (auto why = run_.stopped()) {
+      // Recorded as not run, so JUnit and the report list it with the reason.
+      results::TestRecord r = gate::error_record(c_, "not started: " + *why);
+      r.verdict = results::TestVerdict::kNotRun;
+      r.conformance = run_.book().run().conformance();
+      run_.book().put_test(std::move(r));
+      run_.book().publish();
+      GTEST_SKIP() << "not started: " << *why;
+    }
     gate::GateSession* session = run_.session(hosts_);
     if (!session) {
       // The first case to need the hosts found them unreachable: it carries the error.
@@ -66,11 +74,10 @@ class CaseTest : public ::testing::Test {
                               : "");
     }
     if (out.lease_lost) ADD_FAILURE() << "the lab lease was broken by someone else during this test";
-    if (out.could_not_run) {
-      // A broken gate is exit 3 and stops the run: no later measurement starts.
-      run_.stop(c_.name() + ": " + out.error);
-      FAIL() << "could not run " << c_.name() << ": " << out.error;
-    }
+    // One case that could not run (a missing tool, a probe killed) is exit 3 for
+    // the run, but the other cases still measure: only an unreachable host, a
+    // refused lease or a signal stops the run (GateRun::stopped).
+    if (out.could_not_run) FAIL() << "could not run " << c_.name() << ": " << out.error;
   }
 
  private:

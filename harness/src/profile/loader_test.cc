@@ -102,7 +102,7 @@ TEST(Load, LabProfilesAreValid) {
   EXPECT_EQ(p.find_host("a")->ssh.identity, kRoot + "/.lab/pair1/id_rsa");
   EXPECT_EQ(p.find_host("b")->ssh.known_hosts, kRoot + "/.lab/pair1/known_hosts");
   EXPECT_EQ(p.lease_wait, std::chrono::seconds(60));
-  EXPECT_EQ(p.find_test("udp_stream_64")->rate_per_sec, 20000.0);
+  EXPECT_EQ(p.find_test("udp_stream_64")->rate_per_sec, 2000.0);
   EXPECT_EQ(p.find_test("tcp_stream_iperf3")->tool, Tool::kIperf3);
 
   LoadResult legacy = load(kRoot + "/profiles/lab-legacy.toml");

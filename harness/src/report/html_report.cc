@@ -119,9 +119,12 @@ std::string summary(const RunResult& run) {
   std::string duration = "not finished";
   if (run.end_time)
     duration = format_duration(std::chrono::duration<double>(*run.end_time - run.start_time).count());
-  int tp = 0, tf = 0, te = 0;
+  int tp = 0, tf = 0, te = 0, tn = 0;
   for (const auto& t : run.tests)
-    (t.verdict == results::TestVerdict::kPass ? tp : t.verdict == results::TestVerdict::kFail ? tf : te)++;
+    (t.verdict == results::TestVerdict::kPass     ? tp
+     : t.verdict == results::TestVerdict::kFail   ? tf
+     : t.verdict == results::TestVerdict::kNotRun ? tn
+                                                  : te)++;
   std::string s = "<section class=\"card\" id=\"summary\"><h2>Run</h2><div class=\"grid\">";
   s += field("Profile", "<code>" + html_escape(run.profile_path) + "</code>");
   s += field("Lab", html_escape(run.lab_name));
@@ -148,8 +151,8 @@ std::string summary(const RunResult& run) {
              cf + cn > 0);
   s += field("Measurements",
              std::to_string(tp) + " passed, " + std::to_string(tf) + " failed, " + std::to_string(te) +
-                 " could not run",
-             tf + te > 0);
+                 " could not run" + (tn ? ", " + std::to_string(tn) + " not started" : std::string()),
+             tf + te + tn > 0);
   s += "</div>";
   if (!run.hosts.empty()) {
     s +=

@@ -20,12 +20,7 @@ using results::TestVerdict;
 
 namespace {
 
-// Rules across hosts are recorded as host "pair", rule "pair/same/kernel_release":
-// the host is not repeated in the case name.
-std::string check_name(const CheckRecord& c) {
-  const std::string prefix = c.host + "/";
-  return c.rule.rfind(prefix, 0) == 0 ? c.rule : prefix + c.rule;
-}
+std::string check_name(const CheckRecord& c) { return c.test_name(); }
 
 // "host a: X not checkable: why (why)" -> "host a: X not checkable: why": the
 // reason appended in parentheses is dropped when the sentence already says it.
@@ -99,6 +94,10 @@ Case test_case(const TestRecord& t) {
   switch (t.verdict) {
     case TestVerdict::kPass:
       k.out = body;
+      break;
+    case TestVerdict::kNotRun:
+      k.outcome = Outcome::kSkipped;
+      k.message = t.failure;
       break;
     case TestVerdict::kFail:
     case TestVerdict::kError:

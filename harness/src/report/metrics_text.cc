@@ -133,7 +133,7 @@ std::string metrics_text(const results::RunResult& run) {
   for (const auto& t : run.tests) {
     const Labels base = {{"lab", lab}, {"test", t.name}, {"pair", t.pair}, {"network", network_of(t)}};
     const results::TestVerdict all[] = {results::TestVerdict::kPass, results::TestVerdict::kFail,
-                                        results::TestVerdict::kError};
+                                        results::TestVerdict::kError, results::TestVerdict::kNotRun};
     for (const auto v : all) {
       Labels l = base;
       l.emplace_back("verdict", results::to_string(v));

@@ -34,6 +34,8 @@ const char* to_string(TestVerdict v) {
       return "fail";
     case TestVerdict::kError:
       return "error";
+    case TestVerdict::kNotRun:
+      return "not_run";
   }
   return "error";
 }
@@ -245,7 +247,8 @@ TestVerdict test_verdict(const JsonReader& r, const char* key) {
   if (v == "pass") return TestVerdict::kPass;
   if (v == "fail") return TestVerdict::kFail;
   if (v == "error") return TestVerdict::kError;
-  r.fail(key, "expected pass, fail or error, got \"" + v + "\"");
+  if (v == "not_run") return TestVerdict::kNotRun;
+  r.fail(key, "expected pass, fail, error or not_run, got \"" + v + "\"");
 }
 
 std::vector<std::string> strings(const JsonReader& r, const char* key) {

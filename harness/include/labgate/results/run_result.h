@@ -24,8 +24,9 @@ inline constexpr const char* kRunFormatV1 = "labgate-run-1";
 /// A precondition rule on one host: held, broken, or not checkable on that host
 /// (e.g. a BIOS rule where conrep is missing), which is never counted as a pass.
 enum class CheckVerdict { kPass, kFail, kNotCheckable };
-/// A measurement test: within budget, over budget, or it could not be measured.
-enum class TestVerdict { kPass, kFail, kError };
+/// A measurement test: within budget, over budget, it could not be measured, or
+/// it was not started because the run had already stopped (why in `failure`).
+enum class TestVerdict { kPass, kFail, kError, kNotRun };
 
 /// Whether the servers conformed to their preconditions when measured: yes (every
 /// precondition of every host was checked and held), no (one failed), or not
@@ -38,7 +39,7 @@ const char* to_string(CheckVerdict v);
 /// "yes" | "no" | "not_checked".
 const char* to_string(Conformance c);
 std::optional<Conformance> parse_conformance(const std::string& s);
-/// "pass" | "fail" | "error".
+/// "pass" | "fail" | "error" | "not_run".
 const char* to_string(TestVerdict v);
 
 /// A host of the profile as the run saw it.
@@ -63,8 +64,10 @@ struct CheckRecord {
   std::optional<Clock::time_point> started{};
   double duration_s = 0;
 
-  /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite.
-  std::string test_name() const { return host + "/" + rule; }
+  /// "b/sysctl/net.ipv4.tcp_sack": the test's name inside the Preconditions suite,
+  /// in GoogleTest and JUnit alike. A rule across hosts is recorded as host
+  /// "pair", rule "pair/same/kernel_release": the host is not repeated.
+  std::string test_name() const { return rule.rfind(host + "/", 0) == 0 ? rule : host + "/" + rule; }
 };
 
 /// One budget statistic of one test, as judged.
