@@ -27,8 +27,10 @@ std::optional<int> builtin_lab_pair(const profile::Profile& p) {
   const fs::path source = fs::weakly_canonical(LABGATE_SOURCE_DIR, ec);
   for (const auto& h : p.hosts) {
     std::smatch m;
-    const std::string path = fs::weakly_canonical(h.ssh.known_hosts, ec).string();
-    if (!std::regex_match(path, m, kLab) || fs::path(m[1].str()) != source) return std::nullopt;
+    // Lexically: .lab/pairN of a checkout under /tmp is a symlink into /var/lib
+    // (see ci/lab), which a canonical path would follow away from the checkout.
+    const std::string path = fs::absolute(h.ssh.known_hosts, ec).lexically_normal().string();
+    if (!std::regex_match(path, m, kLab) || fs::weakly_canonical(m[1].str(), ec) != source) return std::nullopt;
     const int n = std::stoi(m[2].str());
     if (pair && *pair != n) return std::nullopt;
     pair = n;
