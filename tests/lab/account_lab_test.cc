@@ -20,6 +20,14 @@
 namespace labgate::lab {
 namespace {
 
+// A checkout under /tmp keeps its lab state under /var/lib behind a symlink (see
+// ci/lab); once the host's own /tmp is bound over /tmp, only the real path is seen.
+std::string real_path(const std::string& p) {
+  std::error_code ec;
+  const auto real = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p : real.string();
+}
+
 using namespace std::chrono_literals;
 const std::string kEcho = std::string(LABGATE_PROBE_DIR) + "/echo";
 const std::string kFacts = std::string(LABGATE_PROBE_DIR) + "/facts";
@@ -168,7 +176,7 @@ TEST_F(AccountsOnLab, TwoLabNamesForTheSameServersExcludeEachOther) {
 // what it is, not "is Subsystem sftp configured?" nor a lost connection.
 TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
   // Not under /tmp: the sshd's own /tmp is host a's, bound over it.
-  const std::string dir = state_dir() + "/maxsessions-test";
+  const std::string dir = real_path(state_dir()) + "/maxsessions-test";
   run_local({"mkdir", "-p", dir});
   scratch_.push_back(dir);
   std::ifstream in(state_dir() + "/sshd-a-22.conf");
@@ -194,7 +202,7 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
       run_local({"ip", "netns", "exec", netns("a"), "sh", "-c",
                  "mount --bind \"$1\" /tmp && mount --bind \"$2\" /root && "
                  "exec /usr/sbin/sshd -f \"$3\" -E \"$4\"",
-                 "sh", host_tmp("a"), state_dir() + "/home-a", dir + "/sshd.conf", dir + "/sshd.log"});
+                 "sh", host_tmp("a"), real_path(state_dir() + "/home-a"), dir + "/sshd.conf", dir + "/sshd.log"});
   ASSERT_TRUE(started.ok()) << started.err;
   profile::Host h = host("a");
   h.ssh.port = 2223;

@@ -1,8 +1,6 @@
 // Lab test support (see lab_env.h).
 #include "lab_env.h"
 
-#include <filesystem>
-
 #include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
@@ -61,14 +59,7 @@ std::string address(const std::string& host) {
   return "198.18.0." + std::to_string(base + (host == "a" ? 2 : 6));
 }
 
-// The real path: a checkout under /tmp keeps its lab state under /var/lib (see
-// ci/lab), reached through a symlink that a host's own /tmp would hide.
-std::string state_dir() {
-  const std::string link = std::string(LABGATE_SOURCE_DIR) + "/.lab/pair" + std::to_string(pair());
-  std::error_code ec;
-  const auto real = std::filesystem::weakly_canonical(link, ec);
-  return ec ? link : real.string();
-}
+std::string state_dir() { return std::string(LABGATE_SOURCE_DIR) + "/.lab/pair" + std::to_string(pair()); }
 
 std::string host_tmp(const std::string& host) { return state_dir() + "/tmp-" + host; }
 
