@@ -106,7 +106,7 @@ bool SshExec::read_available() {
 bool SshExec::pump(std::chrono::milliseconds max_wait) {
   if (eof_) return true;
   if (!channel_) throw ConnectionLost{"channel already closed"};
-  if (conn_.generation() != generation_ || !conn_.connected()) {
+  if (!session_holds_channel()) {
     throw ConnectionLost{conn_.broken_reason().empty() ? "session was reset" : conn_.broken_reason()};
   }
   const auto deadline = std::chrono::steady_clock::now() + max_wait;
@@ -132,6 +132,7 @@ bool SshExec::pump(std::chrono::milliseconds max_wait) {
 
 void SshExec::collect_status() {
   if (!channel_) return;
+  if (!session_holds_channel()) return close();
   if (exit_status_ < 0 && signal_.empty()) {
     // Blocks (session timeout) until exit-status, exit-signal or close arrives.
     ssh_channel_get_exit_status(channel_);
@@ -141,16 +142,14 @@ void SshExec::collect_status() {
 
 void SshExec::close() {
   if (!channel_) return;
-  // A session that was replaced took its channels with it (ssh_free frees them).
-  if (conn_.generation() == generation_) {
+  // A session that was dropped (mark_broken, disconnect) or replaced took its
+  // channels with it: ssh_free frees them, so the pointer must not be touched.
+  if (session_holds_channel()) {
     // The callbacks point at this object: unhook them before anything can
-    // deliver a late exit-status to a destroyed SshExec (one SIGSEGV seen at
-    // the end of a measurement had that shape).
+    // deliver a late exit-status to a destroyed SshExec.
     ssh_remove_channel_callbacks(channel_, &callbacks_);
-    if (conn_.connected()) {
-      if (ssh_channel_is_open(channel_)) ssh_channel_close(channel_);
-      ssh_channel_free(channel_);
-    }
+    if (ssh_channel_is_open(channel_)) ssh_channel_close(channel_);
+    ssh_channel_free(channel_);
   }
   channel_ = nullptr;
 }

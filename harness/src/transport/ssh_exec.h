@@ -56,6 +56,9 @@ class SshExec {
   /// Which stream overflowed, for messages.
   const char* overflowed_stream() const { return out_.overflowed() ? "stdout" : "stderr"; }
   bool at_eof() const { return eof_; }
+  /// False once the session this channel was opened on was dropped or replaced:
+  /// ssh_free freed the channel with it, so channel_ must not be touched.
+  bool session_holds_channel() const { return conn_.connected() && conn_.generation() == generation_; }
   std::size_t output_limit() const { return out_.limit(); }
   /// After EOF: waits (session timeout) for exit-status or exit-signal and closes.
   void collect_status();

@@ -81,10 +81,14 @@ sftp_session open_sftp(SshConnection& conn) {
   }
 }
 
+// Closes an SFTP file unless its session went away first: a failure that
+// dropped the connection (mark_broken) freed the SFTP session and its files.
 struct FileCloser {
+  SshConnection& conn;
   sftp_file f;
+  int generation = conn.generation();
   ~FileCloser() {
-    if (f) sftp_close(f);
+    if (f && conn.connected() && conn.generation() == generation) sftp_close(f);
   }
 };
 
@@ -154,7 +158,7 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
   // file, and O_EXCL refuses a name someone planted (file or symlink).
   const std::string part = part_name(remote_path);
   {
-    FileCloser file{sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
+    FileCloser file{conn, sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
     if (!file.f) fail_sftp(conn, sf, "cannot create " + part);
     for (std::size_t off = 0; off < data.size(); off += kChunk) {
       const std::size_t n = std::min(kChunk, data.size() - off);
@@ -204,7 +208,7 @@ std::string SshTransport::read_file(const std::string& remote_path, std::size_t 
 std::string SshTransport::read_once(const std::string& remote_path, std::size_t limit) {
   SshConnection& conn = *conn_;
   sftp_session sf = open_sftp(conn);
-  FileCloser file{sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
+  FileCloser file{conn, sftp_open(sf, remote_path.c_str(), O_RDONLY, 0)};
   if (!file.f) fail_sftp(conn, sf, "cannot open " + remote_path);
   std::string data;
   char buf[kChunk];
