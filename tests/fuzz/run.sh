@@ -10,6 +10,10 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 BUILD="${LABGATE_FUZZ_BUILD:-$ROOT/build/fuzz}"
 CXX="${CXX_FUZZ:-clang++}"
 CC_="${CC_FUZZ:-clang}"
+# The main build's compiler cache, when ci/test set one (CMAKE_CXX_COMPILER_LAUNCHER):
+# no compile line below holds the clone's path except through -I, which
+# CCACHE_BASEDIR makes relative, so a fresh clone hits what the last one built.
+LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-}"
 mkdir -p "$BUILD"
 
 # Each target: the harness concepts it links (static archives; the linker pulls
@@ -34,7 +38,7 @@ version="$(sed -n 's/^project(labgate VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLi
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # -Wno-unused-command-line-argument: the pkg-config flags include -pthread at link.
 cflags="-g -O1 $san -fsanitize=fuzzer-no-link -I$ROOT/harness/include -I$ROOT/harness/src \
--DLABGATE_SOURCE_DIR=\\\"$ROOT\\\" -DLABGATE_VERSION=\\\"$version\\\" \
+-DLABGATE_VERSION=\\\"$version\\\" \
 $(pkg-config --cflags tomlplusplus spdlog fmt nlohmann_json)"
 ldlibs="$(pkg-config --libs tomlplusplus spdlog fmt) -pthread"
 
@@ -43,11 +47,11 @@ ninja_file="$BUILD/build.ninja"
 {
   echo "cflags = $cflags"
   echo "rule cxx"
-  echo "  command = $CXX -std=c++20 -MD -MF \$out.d \$cflags -c \$in -o \$out"
+  echo "  command = $LAUNCHER $CXX -std=c++20 -MD -MF \$out.d \$cflags -c \$in -o \$out"
   echo "  depfile = \$out.d"
   echo "  deps = gcc"
   echo "rule cc"
-  echo "  command = $CC_ -std=gnu99 -MD -MF \$out.d \$cflags -c \$in -o \$out"
+  echo "  command = $LAUNCHER $CC_ -std=gnu99 -MD -MF \$out.d \$cflags -c \$in -o \$out"
   echo "  depfile = \$out.d"
   echo "  deps = gcc"
   echo "rule ar"
