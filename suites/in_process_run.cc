@@ -40,6 +40,11 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
   gate::RunBook book(results::RunDir::create(o.results_root, o.suffix, results::Clock::now()), profile, o.suffix);
   add_log_file(book.dir().log_file().string());
   spdlog::info("gate run {} on '{}' ({})", book.dir().id(), profile.lab_name, profile.path);
+  for (const auto& o : profile.overrides)
+    if (o.replaced.empty())
+      spdlog::warn("override: {}", profile::describe(o));
+    else
+      spdlog::info("override: {}", profile::describe(o));
 
   std::vector<gate::TestCase> cases;
   for (auto& c : gate::expand_cases(profile))

@@ -1,7 +1,9 @@
-// `labgate run PROFILE [--suffix S] [-L label]...`: the whole gate on a pair in
+// `labgate run PROFILE [--suffix S] [--duration D] [--warmup W] [--message-size N]
+// [-L label]...`: the whole gate on a pair in
 // this one process (suites/in_process_run): preconditions first, then every
 // selected measurement. Exit 0 passed, 1 servers failed, 3 the gate could not run.
 #include <memory>
+#include <optional>
 
 #include "labgate/cli/commands.h"
 #include "labgate/profile/load.h"
@@ -15,10 +17,19 @@ struct RunArgs {
   std::string suffix;
   std::vector<std::string> labels;
   std::string results = "results";
+  std::optional<std::string> duration, warmup, message_size;  ///< the seed's `lowlatencytest SIZE TIME`
 };
 
+std::vector<profile::RunOverride> overrides_of(const RunArgs& a) {
+  std::vector<profile::RunOverride> o;
+  if (a.duration) o.push_back({"duration", *a.duration});
+  if (a.warmup) o.push_back({"warmup", *a.warmup});
+  if (a.message_size) o.push_back({"message_size", *a.message_size});
+  return o;
+}
+
 ExitCode run_gate(const RunArgs& a) {
-  const profile::Profile profile = profile::load_or_throw(a.profile);
+  const profile::Profile profile = profile::load_or_throw(a.profile, overrides_of(a));
   suites::InProcessOptions o;
   o.suffix = a.suffix;
   o.labels.insert(a.labels.begin(), a.labels.end());
@@ -36,6 +47,13 @@ void add_run_command(CLI::App& app, Action& action) {
   sub->add_option("-L,--label", a->labels,
                   "only these suites: preconditions, latency, throughput, jitter, network, command, storage");
   sub->add_option("--results", a->results, "where results folders go")->capture_default_str();
+  // The seed's `lowlatencytest [message size] [test time] [dir_suffix]`: each wins
+  // over the profile for every test that has the parameter; run.json and the
+  // report record what it replaced.
+  sub->add_option("--duration", a->duration, "measure every test that has a duration for this long, e.g. 120s");
+  sub->add_option("--warmup", a->warmup, "the warm-up before every measured series, e.g. 2s");
+  sub->add_option("--message-size", a->message_size,
+                  "bytes per message of every tcp/udp test, e.g. 64 or 16KiB (a sweep over it becomes this one)");
   sub->callback([a, &action] { action = [a] { return run_gate(*a); }; });
 }
 

@@ -21,6 +21,7 @@ RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std
   run_.profile_path = profile.path;
   run_.lab_name = profile.lab_name;
   run_.suffix = suffix;
+  run_.overrides = profile.overrides;
   for (const auto& h : profile.hosts) run_.hosts.push_back({h.name, h.address, h.test_address});
   run_.start_time = results::Clock::now();
   run_.labgate_version = LABGATE_VERSION;

@@ -53,6 +53,8 @@ std::string canonical_of(std::string_view key, const std::string& text) {
 
 }  // namespace
 
+std::string canonical_value(std::string_view key, const std::string& text) { return canonical_of(key, text); }
+
 bool is_sweepable(std::string_view key) { return !in(key, kNotSweepable); }
 
 std::vector<SweepDim> sweep_dims(const Node& test, const std::string& key, Diagnostics& d) {

@@ -20,7 +20,9 @@ LoadResult one_error(const std::string& path, std::string message) {
 
 }  // namespace
 
-LoadResult load(const std::string& path) {
+LoadResult load(const std::string& path) { return load(path, {}); }
+
+LoadResult load(const std::string& path, const std::vector<RunOverride>& overrides) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -37,17 +39,21 @@ LoadResult load(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return one_error(path, "cannot read profile: read error");
-  return load_from_string(text.str(), path);
+  return load_from_string(text.str(), path, overrides);
 }
 
-LoadResult load_from_string(const std::string& text, const std::string& path) {
+LoadResult load_from_string(const std::string& text, const std::string& path,
+                            const std::vector<RunOverride>& overrides) {
   using namespace detail;
   ParsedToml doc = parse_toml(text, path);
   if (doc.error) return LoadResult{std::nullopt, {*doc.error}};
-  const Node& root = *doc.root;
+  Node& root = *doc.root;
   Diagnostics d;
   Profile p;
   p.path = path;
+  // Before anything reads the tests: an override is then read, swept and checked
+  // exactly as if every test that has the parameter had it written.
+  apply_run_overrides(root, overrides, p.overrides, d);
 
   TableReader r(&root, "", d);
   r.get("lab");
@@ -70,8 +76,8 @@ LoadResult load_from_string(const std::string& text, const std::string& path) {
   return out;
 }
 
-Profile load_or_throw(const std::string& path) {
-  LoadResult r = load(path);
+Profile load_or_throw(const std::string& path, const std::vector<RunOverride>& overrides) {
+  LoadResult r = load(path, overrides);
   if (r.profile) return std::move(*r.profile);
   std::string message;
   for (const ProfileError& e : r.errors) message += (message.empty() ? "" : "\n") + e.str();

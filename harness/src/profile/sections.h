@@ -28,6 +28,15 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
 /// is given where they have several), and preconditions.host_use is filled.
 void check_networks(Profile& p, Diagnostics& d);
 
+/// Applies labgate run's overrides to the [[test]] tables of `root` before they
+/// are read (see profile/run_overrides.h); records in `applied` what each replaced.
+void apply_run_overrides(Node& root, const std::vector<RunOverride>& overrides,
+                         std::vector<AppliedOverride>& applied, Diagnostics& d);
+
+/// Whether a test key applies to a kind (the table behind "does not apply to a
+/// ... test").
+bool key_applies(const std::string& key, TestKind kind);
+
 /// A name usable in test names, file names and leases: [A-Za-z0-9_.-]+.
 bool is_plain_name(std::string_view s);
 

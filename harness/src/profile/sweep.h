@@ -33,6 +33,10 @@ struct BudgetOverride {
   std::vector<Bound> bounds;
 };
 
+/// A swept value's meaning as text, for matching budget_by keys: sizes in bytes,
+/// durations in ns, else as written ("16KiB" and "16384" are one value).
+std::string canonical_value(std::string_view key, const std::string& text);
+
 /// Whether a key written as a list is a sweep (on, cpus and argv are lists by nature).
 bool is_sweepable(std::string_view key);
 

@@ -174,6 +174,8 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
 
 }  // namespace
 
+bool key_applies(const std::string& key, TestKind kind) { return misplaced(key, kind) == nullptr; }
+
 void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (!t.has_kind) {

@@ -163,6 +163,18 @@ std::string summary(const RunResult& run) {
            "</code></td><td><code>" + html_escape(h.test_address) + "</code></td></tr>";
     s += "</tbody></table>";
   }
+  if (!run.overrides.empty()) {
+    // The profile.toml beside this report is the file as written: say what won over it.
+    s += "<p class=\"warn\">Run with command-line overrides, which win over the profile:</p>"
+         "<table class=\"overrides\"><thead><tr><th>Override</th><th>Test</th><th>Replaced</th></tr></thead><tbody>";
+    for (const auto& o : run.overrides) {
+      const std::string flag = "<code>" + html_escape(profile::override_flag(o.parameter) + " " + o.value) + "</code>";
+      if (o.replaced.empty()) s += "<tr><td>" + flag + "</td><td colspan=\"2\">no test has a " + html_escape(o.parameter) + "</td></tr>";
+      for (const auto& v : o.replaced)
+        s += "<tr><td>" + flag + "</td><td>" + html_escape(v.test) + "</td><td>" + html_escape(v.was) + "</td></tr>";
+    }
+    s += "</tbody></table>";
+  }
   if (!run.error.empty()) s += "<pre class=\"failure\">" + html_escape(run.error) + "</pre>";
   for (const auto& w : run.warnings) s += "<p class=\"warn\">" + html_escape(w) + "</p>";
   return s + "</section>";

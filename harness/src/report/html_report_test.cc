@@ -44,6 +44,15 @@ TEST(HtmlReport, SummaryCarriesTheRunsContext) {
   EXPECT_THAT(html, HasSubstr("clocksource is tsc"));
 }
 
+TEST(HtmlReport, SaysWhichCommandLineOverridesWonOverTheProfile) {
+  results::RunResult run = testing::synthetic_run();
+  EXPECT_THAT(html_report(run), Not(HasSubstr("command-line overrides")));
+  run.overrides = {{"message_size", "16KiB", {{"tcp_stream_sizes", "[64, 1024] (a sweep) at lab.toml:77:16"}}}};
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, HasSubstr("Run with command-line overrides"));
+  EXPECT_THAT(html, HasSubstr("<code>--message-size 16KiB</code></td><td>tcp_stream_sizes</td><td>[64, 1024] (a sweep)"));
+}
+
 TEST(HtmlReport, PreconditionTableShowsHostsSideBySide) {
   const std::string html = html_report(testing::synthetic_run());
   EXPECT_THAT(html, HasSubstr("<th>Rule</th><th>host a: found</th><th>host b: found</th><th>Expected</th>"));

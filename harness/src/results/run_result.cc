@@ -203,6 +203,20 @@ json to_json(const TestRecord& t) {
   return j;
 }
 
+namespace {
+
+json overrides_json(const std::vector<profile::AppliedOverride>& overrides) {
+  json out = json::array();
+  for (const auto& o : overrides) {
+    json replaced = json::array();
+    for (const auto& v : o.replaced) replaced.push_back({{"test", v.test}, {"was", v.was}});
+    out.push_back({{"parameter", o.parameter}, {"value", o.value}, {"replaced", std::move(replaced)}});
+  }
+  return out;
+}
+
+}  // namespace
+
 json to_json(const RunResult& r) {
   json hosts = json::array(), checks = json::array(), tests = json::array();
   for (const auto& h : r.hosts) hosts.push_back(to_json(h));
@@ -225,7 +239,8 @@ json to_json(const RunResult& r) {
           {"error", r.error},
           {"checks", std::move(checks)},
           {"tests", std::move(tests)},
-          {"warnings", r.warnings}};
+          {"warnings", r.warnings},
+          {"overrides", overrides_json(r.overrides)}};
 }
 
 // ------------------------------------------------------------------ reading
@@ -384,6 +399,17 @@ RunResult run_result_from_json(const json& j) {
   const auto& tests = r.array("tests", false);
   for (std::size_t i = 0; i < tests.size(); ++i) run.tests.push_back(test_at(tests[i], indexed("tests", i), v1));
   run.warnings = strings(r, "warnings");
+  const auto& overrides = r.array("overrides", false);
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    const JsonReader o(overrides[i], indexed("overrides", i));
+    profile::AppliedOverride a{o.str("parameter"), o.str("value"), {}};
+    const auto& replaced = o.array("replaced", false);
+    for (std::size_t k = 0; k < replaced.size(); ++k) {
+      const JsonReader v(replaced[k], indexed(indexed("overrides", i) + ".replaced", k));
+      a.replaced.push_back({v.str("test"), v.str("was")});
+    }
+    run.overrides.push_back(std::move(a));
+  }
   return run;
 }
 

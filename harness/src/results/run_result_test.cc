@@ -55,6 +55,7 @@ RunResult sample_run() {
   t.raw_files = {"tests/tcp_rr_64/a-to-b/client.out"};
   r.tests.push_back(t);
   r.warnings = {"clocksource on b is hpet"};
+  r.overrides = {{"duration", "2s", {{"tcp_rr_64", "\"120s\" at lab.toml:40:12"}}}};
   return r;
 }
 
@@ -65,6 +66,8 @@ TEST(RunResult, RoundTripsThroughJson) {
   EXPECT_EQ(back.start_time, r.start_time);
   ASSERT_EQ(back.tests.size(), 1u);
   EXPECT_FALSE(back.tests[0].budget[1].observed.has_value());
+  ASSERT_EQ(back.overrides.size(), 1u);  // labgate run --duration 2s, and what it replaced
+  EXPECT_EQ(back.overrides[0].replaced.at(0).was, "\"120s\" at lab.toml:40:12");
   EXPECT_EQ(stats::Histogram::from_json(back.tests[0].measurement["histogram"]),
             stats::Histogram::from_json(r.tests[0].measurement["histogram"]));
 }

@@ -28,12 +28,17 @@ struct LoadResult {
 /// Reads and checks the profile at `path`. Never throws for bad input: a missing
 /// file, a TOML syntax error or a wrong value all come back as errors.
 LoadResult load(const std::string& path);
+/// load() with command-line overrides applied to every test that has the
+/// parameter (a sweep over it becomes the one value); Profile::overrides records
+/// what each replaced. A bad value is an error naming the flag.
+LoadResult load(const std::string& path, const std::vector<RunOverride>& overrides);
 
 /// Like load(), for an in-memory document; `path` names it in messages and is the
 /// base for relative file paths.
-LoadResult load_from_string(const std::string& text, const std::string& path);
+LoadResult load_from_string(const std::string& text, const std::string& path,
+                            const std::vector<RunOverride>& overrides = {});
 
 /// load(), throwing labgate::Failure(kUsageError) with every error, one per line.
-Profile load_or_throw(const std::string& path);
+Profile load_or_throw(const std::string& path, const std::vector<RunOverride>& overrides = {});
 
 }  // namespace labgate::profile

@@ -11,6 +11,7 @@
 
 #include "labgate/profile/preconditions.h"
 #include "labgate/profile/source_pos.h"
+#include "labgate/profile/run_overrides.h"
 #include "labgate/profile/test_spec.h"
 
 namespace labgate::profile {
@@ -84,6 +85,9 @@ struct Profile {
   std::vector<Host> hosts;                      ///< in file order
   Preconditions preconditions;
   std::vector<TestSpec> tests;  ///< in file order
+  /// Command-line overrides applied while loading (labgate run --duration ...), with
+  /// what they replaced; empty when the profile is as written.
+  std::vector<AppliedOverride> overrides;
 
   const Host* find_host(const std::string& name) const;
   const TestSpec* find_test(const std::string& name) const;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/profile/run_overrides.h"  // header-only: the record of the overrides
 #include "labgate/stats/figure.h"
 
 namespace labgate::results {
@@ -135,6 +136,9 @@ struct RunResult {
   std::vector<CheckRecord> checks;
   std::vector<TestRecord> tests;
   std::vector<std::string> warnings;  ///< run-wide notes shown in every report
+  /// labgate run's --duration/--warmup/--message-size, and what each replaced in
+  /// which test (the copied profile.toml is the file as written, without them).
+  std::vector<profile::AppliedOverride> overrides;
 
   /// Why the preconditions were not checked, set by the gate: "-L latency left the
   /// preconditions out", "could not connect: ...", "the lease was refused: ...".
