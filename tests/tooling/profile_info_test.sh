@@ -62,6 +62,22 @@ LABGATE="$labgate" bash "$src/ci/pool" lab "$work/pool" 6 >/dev/null || fail "ci
 "$labgate" profile-info "$work/pool/pair6.toml" >"$work/pair6.json" || fail "ci/pool wrote an invalid profile"
 [ "$(jq -r '.lab + " " + (.builtin_lab_pair|tostring) + " " + .hosts[0].address + " " + .hosts[1].test_address' \
      "$work/pair6.json")" = "lab-pair6 6 198.18.0.42 198.19.6.2" ] || { cat "$work/pair6.json"; fail "pair6.toml"; }
+grep -Eq '(^|[^a-z_-])(sed|awk)([^a-z_-]|$)' "$src/ci/pool" && fail "ci/pool still edits or reads text with sed/awk"
+grep -q 'profile-derive' "$src/ci/pool" || fail "ci/pool does not write pair profiles with profile-derive"
+# pair6.toml is the template with exactly pair 6's values set, every comment kept.
+[ "$(grep -c '#' "$src/profiles/lab.toml")" = "$(grep -c '#' "$work/pool/pair6.toml")" ] ||
+  fail "ci/pool lost the template's comments"
+[ "$(diff "$src/profiles/lab.toml" "$work/pool/pair6.toml" | grep -c '^>')" = 7 ] ||
+  { diff "$src/profiles/lab.toml" "$work/pool/pair6.toml"; fail "pair6.toml differs from the template beyond 7 lines"; }
+
+# profile-derive: an invalid result or a relative path that would move is not written.
+"$labgate" profile-derive "$src/profiles/lab.toml" --set defaults.ssh.port=0 --set lab.name=x \
+  --set defaults.ssh.identity=/k --set defaults.ssh.known_hosts=/h --out "$work/d1.toml" 2>"$work/d1.err"
+[ $? -eq 2 ] && [ ! -e "$work/d1.toml" ] && grep -q "d1.toml:21:8: defaults.ssh.port: 0 is out of range" "$work/d1.err" ||
+  { cat "$work/d1.err"; fail "profile-derive wrote an invalid profile"; }
+"$labgate" profile-derive "$src/profiles/lab.toml" --set lab.name=x --out "$work/d2.toml" 2>"$work/d2.err"
+[ $? -eq 2 ] && [ ! -e "$work/d2.toml" ] && grep -q "host a's identity is .*/.lab/pair1/id_rsa in" "$work/d2.err" ||
+  { cat "$work/d2.err"; fail "profile-derive moved a relative key path silently"; }
 grep -q 'awk' "$src/ci/Jenkinsfile" && fail "the Jenkinsfile still reads TOML with awk"
 grep -q 'profile-info' "$src/ci/Jenkinsfile" || fail "the Jenkinsfile does not use profile-info"
 echo "ok: profile-info, the CTest wiring, ci/pool and the Jenkinsfile"

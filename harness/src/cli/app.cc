@@ -34,6 +34,7 @@ int run(int argc, char** argv) {
   add_metrics_command(app, action);
   add_trend_command(app, action);
   add_profile_info_command(app, action);
+  add_profile_derive_command(app, action);
   add_keyscan_command(app, action);
 
   try {

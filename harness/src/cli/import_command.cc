@@ -1,38 +1,32 @@
-// `labgate import --tool netperf|sockperf|iperf3 FILE [--kind K] [--test NAME
-// --profile P] [--out result.json]`: turns a saved run of an external tool into
-// labgate's Measurement JSON and, given a profile test, holds it to that test's
-// budget, so years of saved netperf/sockperf runs can be judged by today's rules.
+// `labgate import FILE... [--tool netperf|sockperf|iperf3] [--kind K]
+// [--profile P --test T] (--results DIR [--suffix S] [--started ISO8601] | [--out F])`:
+// turns saved runs of an external tool into labgate results. With --results each
+// file becomes a results folder (gate::import_run) that compare and trend read
+// like any run; without, one file becomes Measurement JSON on stdout or --out.
+// Given a profile test, its budget judges the figures, exactly as a live run's.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "labgate/budget/budget.h"
 #include "labgate/cli/commands.h"
+#include "labgate/gate/import_run.h"
 #include "labgate/profile/load.h"
 #include "labgate/results/atomic_file.h"
-#include "labgate/tools/parsers.h"
 
 namespace labgate::cli {
 namespace {
 
 struct ImportArgs {
-  std::string tool, file, kind, test, profile, out;
+  std::vector<std::string> files;
+  std::string tool, kind, test, profile, out, results, suffix = "imported", started;
 };
 
 [[noreturn]] void usage(const std::string& msg) { throw Failure(ExitCode::kUsageError, "import: " + msg); }
-
-const profile::TestSpec& find_test(const profile::Profile& p, const std::string& name) {
-  std::string names;
-  for (const profile::TestSpec& t : p.tests) {
-    if (t.name == name) return t;
-    names += (names.empty() ? "" : ", ") + t.name;
-  }
-  usage("profile " + p.path + " has no test '" + name + "' (its tests: " + (names.empty() ? "none" : names) +
-        ")");
-}
 
 /// One line per bound: "  ok    p99     272us <= 300us (margin 28us, 9.3%)".
 void print_verdicts(std::ostream& os, const profile::TestSpec& test, const budget::BudgetResult& r) {
@@ -49,39 +43,22 @@ void print_verdicts(std::ostream& os, const profile::TestSpec& test, const budge
   }
 }
 
-ExitCode run_import(const ImportArgs& a) {
-  const auto tool = profile::parse_tool(a.tool);
-  if (!tool || *tool == profile::Tool::kBuiltin)
-    usage("--tool must be netperf, sockperf or iperf3, not '" + a.tool + "'");
-  if (a.test.empty() != a.profile.empty())
-    usage("--test and --profile go together: the budget is the profile's test's");
-
+/// Without --results: one file, its Measurement JSON, and the test's verdict.
+ExitCode import_to_json(const ImportArgs& a, const gate::ImportRequest& req) {
+  if (a.files.size() != 1) usage("several files need --results DIR (one results folder each)");
+  const profile::TestSpec* test = req.profile ? &gate::find_test(*req.profile, req.test) : nullptr;
   tools::ParseOptions options;
-  if (!a.kind.empty()) {
-    options.kind = profile::parse_test_kind(a.kind);
-    if (!options.kind || !(profile::is_rr(*options.kind) || profile::is_stream(*options.kind)))
-      usage("--kind must be tcp_rr, udp_rr, tcp_stream or udp_stream, not '" + a.kind + "'");
-  }
-  std::optional<profile::Profile> prof;
-  const profile::TestSpec* test = nullptr;
-  if (!a.profile.empty()) {
-    prof = profile::load_or_throw(a.profile);
-    test = &find_test(*prof, a.test);
-    if (options.kind && *options.kind != test->kind)
+  options.kind = req.kind;
+  if (test) {
+    if (req.kind && *req.kind != test->kind)
       usage("--kind " + a.kind + " differs from test '" + test->name + "', which is " +
             profile::to_string(test->kind));
-    options.kind = test->kind;  // the run must be of the test's kind: a mismatch names file:line
+    options.kind = test->kind;
   }
-
-  measure::Measurement m;
-  try {
-    m = tools::parse_tool_output(*tool, tools::read_tool_file(a.file), options);
-  } catch (const tools::ParseError& e) {
-    throw Failure(ExitCode::kUsageError, std::string("import: ") + e.what());
-  }
-  m.parameters["imported_from"] = a.file;
-  for (const std::string& w : m.warnings) spdlog::warn("{}: {}", a.file, w);
-
+  gate::SavedOutput saved = gate::read_saved_output(req.file, req.tool, options);
+  measure::Measurement& m = saved.measurement;
+  m.parameters["imported_from"] = req.file;
+  for (const std::string& w : m.warnings) spdlog::warn("{}: {}", req.file, w);
   const std::string json = to_json(m).dump(2) + "\n";
   if (a.out.empty())
     std::cout << json;
@@ -89,31 +66,85 @@ ExitCode run_import(const ImportArgs& a) {
     results::write_file_atomic(a.out, json);
   std::cout.flush();
   if (!test) return ExitCode::kPassed;
-
-  if (test->tool != *tool)
+  if (test->tool != saved.tool)
     spdlog::info("test '{}' runs {} today; judging this {} run by its budget", test->name,
-                 profile::to_string(test->tool), a.tool);
+                 profile::to_string(test->tool), profile::to_string(saved.tool));
   const budget::BudgetResult r = budget::evaluate(m, test->budget);
   // The verdict goes where it cannot spoil JSON on stdout.
   print_verdicts(a.out.empty() ? std::cerr : std::cout, *test, r);
   return r.pass ? ExitCode::kPassed : ExitCode::kGateFailed;
 }
 
+ExitCode run_import(const ImportArgs& a) {
+  gate::ImportRequest req;
+  if (!a.tool.empty()) {
+    req.tool = profile::parse_tool(a.tool);
+    if (!req.tool || !(*req.tool == profile::Tool::kNetperf || *req.tool == profile::Tool::kSockperf ||
+                       *req.tool == profile::Tool::kIperf3))
+      usage("--tool must be netperf, sockperf or iperf3, not '" + a.tool + "'");
+  }
+  if (!a.kind.empty()) {
+    req.kind = profile::parse_test_kind(a.kind);
+    if (!req.kind || !(profile::is_rr(*req.kind) || profile::is_stream(*req.kind)))
+      usage("--kind must be tcp_rr, udp_rr, tcp_stream or udp_stream, not '" + a.kind + "'");
+  }
+  if (a.test.empty() != a.profile.empty())
+    usage("--test and --profile go together: the budget is the profile's test's");
+  std::optional<profile::Profile> prof;
+  if (!a.profile.empty()) {
+    prof = profile::load_or_throw(a.profile);
+    req.profile = &*prof;
+    req.test = a.test;
+  }
+  if (a.results.empty()) {
+    if (!a.started.empty() || a.suffix != "imported") usage("--started and --suffix name a results folder: add --results DIR");
+    req.file = a.files.front();
+    return import_to_json(a, req);
+  }
+  if (!a.out.empty()) usage("--out writes one Measurement JSON; --results writes results folders: choose one");
+  if (!a.started.empty()) {
+    if (a.files.size() > 1) usage("--started is one file's start time; import the files one at a time");
+    try {
+      req.started = results::parse_time(a.started);
+    } catch (const std::invalid_argument& e) {
+      usage(std::string("--started: ") + e.what());
+    }
+  }
+  req.suffix = a.suffix;
+  ExitCode worst = ExitCode::kPassed;
+  for (const std::string& file : a.files) {
+    req.file = file;
+    const gate::ImportedRun r = gate::import_run(a.results, req);
+    std::cout << file << " -> " << r.dir.string() << " (" << r.run.verdict() << ", started "
+              << results::format_time(r.run.start_time) << " from " << r.run.imported->time_source << ")\n";
+    const int code = r.run.exit_code.value_or(0);
+    if (code > static_cast<int>(worst)) worst = static_cast<ExitCode>(code);
+  }
+  std::cout.flush();
+  return worst;
+}
+
 }  // namespace
 
 void add_import_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<ImportArgs>();
-  CLI::App* cmd =
-      app.add_subcommand("import",
-                         "turn a saved netperf/sockperf/iperf3 output into labgate's measurement JSON and, "
-                         "with --test/--profile, judge it by that test's budget (exit 0 within, 1 over)");
-  cmd->add_option("--tool", args->tool, "netperf, sockperf or iperf3")->required();
-  cmd->add_option("file", args->file, "the saved output (a file of one run)")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "import",
+      "turn saved netperf/sockperf/iperf3 outputs into labgate results: with --results DIR, one results folder "
+      "per file that compare and trend read like any run; without, one file's measurement JSON. With "
+      "--test/--profile the test's budget judges it (exit 0 within, 1 over)");
+  cmd->add_option("files", args->files, "the saved outputs (each a file of one run)")->required();
+  cmd->add_option("--tool", args->tool, "netperf, sockperf or iperf3 (default: told by the output itself)");
   cmd->add_option("--kind", args->kind,
                   "tcp_rr, udp_rr, tcp_stream or udp_stream, when the output does not say");
-  cmd->add_option("--test", args->test, "the profile test whose budget judges this run");
+  cmd->add_option("--test", args->test, "the profile test whose budget judges these runs");
   cmd->add_option("--profile", args->profile, "the profile that defines --test");
-  cmd->add_option("--out", args->out, "write the JSON here instead of stdout");
+  cmd->add_option("--results", args->results, "write one results folder per file under this directory");
+  cmd->add_option("--suffix", args->suffix, "the results folders' suffix (default imported)");
+  cmd->add_option("--started", args->started,
+                  "the run's start, ISO 8601 UTC (2019-03-12T10:15:00Z); default: the tool's own timestamp "
+                  "(iperf3 -J), else the file's modification time");
+  cmd->add_option("--out", args->out, "without --results: write the JSON here instead of stdout");
   cmd->callback([&action, args] { action = [args] { return run_import(*args); }; });
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_test_util.h"
+#include "labgate/results/testing/temp_dir.h"
 
 namespace labgate::cli {
 namespace {
@@ -141,6 +142,38 @@ TEST(ImportCommand, BadArgumentsExit2) {
       {"--tool", "netperf", f, "--kind", "udp_rr", "--test", "tcp_rr_64_netperf", "--profile", kProfile});
   EXPECT_THAT(differ.err, HasSubstr("--kind udp_rr differs from test 'tcp_rr_64_netperf', which is tcp_rr"));
   EXPECT_EQ(import({"--tool", "netperf"}).rc, 2);
+}
+
+TEST(ImportCommand, ResultsWritesOneFolderPerFileAndExitsWithTheWorst) {
+  results::testing::TempDir root("labgate-import-cli");
+  const Outcome o = import({kTools + "netperf/000-03.txt", kTools + "netperf/000-04.txt", "--profile", kProfile,
+                            "--test", "tcp_stream_64", "--results", root.path().string(), "--suffix", "seed000"});
+  EXPECT_EQ(o.rc, 1) << o.err;  // 000-04's 12 ms stall is over the 500 us max
+  EXPECT_THAT(o.out, HasSubstr("000-03.txt -> " + root.path().string()));
+  EXPECT_THAT(o.out, HasSubstr("-seed000 (passed, started "));
+  EXPECT_THAT(o.out, HasSubstr("-seed000-2 (failed, started "));
+  EXPECT_THAT(o.out, HasSubstr("from the file's modification time"));
+  int folders = 0;
+  for (const auto& e : std::filesystem::directory_iterator(root.path()))
+    folders += std::filesystem::is_regular_file(e.path() / "run.json");
+  EXPECT_EQ(folders, 2);
+}
+
+TEST(ImportCommand, ResultsOptionsAreChecked) {
+  results::testing::TempDir root("labgate-import-cli");
+  const std::string f = kTools + "netperf/000-01.txt", dir = root.path().string();
+  EXPECT_THAT(import({f, f}).err, HasSubstr("several files need --results DIR"));
+  EXPECT_THAT(import({f, "--started", "2019-03-12T10:15:00Z"}).err, HasSubstr("add --results DIR"));
+  EXPECT_THAT(import({f, f, "--results", dir, "--started", "2019-03-12T10:15:00Z"}).err,
+              HasSubstr("--started is one file's start time"));
+  EXPECT_THAT(import({f, "--results", dir, "--started", "last tuesday"}).err,
+              HasSubstr("--started: 'last tuesday' is not an ISO 8601 UTC time"));
+  EXPECT_THAT(import({f, "--results", dir, "--out", dir + "/x.json"}).err, HasSubstr("choose one"));
+  EXPECT_THAT(import({f, "--results", dir, "--suffix", "a/b"}).err, HasSubstr("--suffix 'a/b' may only hold"));
+  EXPECT_TRUE(std::filesystem::is_empty(root.path()));
+  const Outcome ok = import({f, "--results", dir, "--started", "2019-03-12T10:15:00Z"});
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_THAT(ok.out, HasSubstr("(passed, started 2019-03-12T10:15:00.000Z from --started)"));
 }
 
 }  // namespace

@@ -39,6 +39,26 @@ std::string result_line(const results::TestRecord& r) {
   return s;
 }
 
+std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
+                                             results::Clock::time_point started, double duration_s) {
+  std::vector<results::TestRecord> records;
+  const auto raw = keep_raw(book, run, c, c.pair);
+  for (const auto& m : run.measurements) {
+    const std::string pair = m.cpu >= 0 ? c.pair + "/cpu" + std::to_string(m.cpu) : c.pair;
+    results::TestRecord r = judge_case(c, m, pair);
+    add_rules(r, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
+    r.started = started;
+    r.duration_s = duration_s;
+    r.conformance = book.run().conformance();
+    r.raw_files = raw;
+    r.raw_files.push_back(book.dir().write_measurement(c.spec->name, pair, r.measurement));
+    spdlog::info("{}", result_line(r));
+    records.push_back(r);
+    book.put_test(std::move(r));
+  }
+  return records;
+}
+
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
   CaseOutcome out;
   const auto started = results::Clock::now();
@@ -70,20 +90,7 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
   }
   const double took = seconds_since(t0);
   try {
-    const auto raw = keep_raw(book, run, c, c.pair);
-    for (const auto& m : run.measurements) {
-      const std::string pair = m.cpu >= 0 ? c.pair + "/cpu" + std::to_string(m.cpu) : c.pair;
-      results::TestRecord r = judge_case(c, m, pair);
-      add_rules(r, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
-      r.started = started;
-      r.duration_s = took;
-      r.conformance = book.run().conformance();
-      r.raw_files = raw;
-      r.raw_files.push_back(book.dir().write_measurement(c.spec->name, pair, r.measurement));
-      spdlog::info("{}", result_line(r));
-      out.records.push_back(r);
-      book.put_test(std::move(r));
-    }
+    out.records = record_case(book, c, run, started, took);
     out.lease_lost = session.lease_lost();
     if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
     book.publish();

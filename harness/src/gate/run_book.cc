@@ -28,6 +28,10 @@ RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std
   if (!fs::exists(dir_.path() / "profile.toml")) dir_.copy_profile(profile.path);
 }
 
+RunBook::RunBook(results::RunDir dir, results::RunResult run) : dir_(std::move(dir)), run_(std::move(run)) {
+  run_.run_id = dir_.id();
+}
+
 void RunBook::set_checks(std::vector<results::CheckRecord> checks) { run_.checks = std::move(checks); }
 
 void RunBook::put_test(results::TestRecord record) {
@@ -52,6 +56,11 @@ void RunBook::set_not_checked(const std::string& why) {
 
 void RunBook::finish(int exit_code) {
   run_.end_time = results::Clock::now();
+  run_.exit_code = exit_code;
+}
+
+void RunBook::finish_at(int exit_code, results::Clock::time_point end) {
+  run_.end_time = end;
   run_.exit_code = exit_code;
 }
 

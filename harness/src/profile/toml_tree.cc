@@ -47,6 +47,7 @@ Node convert(const toml::node& n, const std::string& file) {
   if (const toml::table* t = n.as_table()) return convert_table(*t, file);
   Node out;
   out.pos = to_pos(n.source(), file);
+  out.end = SourcePos{file, static_cast<int>(n.source().end.line), static_cast<int>(n.source().end.column)};
   if (const toml::array* a = n.as_array()) {
     out.type = Node::Type::kArray;
     for (const toml::node& e : *a) out.children.push_back(convert(e, file));

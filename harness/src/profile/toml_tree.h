@@ -19,6 +19,9 @@ struct Node {
   std::string key;      ///< the key naming it in its parent table; empty for array elements
   SourcePos key_pos;    ///< where that key is written
   SourcePos pos;        ///< where the value (or a [table] header) is written
+  /// Just past the value's last character (a scalar's text is [pos, end), columns
+  /// in code points as toml++ counts them): where `labgate profile-derive` edits.
+  SourcePos end;
   bool header = false;  ///< written as a [table] / [[array]] header, not `key = value`
   std::string text;     ///< kString
   std::int64_t integer = 0;

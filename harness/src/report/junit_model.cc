@@ -217,6 +217,11 @@ Document document_of(const RunResult& run) {
                         {"labgate.conforming_why", run.conformance_why()},
                         {"labgate.start", results::format_time(run.start_time)},
                         {"labgate.end", run.end_time ? results::format_time(*run.end_time) : ""}};
+  if (run.imported) {  // a saved tool output, not a run labgate measured
+    doc.run_properties.push_back({"labgate.imported_tool", run.imported->tool});
+    doc.run_properties.push_back({"labgate.imported_from", run.imported->file});
+    doc.run_properties.push_back({"labgate.imported_sha256", run.imported->sha256});
+  }
   for (const auto& w : run.warnings) doc.warnings += "warning: " + w + "\n";
   for (const auto& h : run.hosts)
     if (!h.address.empty()) doc.hostname += (doc.hostname.empty() ? "" : ",") + h.address;

@@ -222,7 +222,7 @@ json to_json(const RunResult& r) {
   for (const auto& h : r.hosts) hosts.push_back(to_json(h));
   for (const auto& c : r.checks) checks.push_back(to_json(c));
   for (const auto& t : r.tests) tests.push_back(to_json(t));
-  return {{"format", kRunFormat},
+  json j = {{"format", kRunFormat},
           {"run_id", r.run_id},
           {"profile", r.profile_path},
           {"lab", r.lab_name},
@@ -241,6 +241,13 @@ json to_json(const RunResult& r) {
           {"tests", std::move(tests)},
           {"warnings", r.warnings},
           {"overrides", overrides_json(r.overrides)}};
+  // Only imported runs carry it: a measured run's run.json is unchanged.
+  if (r.imported)
+    j["imported"] = {{"tool", r.imported->tool},
+                     {"file", r.imported->file},
+                     {"sha256", r.imported->sha256},
+                     {"time_source", r.imported->time_source}};
+  return j;
 }
 
 // ------------------------------------------------------------------ reading
@@ -409,6 +416,10 @@ RunResult run_result_from_json(const json& j) {
       a.replaced.push_back({v.str("test"), v.str("was")});
     }
     run.overrides.push_back(std::move(a));
+  }
+  if (r.find("imported")) {
+    const JsonReader i = r.object("imported");
+    run.imported = ImportedFrom{i.str("tool"), i.str("file"), i.str_or("sha256", ""), i.str_or("time_source", "")};
   }
   return run;
 }

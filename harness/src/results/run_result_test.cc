@@ -215,3 +215,27 @@ TEST(RunResultJson, StartsAndMeasuredDurationsOfRecordsAreOptional) {
 
 }  // namespace
 }  // namespace labgate::results
+
+namespace labgate::results {
+namespace {
+
+TEST(RunResultJson, ImportedFromIsKeptOnlyForImportedRuns) {
+  RunResult r = sample_run();
+  EXPECT_FALSE(to_json(r).contains("imported")) << "a measured run's run.json is unchanged";
+  r.imported = ImportedFrom{"netperf", "/logs/2019/tcp_rr.txt", std::string(64, 'a'),
+                            "the file's modification time (netperf printed no time)"};
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["imported"]["tool"], "netperf");
+  EXPECT_EQ(j["imported"]["file"], "/logs/2019/tcp_rr.txt");
+  const RunResult back = run_result_from_json(j);
+  ASSERT_TRUE(back.imported.has_value());
+  EXPECT_EQ(back.imported->sha256, std::string(64, 'a'));
+  EXPECT_EQ(back.imported->time_source, r.imported->time_source);
+  nlohmann::json bad = j;
+  bad["imported"]["tool"] = 7;
+  EXPECT_THAT([&] { run_result_from_json(bad); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("imported.tool")));
+}
+
+}  // namespace
+}  // namespace labgate::results

@@ -221,6 +221,11 @@ measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options
   m.parameters["latency"] = "none: iperf3 measures throughput and loss, not per-message latency";
   if (const json* v = at(root, {"start", "version"}); v && v->is_string())
     m.parameters["iperf3.version"] = v->get<std::string>();
+  // The run's own start (Unix seconds): the one tool output that dates itself,
+  // so an imported run is placed at the time it was measured.
+  if (const json* when = at(root, {"start", "timestamp", "timesecs"}); when && when->is_number_integer() &&
+                                                                       when->get<long long>() > 0)
+    m.parameters["iperf3.timesecs"] = when->dump();
   if (const json* ts = at(root, {"start", "test_start"}); ts && ts->is_object()) {
     for (const char* k : {"num_streams", "blksize", "duration", "reverse", "omit"})
       if (ts->contains(k) && (*ts)[k].is_number()) m.parameters[std::string("iperf3.") + k] = (*ts)[k].dump();

@@ -1,7 +1,24 @@
 // One entry point for every external tool's parser, chosen by the profile's `tool`.
 #include "labgate/tools/parsers.h"
 
+#include "text_scan.h"
+
 namespace labgate::tools {
+
+std::optional<profile::Tool> detect_tool(const ToolText& text) {
+  const std::size_t first = text.raw.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text.raw[first] == '{' && text.raw.find("\"start\"") != std::string::npos)
+    return profile::Tool::kIperf3;
+  for (const std::string& line : text.lines)
+    if (line.find("sockperf:") != std::string::npos) return profile::Tool::kSockperf;
+  // netperf: its banner ("... TEST from ..."), a -k key, its histogram, its table header.
+  for (const std::string& line : text.lines)
+    if (line.find(" TEST from ") != std::string::npos || line.find("_LATENCY=") != std::string::npos ||
+        line.rfind("HIST_TOTAL", 0) == 0 || line.find("THROUGHPUT=") != std::string::npos ||
+        scan::contains_nocase(line, "netperf"))
+      return profile::Tool::kNetperf;
+  return std::nullopt;
+}
 
 measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
                                        const ParseOptions& options) {

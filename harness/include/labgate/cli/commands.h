@@ -40,6 +40,8 @@ void add_metrics_command(CLI::App& app, Action& action);
 void add_trend_command(CLI::App& app, Action& action);
 /// `labgate profile-info PROFILE`: the profile as JSON for tooling (profile_info_command.cc).
 void add_profile_info_command(CLI::App& app, Action& action);
+/// `labgate profile-derive TEMPLATE --set KEY=VALUE... --out FILE` (profile_derive_command.cc).
+void add_profile_derive_command(CLI::App& app, Action& action);
 
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
 int run(int argc, char** argv);

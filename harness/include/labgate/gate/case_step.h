@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/gate/case_runner.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
@@ -25,6 +26,15 @@ struct CaseOutcome {
 /// Measures `c`, judges and records it. Never throws for a failing host, probe,
 /// tool or disk: those become an error record (could_not_run) with the reason.
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c);
+
+/// The record half of run_judge_record, for measurements that exist already: a
+/// live case once run_case returned, or a saved tool output (`labgate import`).
+/// Keeps the raw files, judges each measurement (judge_case and the case's
+/// rules), stamps `started`, `duration_s` and the run's conformance, writes its
+/// measurement.json and puts the records in the book (the caller publishes).
+/// Throws when a file cannot be written.
+std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
+                                             results::Clock::time_point started, double duration_s);
 
 /// The console line after a case: figure, samples and their sources, in the
 /// figures' own units ("p99 41 ns max 2.10 us, 125215 samples (histogram)").

@@ -20,6 +20,9 @@ class RunBook {
   /// Opens `dir`, reading its run.json when a previous step wrote one, else
   /// starting a new record for `profile` (and copying the profile file there).
   RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix = "");
+  /// A new record put together by its caller (`labgate import`: the start time is
+  /// the saved output's, the hosts the profile's or none), written as given.
+  RunBook(results::RunDir dir, results::RunResult run);
 
   results::RunDir& dir() { return dir_; }
   const results::RunResult& run() const { return run_; }
@@ -33,6 +36,8 @@ class RunBook {
   void set_not_checked(const std::string& why);
   /// Ends the run: end time and exit code.
   void finish(int exit_code);
+  /// Ends the run at `end` (an import: the saved run's end, not the moment it was read).
+  void finish_at(int exit_code, results::Clock::time_point end);
 
   /// Writes run.json, checks.json, junit.xml and report.html.
   void publish();

@@ -19,8 +19,9 @@ const char* conformance_words(Conforming c);  ///< for people: "yes" | "no" | "n
 
 /// The run's conformance (RunResult::conformance(): yes only when every rule was checked and held).
 Conforming conforming_of(const results::RunResult& run);
-/// THE one reader of "this run was imported from a saved tool output" (today:
-/// a test whose measurement parameters carry `imported_from`).
+/// THE one reader of "this run was imported from a saved tool output": run.json's
+/// `imported` (labgate import --results), or a test whose measurement parameters
+/// carry `imported_from`.
 bool imported_of(const results::RunResult& run);
 
 /// One run as the trend shows it.

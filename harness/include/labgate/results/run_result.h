@@ -121,6 +121,17 @@ struct TestRecord {
   std::string test_name() const { return name + "/" + pair; }
 };
 
+/// Where a run made by `labgate import` came from: a saved tool output, not a
+/// run labgate measured. Absent for every run labgate measured itself.
+struct ImportedFrom {
+  std::string tool;    ///< "netperf", "sockperf", "iperf3"
+  std::string file;    ///< the saved output's path, as given
+  std::string sha256;  ///< of its bytes, so the copy in the folder can be checked against it
+  /// Where the run's start time came from: "--started", "iperf3's own start
+  /// timestamp", "the file's modification time (the tool printed no time)".
+  std::string time_source;
+};
+
 /// The whole run. Written after every step, so an interrupted run is still readable.
 struct RunResult {
   std::string run_id;        ///< the results folder name, "20240501-120000-nightly"
@@ -139,6 +150,8 @@ struct RunResult {
   /// labgate run's --duration/--warmup/--message-size, and what each replaced in
   /// which test (the copied profile.toml is the file as written, without them).
   std::vector<profile::AppliedOverride> overrides;
+  /// Set when the run was imported from a saved tool output (`labgate import`).
+  std::optional<ImportedFrom> imported;
 
   /// Why the preconditions were not checked, set by the gate: "-L latency left the
   /// preconditions out", "could not connect: ...", "the lease was refused: ...".

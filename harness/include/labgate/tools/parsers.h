@@ -34,6 +34,11 @@ measure::Measurement parse_sockperf(const ToolText& text, const ParseOptions& op
 /// tool failure. Throws ParseError naming origin:line.
 measure::Measurement parse_iperf3(const ToolText& text, const ParseOptions& options = {});
 
+/// Which tool wrote `text`, from what only that tool prints: iperf3 -J's JSON
+/// object with "start", sockperf's "sockperf:" lines, netperf's banner, -k keys,
+/// histogram or result table. nullopt when none of them is there.
+std::optional<profile::Tool> detect_tool(const ToolText& text);
+
 /// Dispatches on `tool` (kBuiltin is refused: its probes write labgate JSON).
 measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
                                        const ParseOptions& options = {});
