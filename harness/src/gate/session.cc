@@ -84,8 +84,7 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
       t0 = Clock::now();
       st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
                                                                owner, /*sweep_leftovers=*/true);
-      for (const auto& d : st.deployment->swept())
-        spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
+      // (What the sweep removed the deployment has said, once: not again here.)
       spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
       return st;
     }));
