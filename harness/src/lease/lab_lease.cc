@@ -47,10 +47,12 @@ constexpr long kTakingGraceS = 10;
 
 // Why a held lease counts as stale, or "" if it does not.
 std::string stale_reason(const RemoteLeaseState& s, const LeaseOptions& o) {
-  // A take makes the directory, then writes its holder file: a lease met in
-  // between is being taken (wait for it), not stale. Only an old one without a
-  // holder is (a take cut off between the two).
-  if (!s.holder) return s.dir_age && *s.dir_age <= kTakingGraceS ? "" : "it records no holder";
+  // A take makes the directory, then writes its holder file, and a release
+  // removes the file, then the directory: a lease met in between is being taken
+  // or released (look again), not stale. Without even the directory's age it
+  // went while we looked. Only an old directory without a holder is stale (a
+  // take cut off between the two).
+  if (!s.holder) return !s.dir_age || *s.dir_age <= kTakingGraceS ? "" : "it records no holder";
   if (s.holder->dead_on_this_machine()) {
     return "its harness (pid " + std::to_string(s.holder->pid) + " on this machine) no longer runs that run";
   }

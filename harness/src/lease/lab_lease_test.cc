@@ -149,6 +149,19 @@ TEST_F(LabLeaseTest, ALeaseBeingTakenIsWaitedForAndAnOldEmptyOneIsStale) {
   EXPECT_NE(msg.find("looks stale: it records no holder"), std::string::npos) << msg;
 }
 
+// The holder's release removes the holder file, then the directory: a take that
+// looks in between finds neither holder nor directory age, and looks again.
+TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {
+  transport::FakeTransport t("a");
+  t.identity = "hk-0123456789abcdef";
+  const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
+  t.once(take_argv(dir), transport::FakeTransport::ok("HELD\n\n"));
+  t.once(take_argv(dir), transport::FakeTransport::ok("TAKEN\n"));
+  t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // heartbeat, release
+  LabLease l("lab1", std::vector<LeaseTarget>{{host_, &t}}, Holder::current("r2"), options_);
+  l.release();
+}
+
 // A full lease_dir (default: probe_dir): the take's write of its holder file
 // fails, and that is named with the bytes free there, as the host itself says,
 // not as a lease labgate "cannot read" (what a full /u01 once printed).
