@@ -56,7 +56,7 @@ cleanup() {
   lab_up 2>&1 # the sshds' configs as ci/lab writes them (MaxSessions back), for the next case
 }
 trap cleanup EXIT
-cd "$work"
+cd "$work" || fail "cannot enter $work"
 lab_up || fail "ci/lab up --pair $pair --accounts failed"
 # A case that failed before may have left the pair dirty: start from new hosts.
 if ! bash "$src/tests/faults/inspect_leftovers.sh" --pair "$pair" --wait 2 --host-dir "$shared"; then
@@ -123,7 +123,7 @@ case $case_name in
     start_gate
     # The lease on each host, as the csh user, naming this run (its id is the
     # run's first line).
-    leased_a= leased_b=
+    leased_a='' leased_b=''
     while kill -0 "$gate_pid" 2>/dev/null && { [ -z "$leased_a" ] || [ -z "$leased_b" ]; }; do
       id=$(sed -nE 's/^info: gate run ([^ ]+) on .*/\1/p' "$work/out" | head -1)
       for h in a b; do
@@ -206,7 +206,7 @@ case $case_name in
     ;;
   revoked-key)
     kh=$work/known_hosts
-    grep -E "^(\\[)?$mgmt_a[] ]" "$state/known_hosts" >"$kh"
+    grep -E "^(\\[)?${mgmt_a}[] ]" "$state/known_hosts" >"$kh"
     for t in rsa ed25519 ecdsa; do echo "@revoked * $(cut -d' ' -f1,2 "$state/host-b-$t.pub")" >>"$kh"; done
     before=$(md5sum <"$kh")
     lab_profile "$work/p.toml"
@@ -271,7 +271,7 @@ case $case_name in
         results_root=$work/res-$n expect_pass
       else
         expect_rc 3
-        expect_message "host a: the lab lease .* is held by .*, run $win_id[^ ]* of lab lab-pair$pair-$winner.*waited 1s"
+        expect_message "host a: the lab lease .* is held by .*, run ${win_id}[^ ]* of lab lab-pair$pair-$winner.*waited 1s"
         results_root=$work/res-$n expect_once "host a: the lab lease .* is held by .*run $win_id"
       fi
       results_root=$work/res-$n expect_results
