@@ -1,38 +1,47 @@
-# Shared steps of the fault matrix (sourced by fault_matrix.sh): a pair-3 profile,
-# a gate run in its own process group with a hard deadline, watching the hosts'
-# namespaces for the moment to strike, and the checks every fault ends with.
+# Shared steps of the fault matrix (sourced by fault_matrix.sh, and by
+# reach_matrix.sh for issue 13's cases): a profile for the lab pair (pair 3
+# unless use_pair picks another), a gate run in its own process group with a
+# hard deadline, watching the hosts' namespaces for the moment to strike, and
+# the checks every fault ends with.
 # Expects: $bin (labgate's bin dir), $src (the checkout), $work (scratch dir).
 
-pair=3
-ns_a=lg3-a ns_b=lg3-b
-state=$src/.lab/pair$pair
 fail() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "--- $*"; }
+
+# The lab pair the helpers act on, addressed as ci/lab builds it (pair N: mgmt
+# 198.18.0.(8N-6) and .(8N-2), interconnect 198.19.N.1/.2, keys and each host's
+# /tmp in .lab/pairN).
+use_pair() {
+  local base=$((($1 - 1) * 8))
+  pair=$1 state=$src/.lab/pair$1
+  if [ "$1" -eq 1 ]; then ns_a=lg-a ns_b=lg-b; else ns_a=lg$1-a ns_b=lg$1-b; fi
+  mgmt_a=198.18.0.$((base + 2)) mgmt_b=198.18.0.$((base + 6))
+  ic_a=198.19.$1.1 ic_b=198.19.$1.2
+}
+use_pair 3
+
+# lab_profile OUT [LAB_NAME]: profiles/lab.toml's SSH settings, hosts and
+# preconditions moved to the pair, lab name LAB_NAME (default lab-pairN), a
+# short lease_wait, and none of its tests (the caller appends its own).
+lab_profile() {
+  local out=$1 name=${2:-lab-pair$pair}
+  sed -e "s/\"198\.18\.0\.2\"/\"$mgmt_a\"/" -e "s/\"198\.18\.0\.6\"/\"$mgmt_b\"/" \
+    -e "s/198\.19\.1\./198.19.$pair./g" -e "s#\"\.\./\.lab/pair1/#\"$state/#g" \
+    -e "s/^name = \"lab-pair1\"/name = \"$name\"/" -e 's/^lease_wait = .*/lease_wait = "5s"/' \
+    -e '/^\[\[test\]\]/,$d' "$src/profiles/lab.toml" >"$out"
+  # Guard against profiles/lab.toml changing under the sed: every address is the pair's.
+  grep -q "\"$mgmt_a\"" "$out" && grep -q "\"$mgmt_b\"" "$out" && grep -q "\"$ic_b\"" "$out" &&
+    grep -q "^name = \"$name\"" "$out" && ! grep -qE '\.lab/pair1/|"lab-pair1"' "$out" ||
+    fail "could not move profiles/lab.toml to pair $pair; see $out"
+}
 
 # profiles/lab.toml moved to pair 3 (ci/lab: mgmt 198.18.0.18/.22, interconnect
 # 198.19.3.1/.2, keys in .lab/pair3) with one a->b round-trip test lasting
 # $1 (so a fault lands mid-test) and a short lease_wait.
 make_profile() {
   local duration=$1 out=$work/pair3.toml
-  sed -e 's/"198\.18\.0\.2"/"198.18.0.18"/' -e 's/"198\.18\.0\.6"/"198.18.0.22"/' \
-    -e 's/198\.19\.1\./198.19.3./g' -e "s#\"\.\./\.lab/pair1/#\"$src/.lab/pair$pair/#g" \
-    -e 's/^name = "lab-pair1"/name = "lab-pair3"/' -e 's/^lease_wait = .*/lease_wait = "5s"/' \
-    -e '/^\[\[test\]\]/,$d' "$src/profiles/lab.toml" >"$out"
-  cat >>"$out" <<EOF
-[[test]]
-name = "tcp_rr_64"
-kind = "tcp_rr"
-from = "a"
-to = "b"
-duration = "$duration"
-warmup = "1s"
-nodelay = true
-busy_poll = false
-budget = { p50 = "500us", p99 = "1.5ms", max = "100ms" }
-EOF
-  # Guard against profiles/lab.toml changing under the sed: every address is pair 3's.
-  grep -q '"198.18.0.18"' "$out" && grep -q '"198.18.0.22"' "$out" && grep -q '"198.19.3.2"' "$out" &&
-    ! grep -q 'pair1' "$out" || fail "could not move profiles/lab.toml to pair 3; see $out"
+  lab_profile "$out"
+  rr_test "$duration" "$out" 1s '{ p50 = "500us", p99 = "1.5ms", max = "100ms" }'
   profile=$out
 }
 
@@ -136,9 +145,13 @@ expect_results() {
   echo "results: $dir holds run.json, junit.xml and the $(finished_tests | wc -l) test(s) finished before the fault"
 }
 
-# Nothing of the run is left on either host (nor a labgate of this profile here).
+# Nothing of the run is left on either host (nor a labgate of this profile here);
+# also in each directory of the array host_dirs, as the hosts see it.
 expect_clean() {
-  bash "$src/tests/faults/inspect_leftovers.sh" --pair "$pair" --wait "${1:-10}" --local "${profile:-$work}" ||
+  local d extra=()
+  for d in ${host_dirs[@]+"${host_dirs[@]}"}; do extra+=(--host-dir "$d"); done
+  bash "$src/tests/faults/inspect_leftovers.sh" --pair "$pair" --wait "${1:-10}" --local "${profile:-$work}" \
+    ${extra[@]+"${extra[@]}"} ||
     fail "the fault left something behind (above)"
 }
 
@@ -155,4 +168,61 @@ recover() {
     fail "the run after the fault (labgate check) failed"
   }
   grep -E 'removed .* left behind|breaking the stale' "$work/recover" | sed 's/^/  recovered: /'
+}
+
+# ---------------------------------------------------------------- issue 13's cases
+# (reach_matrix.sh: hostile login environments, sshd limits, storage, keys, leases.)
+
+# rr_test DURATION [FILE [WARMUP [BUDGET]]]: one a->b round-trip test on the
+# profile; by default no warm-up and a loose budget (issue 13's cases are about
+# reaching the hosts, not the shared machine's tail).
+rr_test() {
+  local budget=${4:-'{ p50 = "5ms" }'}
+  cat >>"${2:-$profile}" <<EOF
+[[test]]
+name = "tcp_rr_64"
+kind = "tcp_rr"
+from = "a"
+to = "b"
+duration = "$1"
+warmup = "${3:-0s}"
+nodelay = true
+busy_poll = false
+budget = $budget
+EOF
+}
+
+# set_key FILE KEY VALUE: every `KEY = ...` line of a profile (VALUE in TOML).
+set_key() { sed -i "s#^$2 = .*#$2 = $3#" "$1"; }
+
+# host_tag H: host H's tag in run and lease directory names (host_tag.sh).
+# shellcheck source=host_tag.sh
+. "$src/tests/faults/host_tag.sh"
+host_tag() { host_tag_of "$bin/labgate" "$profile" "$1" || fail "no host tag for $1"; }
+
+# in_host H CMD...: CMD inside lab host H's mount namespace (what its sshd
+# sessions see: its own /tmp, the shared directory, a tmpfs mounted there).
+in_host() {
+  local h=$1
+  shift
+  nsenter -t "$(cat "$state/sshd-$h-22.pid")" -m -- "$@"
+}
+
+# The run's labgate.log (the gate's own messages, without gtest's report).
+run_log() { local d; d=$(run_dir) && [ -n "$d" ] && echo "$d/labgate.log"; }
+
+# expect_once REGEX: labgate's log holds exactly one line matching REGEX (an
+# error is said once, however many suites it stopped).
+expect_once() {
+  local log n
+  log=$(run_log)
+  [ -f "$log" ] || fail "no labgate.log in the results folder"
+  n=$(LC_ALL=C grep -aEc -- "$1" "$log")
+  [ "$n" -eq 1 ] || { grep -aE -- "$1" "$log" | cut -c1-300; fail "labgate.log says /$1/ $n times, not once"; }
+}
+
+# expect_no_message REGEX: nothing in the output matches (a wrong cause).
+expect_no_message() {
+  ! LC_ALL=C grep -aEq -- "$1" "$work/out" ||
+    { LC_ALL=C grep -aE -- "$1" "$work/out" | cut -c1-300; fail "the output says /$1/"; }
 }

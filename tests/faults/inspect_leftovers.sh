@@ -5,7 +5,11 @@
 # upload files in each host's private /tmp (the probe dir). Optionally also
 # labgate processes on this machine whose command line holds a given string.
 #
-#   inspect_leftovers.sh --pair N [--wait SECS] [--local STRING]
+#   inspect_leftovers.sh --pair N [--wait SECS] [--local STRING] [--host-dir DIR]...
+#
+# --host-dir also looks in DIR as each host sees it (inside its sshd's mount
+# namespace): a probe_dir elsewhere than /tmp, a tmpfs mounted on one host, a
+# directory both hosts mount. One not there on a host is skipped.
 #
 # Waits up to SECS (default 10) for leftovers to go (an sshd session closing,
 # a killed probe being reaped), then prints each one and exits 1; exit 0 when
@@ -13,13 +17,14 @@
 set -uo pipefail
 
 die() { echo "inspect_leftovers: $*" >&2; exit 2; }
-pair= wait_s=10 local_pattern=
+pair= wait_s=10 local_pattern= host_dirs=()
 while [ $# -gt 0 ]; do
   case $1 in
     --pair) pair=${2:-}; shift 2 || die "--pair needs a value" ;;
     --wait) wait_s=${2:-}; shift 2 || die "--wait needs a value" ;;
     --local) local_pattern=${2:-}; shift 2 || die "--local needs a value" ;;
-    *) die "unknown argument '$1' (use --pair N [--wait SECS] [--local STRING])" ;;
+    --host-dir) host_dirs+=("${2:-}"); shift 2 || die "--host-dir needs a value" ;;
+    *) die "unknown argument '$1' (use --pair N [--wait SECS] [--local STRING] [--host-dir DIR])" ;;
   esac
 done
 [[ $pair =~ ^[1-9][0-9]?$ ]] || die "--pair must be a lab pair number, got '$pair'"
@@ -70,6 +75,16 @@ leftovers_on() {
     [ -e "$f" ] || [ -L "$f" ] || continue
     echo "$h: left in /tmp: ${f#"$state/tmp-$h"/}"
   done
+  [ ${#host_dirs[@]} -gt 0 ] || return 0
+  local sshd_pid
+  sshd_pid=$(cat "$state/sshd-$h-22.pid" 2>/dev/null) || { echo "$h: no sshd pid file to look through"; return; }
+  nsenter -t "$sshd_pid" -m -- sh -c '
+    for d in "$@"; do
+      [ -d "$d" ] || continue
+      for f in "$d"/labgate-* "$d"/*.part-* "$d"/.labgate*; do
+        [ -e "$f" ] || [ -h "$f" ] && echo "left in $f"
+      done
+    done' sh "${host_dirs[@]}" | sed "s/^/$h: /"
 }
 
 leftovers_here() {

@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # The remote run directory is private, unpredictable and never followed through
 # a symlink planted by another user. Before a whole `labgate run` on lab pair 9,
-# user `nobody` plants in each host's /tmp (the probe_dir): symlinks with the
-# run directories' own prefix (to a directory of its own and to /etc), and a
-# directory of its own with that prefix holding a `pgids` file naming pid 1.
+# user `nobody` plants in each host's /tmp (the probe_dir), named exactly as
+# that host's run directories are (labgate-LAB.hk-TAG.RANDOM, TAG the host's
+# own, from `labgate keyscan`), so the run's sweep of leftovers meets them:
+# symlinks (to a directory of its own and to /etc), and a directory of its own
+# holding a `pgids` file naming pid 1.
 # During the run, a `nobody` process keeps trying to rename every new run
 # directory away, plant a symlink in its place and write into it. Then:
 #  - the run passes, its directories were 0700 with a 16-hex-digit random name;
-#  - nothing was written through any planted link, nothing of nobody's removed;
+#  - nothing was written through any planted link, nothing of nobody's removed,
+#    and the sweep reported none of them as a leftover it removed;
 #  - nobody's attempts all failed and nothing of the run is left behind;
 #  - a probe_dir that is nobody's symlink, or a directory nobody owns (who
 #    could then swap the run's directory), is refused by name (exit 3).
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=../faults/host_tag.sh
+source "$src/tests/faults/host_tag.sh"
 
+profile=$work/p.toml
+make_profile "$profile"
 prefix=labgate-$LAB_NAME.
+# Each host's run directories are $prefix$tag.<16 hex>: the traps carry the same.
+declare -A tag
+for h in a b; do
+  tag[$h]=$(host_tag_of "$bin/labgate" "$profile" $h) && [[ ${tag[$h]} =~ ^hk-[0-9a-f]{16}$ ]] ||
+    fail "no host tag for $h from labgate keyscan (got '${tag[$h]:-}')"
+done
+[ "${tag[a]}" != "${tag[b]}" ] || fail "hosts a and b have one tag (${tag[a]})"
 hex() { od -An -tx1 -N8 /dev/urandom | tr -d ' \n'; }
 # as_nobody_on H CMD...: CMD as user nobody on lab host H, seeing the host's
 # own /tmp (inside the mount namespace of its sshd, as a local user would).
@@ -43,15 +57,17 @@ EOF
 
 # plant H: nobody's traps in host H's /tmp, and its attacker in /tmp/lgsec-attack.
 plant() {
-  local h=$1 t
+  local h=$1 t p=$prefix${tag[$1]}. n names=()
   if [ "$h" = a ]; then t=$TMP_A; else t=$TMP_B; fi
+  for n in 1 2 3 4 5; do names+=("$(hex)"); done
+  printf "/tmp/$p%s\n" "${names[@]}" >>"$work/traps"
   on_exit "rm -rf '$t/lgsec-bait' '$t/lgsec-attack' '$t/$prefix'*"
   as_nobody_on "$h" sh -c '
     mkdir /tmp/lgsec-bait /tmp/lgsec-attack && echo bait > /tmp/lgsec-bait/keep || exit 1
     for l in "$2" "$3" "$4"; do ln -s /tmp/lgsec-bait "/tmp/$1$l" || exit 1; done
     ln -s /etc "/tmp/$1$5" && mkdir "/tmp/$1$6" &&
       echo 1 > "/tmp/$1$6/pgids" && echo mine > "/tmp/$1$6/keep"' sh \
-    "$prefix" "$(hex)" "$(hex)" "$(hex)" "$(hex)" "$(hex)" || fail "nobody could not plant its traps on $h"
+    "$p" "${names[@]}" || fail "nobody could not plant its traps on $h"
   cp "$work/attack.sh" "$t/lgsec-attack/attack.sh"
   chmod 755 "$t/lgsec-attack/attack.sh"
 }
@@ -71,25 +87,28 @@ stop_attack() {
 }
 on_exit stop_attack
 
-profile=$work/p.toml
-make_profile "$profile"
 note "a whole run with planted links and an attacker in probe_dir"
 timeout 300 "$bin/labgate" run "$profile" --suffix rundir --results "$work/results" >"$work/out" 2>&1
 rc=$?
 stop_attack
 [ $rc -eq 0 ] || { tail -30 "$work/out"; fail "labgate run exited $rc, expected 0"; }
+# The sweep met every trap (they carry the run directories' prefix and tag) and
+# took none of them for a leftover of its own.
+! grep 'removed .* left behind' "$work/out" | grep -F -f "$work/traps" ||
+  fail "the run's sweep reported a planted link or nobody's directory as its own leftover"
 
 for h in a b; do
   if [ $h = a ]; then log=$TMP_A/lgsec-attack/log; else log=$TMP_B/lgsec-attack/log; fi
   [ -f "$log" ] || fail "the attacker on $h left no log: it never saw a run directory"
   grep -q '^seen ' "$log" || fail "the attacker on $h never saw a run directory (the test proves nothing)"
   ! grep -qE '^(MOVED|WROTE) ' "$log" || { cat "$log"; fail "the attacker on $h got through"; }
-  # Every run directory it saw was 0700 and carried its host's tag (hk- and 16
-  # hex digits of the host key's SHA-256) and 16 random hex digits.
+  # Every run directory it saw was 0700 and named as the traps are: the prefix,
+  # this host's own tag (hk- and 16 hex digits of its host key's SHA-256), and 16
+  # random hex digits. A change of naming fails here: the traps must follow it.
   awk '$1 == "seen" {print $2, $3}' "$log" | sort -u | while read -r d mode; do
     [ "$mode" = 700 ] || fail "run directory $d had mode $mode, not 700"
-    [[ ${d##*/} =~ ^${prefix//./\\.}hk-[0-9a-f]{16}\.[0-9a-f]{16}$ ]] ||
-      fail "run directory name ${d##*/} is not prefix + host tag + 16 hex digits"
+    [[ ${d##*/} =~ ^${prefix//./\\.}${tag[$h]}\.[0-9a-f]{16}$ ]] ||
+      fail "run directory name ${d##*/} on $h is not $prefix${tag[$h]}. + 16 hex digits (the traps' form)"
   done || exit 1
 done
 # Distinct names on the two hosts (one random draw each).

@@ -7,6 +7,7 @@
 #include <exception>
 #include <future>
 
+#include "labgate/deploy/digest.h"
 #include "labgate/gate/probe_locator.h"
 #include "labgate/transport/connect_all.h"
 #include "labgate/util/exit_code.h"
@@ -48,8 +49,12 @@ SessionBoundaries SessionBoundaries::real() {
       auto it = reached->find(h.name);
       return it != reached->end() && it->second ? std::move(it->second) : transport::make_transport(h);
     };
+    // The results folder's name is unique only under one results root: two runs
+    // started in the same second with the same --suffix (two Jenkins agents, two
+    // profiles) had one lease id, and each took the other's lease for its own.
+    const std::string lease_id = run_id + "." + deploy::random_token(4);
     return std::make_unique<RealLease>(
-        std::make_unique<lease::LabLease>(p.lab_name, hosts, lease::Holder::current(run_id), options));
+        std::make_unique<lease::LabLease>(p.lab_name, hosts, lease::Holder::current(lease_id), options));
   };
   return b;
 }
@@ -84,8 +89,7 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
       t0 = Clock::now();
       st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
                                                                owner, /*sweep_leftovers=*/true);
-      for (const auto& d : st.deployment->swept())
-        spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
+      // (What the sweep removed the deployment has said, once: not again here.)
       spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
       return st;
     }));

@@ -8,6 +8,8 @@
 
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/write_failure.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "lease_scripts.h"
 
@@ -40,9 +42,17 @@ RemoteLeaseState parse_or_fail(const transport::RunResult& r, const std::string&
   return *s;
 }
 
+// How long a lease directory may be without its holder file while being taken.
+constexpr long kTakingGraceS = 10;
+
 // Why a held lease counts as stale, or "" if it does not.
 std::string stale_reason(const RemoteLeaseState& s, const LeaseOptions& o) {
-  if (!s.holder) return "it records no holder";
+  // A take makes the directory, then writes its holder file, and a release
+  // removes the file, then the directory: a lease met in between is being taken
+  // or released (look again), not stale. Without even the directory's age it
+  // went while we looked. Only an old directory without a holder is stale (a
+  // take cut off between the two).
+  if (!s.holder) return !s.dir_age || *s.dir_age <= kTakingGraceS ? "" : "it records no holder";
   if (s.holder->dead_on_this_machine()) {
     return "its harness (pid " + std::to_string(s.holder->pid) + " on this machine) no longer runs that run";
   }
@@ -175,9 +185,19 @@ void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Tr
       }
       throw;
     }
+    if (!taken.ok() && !parse_state(taken.out)) {
+      // The take could not write the lease there (its holder file, or the
+      // directory itself): a full, read-only or over-quota lease_dir is named as
+      // such, with the bytes free, rather than as a lease we "cannot read".
+      const std::string why = transport::describe_write_failure(*t, root_for(host, options_));
+      fail("host " + host.name + ": cannot take the lab lease " + dir + " (" + taken.describe() +
+           "): " + excerpt(taken.err) + (why.empty() ? "" : " (" + why + ")"));
+    }
     const auto s = parse_or_fail(taken, host.name, dir);
     if (s.kind == RemoteLeaseState::Kind::kTaken ||
-        (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id)) {
+        // Ours already (a take whose answer was lost): only if this very process wrote it.
+        (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id &&
+         s.holder->pid == holder_.pid && s.holder->host == holder_.host)) {
       std::lock_guard lock(mutex_);
       held_.push_back({host, std::move(owned), t, dir});
       return;

@@ -122,6 +122,71 @@ TEST_F(LabLeaseTest, AnUnreachableHostFailsWithoutTouchingALease) {
   EXPECT_EQ(*runs, 0) << "ran a command on an unreachable host (a lease removal that nothing took)";
 }
 
+// Another process's lease with the same run id (two runs started in the same
+// second with one --suffix) is not ours: the second run waits, then fails.
+TEST_F(LabLeaseTest, ALeaseWithOurRunIdFromAnotherProcessIsNotOurs) {
+  Holder other = Holder::current("20260101-120000-nightly");
+  other.pid = static_cast<long>(getppid());  // alive, on this machine, not us
+  plant(other, "now");
+  const std::string msg =
+      failure_of([&] { LabLease("lab1", {host_}, Holder::current("20260101-120000-nightly"), options_); });
+  EXPECT_NE(msg.find("held by"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("pid " + std::to_string(getppid())), std::string::npos) << msg;
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->pid, getppid());  // untouched
+}
+
+// Another run's take met between its mkdir and its holder file: being taken,
+// so waited for (lease_wait), not failed at once as stale. Only a lease directory
+// that has stayed without a holder is stale.
+TEST_F(LabLeaseTest, ALeaseBeingTakenIsWaitedForAndAnOldEmptyOneIsStale) {
+  ASSERT_TRUE(t_->run({"mkdir", dir_}).ok());
+  const auto t0 = Clock::now();
+  std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("second"), options_); });
+  EXPECT_GE(Clock::now() - t0, 1s);
+  EXPECT_NE(msg.find("is held by an unknown holder; waited 1s"), std::string::npos) << msg;
+  ASSERT_TRUE(t_->run({"touch", "-d", "1 hour ago", dir_}).ok());
+  msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("second"), options_); });
+  EXPECT_NE(msg.find("looks stale: it records no holder"), std::string::npos) << msg;
+}
+
+// The holder's release removes the holder file, then the directory: a take that
+// looks in between finds neither holder nor directory age, and looks again.
+TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {
+  transport::FakeTransport t("a");
+  t.identity = "hk-0123456789abcdef";
+  const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
+  t.once(take_argv(dir), transport::FakeTransport::ok("HELD\n\n"));
+  t.once(take_argv(dir), transport::FakeTransport::ok("TAKEN\n"));
+  t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // heartbeat, release
+  LabLease l("lab1", std::vector<LeaseTarget>{{host_, &t}}, Holder::current("r2"), options_);
+  l.release();
+}
+
+// A full lease_dir (default: probe_dir): the take's write of its holder file
+// fails, and that is named with the bytes free there, as the host itself says,
+// not as a lease labgate "cannot read" (what a full /u01 once printed).
+TEST_F(LabLeaseTest, AFullLeaseDirIsNamedWithTheBytesFree) {
+  transport::FakeTransport full("a");
+  full.identity = "hk-0123456789abcdef";
+  options_.root = "/u01/labgate";
+  const std::string dir = host_lease_dir("/u01/labgate", full.identity, "lab1");
+  // The write-failure diagnosis (a test write and df), then the take itself.
+  full.on({"/bin/sh"},
+          transport::FakeTransport::ok("write: dd: error writing '/u01/labgate/.labgate-space-test.7': "
+                                       "No space left on device\nfree: 0 /u01\n"));
+  full.on(take_argv(dir),
+          transport::FakeTransport::exit_with(1, "cat: write error: No space left on device\n"));
+  const std::string msg = failure_of([&] {
+    LabLease("lab1", std::vector<LeaseTarget>{{host_, &full}}, Holder::current("x"), options_);
+  });
+  EXPECT_NE(
+      msg.find("host a: cannot take the lab lease " + dir + " (exit 1): cat: write error: No space left"),
+      std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("(No space left on device; 0 bytes free on /u01)"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("cannot read"), std::string::npos) << msg;
+}
+
 TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
   auto first =
       std::make_unique<LabLease>("lab1", std::vector<profile::Host>{host_}, Holder::current("r1"), options_);
@@ -258,6 +323,13 @@ TEST(ParseState, AllShapes) {
   EXPECT_EQ(held->holder->run_id, "r");
   EXPECT_EQ(*held->heartbeat_age, 42);
   EXPECT_FALSE(parse_state("HELD\n\n")->holder);
+  auto taking = parse_state("HELD\n\ndir_age=0\n");  // made, its holder file not written yet
+  ASSERT_TRUE(taking);
+  EXPECT_FALSE(taking->holder);
+  EXPECT_FALSE(taking->heartbeat_age);
+  EXPECT_EQ(*taking->dir_age, 0);
+  // A holder file's own lines never stand for the script's (it prints its after).
+  EXPECT_EQ(*parse_state("HELD\nrun_id=r\nhost=h\ndir_age=99\n\ndir_age=3\n")->dir_age, 3);
   EXPECT_FALSE(parse_state("garbage"));
 }
 

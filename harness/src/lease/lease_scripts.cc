@@ -20,9 +20,23 @@ report() {
   now=$(date +%s)
   beat=$(stat -c %Y "$1/heartbeat" 2>/dev/null)
   [ -n "$beat" ] && echo "heartbeat_age=$((now - beat))"
+  made=$(stat -c %Y "$1" 2>/dev/null)
+  [ -n "$made" ] && echo "dir_age=$((now - made))"
   return 0
 }
 )SH";
+
+// The number after `key` at the start of a line of `text`, if any.
+std::optional<long> number_after(const std::string& text, const std::string& key) {
+  const std::string lines = "\n" + text;
+  const auto at = lines.rfind("\n" + key);  // the last: the script prints it after the holder file
+  if (at == std::string::npos) return std::nullopt;
+  try {
+    return std::stol(lines.substr(at + 1 + key.size()));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 }  // namespace
 
@@ -78,13 +92,8 @@ std::optional<RemoteLeaseState> parse_state(const std::string& out) {
     s.kind = RemoteLeaseState::Kind::kHeld;
     std::string rest((std::istreambuf_iterator<char>(lines)), std::istreambuf_iterator<char>());
     s.holder = Holder::parse(rest);
-    const auto at = rest.find("heartbeat_age=");
-    if (at != std::string::npos) {
-      try {
-        s.heartbeat_age = std::stol(rest.substr(at + 14));
-      } catch (const std::exception&) {
-      }
-    }
+    s.heartbeat_age = number_after(rest, "heartbeat_age=");
+    s.dir_age = number_after(rest, "dir_age=");
   } else {
     return std::nullopt;
   }

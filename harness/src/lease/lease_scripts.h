@@ -16,6 +16,7 @@ struct RemoteLeaseState {
   enum class Kind { kTaken, kFree, kHeld, kNotADirectory } kind = Kind::kFree;
   std::optional<Holder> holder;       ///< when held (may be missing while being taken)
   std::optional<long> heartbeat_age;  ///< seconds since the holder's last heartbeat
+  std::optional<long> dir_age;        ///< seconds since the lease directory was made
 };
 
 /// mkdir the lease dir (atomic) and write stdin into its holder file; otherwise

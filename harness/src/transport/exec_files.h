@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "labgate/transport/transport.h"
+#include "labgate/transport/write_failure.h"  // describe_write_failure
 
 namespace labgate::transport {
 
@@ -23,14 +24,6 @@ void exec_upload(Transport& t, std::string_view data, const std::string& remote_
 std::string exec_read(Transport& t, const std::string& remote_path, std::size_t limit);
 /// lstat through stat(1) (coreutils 5.97 has -c); nullopt if nothing has that name.
 std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path);
-
-/// Why a write of `needed` bytes into `dir` fails, from a small test write there
-/// and df: "No space left on device; 0 bytes free on /u01", "no space left for
-/// it: 147888 bytes needed, 94208 bytes free on /u01", "Read-only file system",
-/// "Disk quota exceeded", or what the test write said. Call it before removing
-/// what the failed write left, or the space it took is free again. Never throws
-/// ("" if the host cannot be asked).
-std::string describe_write_failure(Transport& t, const std::string& dir, std::uint64_t needed = 0);
 
 /// Parses exec_lstat's remote output ("%f %u %s" or ABSENT); exposed for tests.
 std::optional<Transport::FileInfo> parse_stat_line(const std::string& out);
