@@ -39,25 +39,34 @@ std::string result_line(const results::TestRecord& r) {
   return s;
 }
 
-CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
-  CaseOutcome out;
-  const auto started = results::Clock::now();
+MeasuredCase measure_case(GateSession& session, const TestCase& c) {
+  MeasuredCase m;
+  m.started = results::Clock::now();
   const auto t0 = std::chrono::steady_clock::now();
   spdlog::info("{}: {}", c.suite + "." + c.name(), measuring_description(*c.spec));
-  CaseRun run;
   try {
-    run_case(session, c, &run);
+    run_case(session, c, &m.run);
   } catch (const std::exception& e) {
+    m.error = e.what();
+  }
+  m.took_s = seconds_since(t0);
+  return m;
+}
+
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured) {
+  CaseOutcome out;
+  const CaseRun& run = measured.run;
+  if (measured.error) {
     out.could_not_run = true;
-    out.error = e.what();
+    out.error = *measured.error;
     try {
       keep_raw(book, run, c, c.pair);
     } catch (const std::exception& w) {  // a full disk: the fault above matters more
       spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
     }
     results::TestRecord r = error_record(c, out.error);
-    r.started = started;
-    r.duration_s = seconds_since(t0);
+    r.started = measured.started;
+    r.duration_s = measured.took_s;
     r.conformance = book.run().conformance();
     out.records.push_back(r);
     book.put_test(std::move(r));
@@ -68,15 +77,14 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
     }
     return out;
   }
-  const double took = seconds_since(t0);
   try {
     const auto raw = keep_raw(book, run, c, c.pair);
     for (const auto& m : run.measurements) {
       const std::string pair = m.cpu >= 0 ? c.pair + "/cpu" + std::to_string(m.cpu) : c.pair;
       results::TestRecord r = judge_case(c, m, pair);
       add_rules(r, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
-      r.started = started;
-      r.duration_s = took;
+      r.started = measured.started;
+      r.duration_s = measured.took_s;
       r.conformance = book.run().conformance();
       r.raw_files = raw;
       r.raw_files.push_back(book.dir().write_measurement(c.spec->name, pair, r.measurement));
@@ -94,6 +102,10 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
     out.error = std::string("recording the results: ") + e.what();
   }
   return out;
+}
+
+CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
+  return record_case(session, book, c, measure_case(session, c));
 }
 
 }  // namespace labgate::gate

@@ -5,9 +5,11 @@
 // anything else that measures; the GoogleTest case only turns it into assertions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "labgate/gate/case_runner.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
@@ -22,8 +24,27 @@ struct CaseOutcome {
   bool lease_lost = false;                   ///< someone broke the lease while it measured
 };
 
-/// Measures `c`, judges and records it. Never throws for a failing host, probe,
-/// tool or disk: those become an error record (could_not_run) with the reason.
+/// What measuring one case left, before it is judged and recorded: the part that
+/// touches only the case's own hosts, so a disjoint mesh round measures its
+/// pairs at the same time and records them one by one afterwards.
+struct MeasuredCase {
+  CaseRun run;                      ///< measurements and raw outputs (those gathered so far on error)
+  std::optional<std::string> error; ///< why it could not run (host, probe, tool); nullopt: measured
+  results::Clock::time_point started{};
+  double took_s = 0;  ///< wall time of the measurement, set-up and clean-up included
+};
+
+/// Measures `c` on the session. Never throws for a failing host, probe, tool or
+/// disk: the reason is in `error`. Touches only c's hosts (and logs).
+MeasuredCase measure_case(GateSession& session, const TestCase& c);
+
+/// Judges and records what measure_case left: raw files kept, one record per
+/// measurement (or the error record), published.
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured);
+
+/// Measures `c`, judges and records it (measure_case, then record_case). Never
+/// throws for a failing host, probe, tool or disk: those become an error record
+/// (could_not_run) with the reason.
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c);
 
 /// The console line after a case: figure, samples and their sources, in the
