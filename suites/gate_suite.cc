@@ -78,8 +78,11 @@ class CaseTest : public ::testing::Test {
   void TestBody() override {
     // A pair of a round already measured (its round started with an earlier
     // case) reports what it measured, even when the run stopped since.
-    if (rounds_->holds(c_)) return report(gate::record_case(*run_.session(hosts_), run_.book(), c_,
-                                                            rounds_->take(c_, {})));
+    if (rounds_->holds(c_)) {
+      gate::MeasuredCase m = rounds_->take(c_, {});
+      return report(gate::record_case(*run_.session(hosts_), run_.book(), c_, std::move(m),
+                                      !rounds_->round_pending(c_)));
+    }
     // Nothing is begun once the run has stopped: one error, not one per case.
     if (auto why = run_.stopped()) {
       // Recorded as not run, so JUnit and the report list it with the reason.
@@ -100,7 +103,9 @@ class CaseTest : public ::testing::Test {
     }
     const auto measure = [session](const gate::TestCase& x) { return gate::measure_case(*session, x); };
     const auto prepare = [session](const gate::TestCase& x) { install_probes(*session, x); };
-    report(gate::record_case(*session, run_.book(), c_, rounds_->take(c_, measure, prepare, will_run)));
+    gate::MeasuredCase m = rounds_->take(c_, measure, prepare, will_run);
+    // A round's results are published once, with its last pair's.
+    report(gate::record_case(*session, run_.book(), c_, std::move(m), !rounds_->round_pending(c_)));
   }
 
  private:

@@ -53,7 +53,8 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c) {
   return m;
 }
 
-CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured) {
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
+                        bool publish) {
   CaseOutcome out;
   const CaseRun& run = measured.run;
   if (measured.error) {
@@ -71,7 +72,7 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     out.records.push_back(r);
     book.put_test(std::move(r));
     try {
-      book.publish();
+      if (publish) book.publish();
     } catch (const std::exception& w) {
       spdlog::error("writing the results: {}", w.what());
     }
@@ -94,7 +95,7 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     }
     out.lease_lost = session.lease_lost();
     if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
-    book.publish();
+    if (publish) book.publish();
   } catch (const std::exception& e) {
     // Measured, but the results could not be written (a full disk): the gate
     // failed, not the servers.

@@ -28,6 +28,13 @@ MeshRounds::MeshRounds(std::vector<TestCase> cases) : cases_(std::move(cases)) {
 
 bool MeshRounds::holds(const TestCase& c) const { return held_.count(key_of(c)) > 0; }
 
+bool MeshRounds::round_pending(const TestCase& c) const {
+  if (c.round <= 0) return false;
+  for (const TestCase& x : cases_)
+    if (x.spec == c.spec && x.round == c.round && holds(x)) return true;
+  return false;
+}
+
 std::vector<TestCase> MeshRounds::round_of(const TestCase& c, const Runs& runs) const {
   std::vector<TestCase> out;
   for (const TestCase& x : cases_)

@@ -109,6 +109,9 @@ TEST(MeshRounds, ACaseThatWillNotRunIsNotMeasured) {
   EXPECT_EQ(seen, (std::set<std::string>{cases[0].pair, cases[2].pair}));
   EXPECT_TRUE(rounds.holds(cases[2]));
   EXPECT_FALSE(rounds.holds(cases[1]));
+  EXPECT_TRUE(rounds.round_pending(cases[0]));
+  rounds.take(cases[2], {});
+  EXPECT_FALSE(rounds.round_pending(cases[0]));
 }
 
 TEST(MeshRounds, AMeasureThatThrowsIsThatPairsErrorOnly) {

@@ -39,8 +39,10 @@ struct MeasuredCase {
 MeasuredCase measure_case(GateSession& session, const TestCase& c);
 
 /// Judges and records what measure_case left: raw files kept, one record per
-/// measurement (or the error record), published.
-CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured);
+/// measurement (or the error record), published unless `publish` is false (the
+/// pairs of one round are published once, with the round's last).
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
+                        bool publish = true);
 
 /// Measures `c`, judges and records it (measure_case, then record_case). Never
 /// throws for a failing host, probe, tool or disk: those become an error record

@@ -38,6 +38,8 @@ class MeshRounds {
 
   /// True when c's round was measured and c's result waits to be taken.
   bool holds(const TestCase& c) const;
+  /// True while any result of c's round waits to be taken.
+  bool round_pending(const TestCase& c) const;
 
   /// The cases of c's round that `runs` (c included), in registration order.
   std::vector<TestCase> round_of(const TestCase& c, const Runs& runs = {}) const;
