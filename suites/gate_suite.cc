@@ -101,7 +101,13 @@ class CaseTest : public ::testing::Test {
       run_.book().publish();
       FAIL() << "could not run " << c_.name() << ": " << why;
     }
-    const auto measure = [session](const gate::TestCase& x) { return gate::measure_case(*session, x); };
+    // Each pair keeps its own files on its thread; run.json is written here, after the round.
+    const results::Conformance conformance = run_.book().run().conformance();
+    const auto measure = [session, conformance, this](const gate::TestCase& x) {
+      gate::MeasuredCase m = gate::measure_case(*session, x);
+      if (x.round > 0) gate::keep_case(run_.book().dir(), conformance, x, m);
+      return m;
+    };
     const auto prepare = [session](const gate::TestCase& x) { install_probes(*session, x); };
     gate::MeasuredCase m = rounds_->take(c_, measure, prepare, will_run);
     // A round's results are published once, with its last pair's.
