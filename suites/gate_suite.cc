@@ -5,11 +5,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "labgate/gate/case_step.h"
+#include "labgate/gate/mesh_rounds.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/gate/records.h"
+#include "labgate/measure/probe_command.h"
 
 namespace labgate::suites {
 namespace {
@@ -39,12 +42,47 @@ class GateBroken : public ::testing::Test {
   std::string why_;
 };
 
+// Whether GoogleTest will run the case (a --gtest_filter may leave some of a
+// round out: those are not measured with it).
+bool will_run(const gate::TestCase& c) {
+  const ::testing::UnitTest* u = ::testing::UnitTest::GetInstance();
+  for (int i = 0; i < u->total_test_suite_count(); ++i) {
+    const ::testing::TestSuite* s = u->GetTestSuite(i);
+    if (s->name() != c.suite) continue;
+    for (int j = 0; j < s->total_test_count(); ++j)
+      if (s->GetTestInfo(j)->name() == c.name()) return s->GetTestInfo(j)->should_run();
+  }
+  return false;
+}
+
+// Before a round's pairs start on their threads: each host's probe installed
+// one host after another (the session's own bookkeeping is not shared between
+// threads). A failure here shows again, with its reason, in the pair's measurement.
+void install_probes(gate::GateSession& session, const gate::TestCase& c) {
+  if (c.spec->tool != profile::Tool::kBuiltin) return;
+  for (const std::string& h : {c.client, c.server}) {
+    try {
+      session.probe(h, measure::probe_for(c.spec->kind));
+    } catch (const std::exception& e) {
+      spdlog::debug("{}: installing the probe on {} before the round: {}", c.name(), h, e.what());
+    }
+  }
+}
+
 class CaseTest : public ::testing::Test {
  public:
-  CaseTest(gate::GateRun& run, gate::TestCase c, std::vector<std::string> hosts)
-      : run_(run), c_(std::move(c)), hosts_(std::move(hosts)) {}
+  CaseTest(gate::GateRun& run, gate::TestCase c, std::vector<std::string> hosts,
+           std::shared_ptr<gate::MeshRounds> rounds)
+      : run_(run), c_(std::move(c)), hosts_(std::move(hosts)), rounds_(std::move(rounds)) {}
 
   void TestBody() override {
+    // A pair of a round already measured (its round started with an earlier
+    // case) reports what it measured, even when the run stopped since.
+    if (rounds_->holds(c_)) {
+      gate::MeasuredCase m = rounds_->take(c_, {});
+      return report(gate::record_case(*run_.session(hosts_), run_.book(), c_, std::move(m),
+                                      !rounds_->round_pending(c_)));
+    }
     // Nothing is begun once the run has stopped: one error, not one per case.
     if (auto why = run_.stopped()) {
       // Recorded as not run, so JUnit and the report list it with the reason.
@@ -63,7 +101,21 @@ class CaseTest : public ::testing::Test {
       run_.book().publish();
       FAIL() << "could not run " << c_.name() << ": " << why;
     }
-    const gate::CaseOutcome out = gate::run_judge_record(*session, run_.book(), c_);
+    // Each pair keeps its own files on its thread; run.json is written here, after the round.
+    const results::Conformance conformance = run_.book().run().conformance();
+    const auto measure = [session, conformance, this](const gate::TestCase& x) {
+      gate::MeasuredCase m = gate::measure_case(*session, x);
+      if (x.round > 0) gate::keep_case(run_.book().dir(), conformance, x, m);
+      return m;
+    };
+    const auto prepare = [session](const gate::TestCase& x) { install_probes(*session, x); };
+    gate::MeasuredCase m = rounds_->take(c_, measure, prepare, will_run);
+    // A round's results are published once, with its last pair's.
+    report(gate::record_case(*session, run_.book(), c_, std::move(m), !rounds_->round_pending(c_)));
+  }
+
+ private:
+  void report(const gate::CaseOutcome& out) {
     for (const auto& r : out.records) {
       const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
       for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
@@ -80,12 +132,12 @@ class CaseTest : public ::testing::Test {
     if (out.could_not_run) FAIL() << "could not run " << c_.name() << ": " << out.error;
   }
 
- private:
   static std::vector<std::pair<std::string, std::string>> report_properties(const results::TestRecord& r);
 
   gate::GateRun& run_;
   gate::TestCase c_;
   std::vector<std::string> hosts_;
+  std::shared_ptr<gate::MeshRounds> rounds_;
 };
 
 }  // namespace
@@ -144,9 +196,13 @@ void register_preconditions(gate::GateRun& run, const std::vector<std::string>& 
 
 void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
                     const std::vector<std::string>& hosts) {
+  // One MeshRounds for the run: a disjoint mesh's round is measured by its first case.
+  auto rounds = std::make_shared<gate::MeshRounds>(cases);
   for (const auto& c : cases)
     ::testing::RegisterTest(c.suite.c_str(), c.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [&run, c, hosts]() -> ::testing::Test* { return new CaseTest(run, c, hosts); });
+                            [&run, c, hosts, rounds]() -> ::testing::Test* {
+                              return new CaseTest(run, c, hosts, rounds);
+                            });
 }
 
 }  // namespace labgate::suites

@@ -6,6 +6,7 @@
 # labgate processes on this machine whose command line holds a given string.
 #
 #   inspect_leftovers.sh --pair N [--wait SECS] [--local STRING] [--host-dir DIR]...
+#   inspect_leftovers.sh --mesh N ...   the mesh lab (ci/lab --mesh N): hosts m1..mN
 #
 # --host-dir also looks in DIR as each host sees it (inside its sshd's mount
 # namespace): a probe_dir elsewhere than /tmp, a tmpfs mounted on one host, a
@@ -17,23 +18,28 @@
 set -uo pipefail
 
 die() { echo "inspect_leftovers: $*" >&2; exit 2; }
-pair= wait_s=10 local_pattern= host_dirs=()
+pair= wait_s=10 local_pattern= host_dirs=() mesh=0
 while [ $# -gt 0 ]; do
   case $1 in
     --pair) pair=${2:-}; shift 2 || die "--pair needs a value" ;;
     --wait) wait_s=${2:-}; shift 2 || die "--wait needs a value" ;;
     --local) local_pattern=${2:-}; shift 2 || die "--local needs a value" ;;
     --host-dir) host_dirs+=("${2:-}"); shift 2 || die "--host-dir needs a value" ;;
-    *) die "unknown argument '$1' (use --pair N [--wait SECS] [--local STRING] [--host-dir DIR])" ;;
+    --mesh) mesh=${2:-}; pair=mesh; shift 2 || die "--mesh needs a value" ;;
+    *) die "unknown argument '$1' (use --pair N | --mesh N, [--wait SECS] [--local STRING] [--host-dir DIR])" ;;
   esac
 done
-[[ $pair =~ ^[1-9][0-9]?$ ]] || die "--pair must be a lab pair number, got '$pair'"
+[[ $pair =~ ^[1-9][0-9]?$ ]] || [ "$mesh" != 0 ] || die "--pair must be a lab pair number, got '$pair'"
+[[ $mesh =~ ^[0-9]+$ ]] || die "--mesh must be a number of hosts, got '$mesh'"
 [[ $wait_s =~ ^[0-9]+$ ]] || die "--wait must be whole seconds, got '$wait_s'"
 [ "$(id -u)" -eq 0 ] || die "needs root (ip netns exec)"
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 state=$repo/.lab/pair$pair
-if [ "$pair" -eq 1 ]; then prefix=lg; else prefix=lg$pair; fi
+hosts="a b"
+if [ "$mesh" != 0 ]; then
+  state=$repo/.lab/mesh prefix=lgm hosts=$(for k in $(seq 1 "$mesh"); do printf 'm%d ' "$k"; done)
+elif [ "$pair" -eq 1 ]; then prefix=lg; else prefix=lg$pair; fi
 
 # The lab's own sshd daemons (their pid files); every other process is the run's.
 daemon_pids() {
@@ -105,7 +111,7 @@ trap 'rm -f "$notes"' EXIT
 [ -d "$state" ] || die "no lab state in $state: is pair $pair up (ci/lab up --pair $pair)?"
 deadline=$((SECONDS + wait_s))
 while :; do
-  found=$({ leftovers_on a; leftovers_on b; leftovers_here; } 3>"$notes")
+  found=$({ for h in $hosts; do leftovers_on "$h"; done; leftovers_here; } 3>"$notes")
   [ -z "$found" ] && { cat "$notes"; echo "inspect_leftovers: pair $pair is clean"; exit 0; }
   [ $SECONDS -ge $deadline ] && break
   sleep 0.5

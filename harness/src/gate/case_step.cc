@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <stdexcept>
 
 #include "labgate/gate/case_runner.h"
 #include "labgate/gate/kinds.h"
@@ -13,10 +14,11 @@
 namespace labgate::gate {
 namespace {
 
-std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c, const std::string& pair) {
+std::vector<std::string> keep_raw(const results::RunDir& dir, const CaseRun& run, const TestCase& c,
+                                  const std::string& pair) {
   std::vector<std::string> files;
   for (const auto& [name, content] : run.raw_files)
-    files.push_back(book.dir().write_test_file(c.spec->name, pair, name, content));
+    files.push_back(dir.write_test_file(c.spec->name, pair, name, content));
   return files;
 }
 
@@ -39,68 +41,103 @@ std::string result_line(const results::TestRecord& r) {
   return s;
 }
 
-std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
-                                             results::Clock::time_point started, double duration_s) {
-  std::vector<results::TestRecord> records;
-  const auto raw = keep_raw(book, run, c, c.pair);
-  for (const auto& m : run.measurements) {
-    const std::string pair = m.cpu >= 0 ? c.pair + "/cpu" + std::to_string(m.cpu) : c.pair;
-    results::TestRecord r = judge_case(c, m, pair);
-    add_rules(r, run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
-    r.started = started;
-    r.duration_s = duration_s;
-    r.conformance = book.run().conformance();
-    r.raw_files = raw;
-    r.raw_files.push_back(book.dir().write_measurement(c.spec->name, pair, r.measurement));
-    spdlog::info("{}", result_line(r));
-    records.push_back(r);
-    book.put_test(std::move(r));
-  }
-  return records;
-}
-
-CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
-  CaseOutcome out;
-  const auto started = results::Clock::now();
+MeasuredCase measure_case(GateSession& session, const TestCase& c) {
+  MeasuredCase m;
+  m.started = results::Clock::now();
   const auto t0 = std::chrono::steady_clock::now();
   spdlog::info("{}: {}", c.suite + "." + c.name(), measuring_description(*c.spec));
-  CaseRun run;
   try {
-    run_case(session, c, &run);
+    run_case(session, c, &m.run);
   } catch (const std::exception& e) {
-    out.could_not_run = true;
-    out.error = e.what();
+    m.error = e.what();
+  }
+  m.took_s = seconds_since(t0);
+  return m;
+}
+
+void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m) {
+  m.kept = true;
+  const auto stamp = [&](results::TestRecord& r) {
+    r.started = m.started;
+    r.duration_s = m.took_s;
+    r.conformance = conformance;
+  };
+  if (m.error) {
     try {
-      keep_raw(book, run, c, c.pair);
+      keep_raw(dir, m.run, c, c.pair);
     } catch (const std::exception& w) {  // a full disk: the fault above matters more
       spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
     }
-    results::TestRecord r = error_record(c, out.error);
-    r.started = started;
-    r.duration_s = seconds_since(t0);
-    r.conformance = book.run().conformance();
-    out.records.push_back(r);
+    results::TestRecord r = error_record(c, *m.error);
+    stamp(r);
+    m.records.push_back(std::move(r));
+    return;
+  }
+  try {
+    const auto raw = keep_raw(dir, m.run, c, c.pair);
+    for (const auto& meas : m.run.measurements) {
+      const std::string pair = meas.cpu >= 0 ? c.pair + "/cpu" + std::to_string(meas.cpu) : c.pair;
+      results::TestRecord r = judge_case(c, meas, pair);
+      add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
+      stamp(r);
+      r.raw_files = raw;
+      r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));
+      m.records.push_back(std::move(r));
+    }
+  } catch (const std::exception& e) {
+    // Measured, but the results could not be written (a full disk): the gate
+    // failed, not the servers.
+    m.keep_error = std::string("recording the results: ") + e.what();
+  }
+}
+
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
+                        bool publish) {
+  if (!measured.kept) keep_case(book.dir(), book.run().conformance(), c, measured);
+  CaseOutcome out;
+  out.records = measured.records;
+  for (auto& r : measured.records) {
+    if (!measured.error) spdlog::info("{}", result_line(r));
     book.put_test(std::move(r));
+  }
+  if (measured.error || measured.keep_error) {
+    out.could_not_run = true;
+    out.error = measured.error ? *measured.error : *measured.keep_error;
     try {
-      book.publish();
+      if (publish) book.publish();
     } catch (const std::exception& w) {
       spdlog::error("writing the results: {}", w.what());
     }
     return out;
   }
-  const double took = seconds_since(t0);
+  out.lease_lost = session.lease_lost();
+  if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
   try {
-    out.records = record_case(book, c, run, started, took);
-    out.lease_lost = session.lease_lost();
-    if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
-    book.publish();
+    if (publish) book.publish();
   } catch (const std::exception& e) {
-    // Measured, but the results could not be written (a full disk): the gate
-    // failed, not the servers.
     out.could_not_run = true;
     out.error = std::string("recording the results: ") + e.what();
   }
   return out;
+}
+
+std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
+                                             results::Clock::time_point started, double duration_s) {
+  MeasuredCase m;
+  m.run = run;
+  m.started = started;
+  m.took_s = duration_s;
+  keep_case(book.dir(), book.run().conformance(), c, m);
+  if (m.keep_error) throw std::runtime_error(*m.keep_error);
+  for (const auto& r : m.records) {
+    spdlog::info("{}", result_line(r));
+    book.put_test(r);
+  }
+  return m.records;
+}
+
+CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
+  return record_case(session, book, c, measure_case(session, c));
 }
 
 }  // namespace labgate::gate

@@ -62,6 +62,8 @@ results::TestRecord base_record(const TestCase& c) {
   r.kind = profile::to_string(c.spec->kind);
   r.tool = profile::to_string(c.spec->tool);
   r.network = c.spec->network;
+  if (c.spec->mesh) r.mesh_schedule = profile::to_string(c.spec->mesh->schedule);
+  r.round = c.round;
   return r;
 }
 }  // namespace

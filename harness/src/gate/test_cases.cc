@@ -2,6 +2,7 @@
 #include "labgate/gate/test_cases.h"
 
 #include "labgate/gate/kinds.h"
+#include "labgate/mesh/schedule.h"
 
 #include <algorithm>
 #include <set>
@@ -14,6 +15,16 @@ void suite_of(profile::TestKind k, TestCase& c) {
   c.suite = info.suite;
   c.label = info.label;
 }
+// A disjoint mesh's pairs, round by round, with each one's round (1-based).
+std::vector<std::pair<int, std::pair<std::string, std::string>>> rounds_of(const profile::TestSpec& t) {
+  std::vector<std::pair<int, std::pair<std::string, std::string>>> out;
+  const auto& h = t.mesh->hosts;
+  const auto rounds = mesh::round_robin(h.size(), t.mesh->both_directions);
+  for (std::size_t r = 0; r < rounds.size(); ++r)
+    for (const mesh::Pair& p : rounds[r]) out.push_back({static_cast<int>(r + 1), {h[p.client], h[p.server]}});
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> pairs_of(const profile::TestSpec& t) {
@@ -36,6 +47,12 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
     if (t.kind == profile::TestKind::kJitter || t.kind == profile::TestKind::kCommand || profile::is_disk(t.kind)) {
       for (const auto& h : t.on) {
         TestCase c{&t, h, h, "", "", ""};
+        suite_of(t.kind, c);
+        out.push_back(c);
+      }
+    } else if (t.mesh && t.mesh->schedule == profile::MeshSchedule::kDisjoint) {
+      for (const auto& [round, pair] : rounds_of(t)) {
+        TestCase c{&t, pair.first + "->" + pair.second, pair.first, pair.second, "", "", round};
         suite_of(t.kind, c);
         out.push_back(c);
       }

@@ -9,9 +9,9 @@
 namespace labgate::gate {
 namespace {
 
-profile::Profile rac(const std::string& tests) {
+profile::Profile rac(const std::string& tests, const std::vector<std::string>& hosts = {"a", "b", "c"}) {
   std::string text = "[lab]\nname = \"rac\"\n";
-  for (const char* h : {"a", "b", "c"})
+  for (const std::string& h : hosts)
     text += std::string("[hosts.") + h + "]\naddress = \"10.0.0.1\"\ntest_address = \"192.168.1.1\"\n";
   auto r = profile::load_from_string(text + tests, "rac.toml");
   if (!r.profile) throw std::runtime_error(r.errors.empty() ? "no profile" : r.errors[0].str());
@@ -74,6 +74,24 @@ TEST(ExpandCases, MeshOfASweepCarriesTheValueAndThePair) {
           "hosts = [\"a\", \"b\"]\nmessage_size = [64, 1024]\nbudget = { p99 = \"1ms\" }\n");
   EXPECT_EQ(names(expand_cases(p)),
             (std::vector<std::string>{"Latency.s/message_size=64/a->b", "Latency.s/message_size=1024/a->b"}));
+}
+
+TEST(ExpandCases, ADisjointMeshComesRoundByRoundWithItsRound) {
+  const auto p =
+      rac("[[test]]\nname = \"m\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\nmesh_schedule = \"disjoint\"\n"
+          "budget = { p99 = \"1ms\" }\n",
+          {"a", "b", "c", "d"});
+  const auto cases = expand_cases(p);
+  ASSERT_EQ(cases.size(), 12u);  // 4 x 3 ordered pairs, 6 rounds of 2
+  EXPECT_EQ(names(cases), (std::vector<std::string>{"Latency.m/a->d", "Latency.m/b->c", "Latency.m/a->c",
+                                                    "Latency.m/b->d", "Latency.m/a->b", "Latency.m/c->d",
+                                                    "Latency.m/c->b", "Latency.m/d->a", "Latency.m/c->a",
+                                                    "Latency.m/d->b", "Latency.m/b->a", "Latency.m/d->c"}));
+  for (std::size_t i = 0; i < cases.size(); ++i) EXPECT_EQ(cases[i].round, static_cast<int>(i / 2 + 1));
+  // Sequential (the default) stays the one-after-another order, outside any round.
+  for (const auto& c : expand_cases(rac("[[test]]\nname = \"s\"\nkind = \"tcp_rr\"\npairs = \"mesh\"\n"
+                                        "budget = { p99 = \"1ms\" }\n")))
+    EXPECT_EQ(c.round, 0);
 }
 
 TEST(ExpandCases, OnlyRestrictsToOneTestWithAllItsPairs) {

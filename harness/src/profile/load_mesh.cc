@@ -52,6 +52,16 @@ void read_mesh_fields(TableReader& r, TestDraft& t) {
   }
   if (auto v = read_choice(r, "directions", {"one", "both"})) t.mesh_both = *v == "both";
   if (auto v = r.get_strings("hosts")) t.mesh_hosts = *v;
+  if (auto v = read_choice(r, "mesh_schedule", {"sequential", "disjoint"}))
+    t.mesh_schedule = *v == "disjoint" ? MeshSchedule::kDisjoint : MeshSchedule::kSequential;
+}
+
+void check_defaults_mesh_schedule(const TestDraft& defaults, const Profile& p, Diagnostics& d) {
+  if (!defaults.where.count("mesh_schedule")) return;
+  for (const TestSpec& t : p.tests)
+    if (t.mesh) return;
+  d.error(defaults.pos_of("mesh_schedule"), "defaults.test.mesh_schedule",
+          "no test of this profile is a mesh (pairs = \"mesh\"); mesh_schedule only schedules a mesh's pairs");
 }
 
 bool check_mesh(TestDraft& t, const Profile& p, Diagnostics& d) {
@@ -63,7 +73,7 @@ bool check_mesh(TestDraft& t, const Profile& p, Diagnostics& d) {
   // [defaults.test]; the mesh then only applies to tests that name no pair.
   const bool mesh = t.mesh && (t.written.count("pairs") || !pair_written);
   if (!mesh) {
-    for (const char* k : {"hosts", "directions"})
+    for (const char* k : {"hosts", "directions", "mesh_schedule"})
       if (t.written.count(k))
         d.error(
             t.pos_of(k), t.key_of(k),
@@ -78,6 +88,7 @@ bool check_mesh(TestDraft& t, const Profile& p, Diagnostics& d) {
   }
   MeshSpec m;
   m.both_directions = t.mesh_both.value_or(true);
+  m.schedule = t.mesh_schedule.value_or(MeshSchedule::kSequential);
   if (t.mesh_hosts) {
     m.hosts = listed_hosts(t, p, d);
     if (t.mesh_hosts->size() < 2)

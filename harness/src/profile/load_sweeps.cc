@@ -15,7 +15,7 @@ namespace {
 // Keys that hold a list by nature, or name what is measured rather than how.
 constexpr std::string_view kNotSweepable[] = {"name", "kind",   "tool",      "from",  "to",
                                               "on",   "cpus",   "argv",      "cpu",   "budget",
-                                              "budget_by", "pairs", "directions", "hosts"};
+                                              "budget_by", "pairs", "directions", "hosts", "mesh_schedule"};
 constexpr std::string_view kSizeKeys[] = {"message_size", "socket_buffer", "size", "file_size", "block_size"};
 constexpr std::string_view kDurationKeys[] = {"duration",  "warmup", "interval",
                                               "threshold", "pause",  "timeout"};

@@ -13,7 +13,7 @@ constexpr const char* kFieldKeys[] = {
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "network",   "sample_tolerance"};
+    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {

@@ -133,6 +133,7 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
       p.tests.push_back(std::move(t.spec));
     }
   }
+  check_defaults_mesh_schedule(base, p, d);
 }
 
 }  // namespace labgate::profile::detail

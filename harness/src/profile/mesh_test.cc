@@ -210,5 +210,95 @@ budget = { p99 = "100us" }
   EXPECT_THAT(errors(r), HasSubstr("rac.toml:19:1: unknown key test[t].pair; did you mean test[t].pairs?"));
 }
 
+TEST(MeshSchedule, SequentialByDefaultDisjointWhenWritten) {
+  auto r = load_tests(R"(
+[[test]]
+name = "seq"
+kind = "tcp_rr"
+pairs = "mesh"
+budget = { p99 = "100us" }
+[[test]]
+name = "rounds"
+kind = "tcp_rr"
+pairs = "mesh"
+mesh_schedule = "disjoint"
+budget = { p99 = "100us" }
+)");
+  ASSERT_TRUE(r.profile) << errors(r);
+  EXPECT_EQ(r.profile->tests.at(0).mesh->schedule, MeshSchedule::kSequential);
+  EXPECT_EQ(r.profile->tests.at(1).mesh->schedule, MeshSchedule::kDisjoint);
+  EXPECT_STREQ(to_string(MeshSchedule::kDisjoint), "disjoint");
+}
+
+TEST(MeshSchedule, InheritedFromDefaultsWithTheMesh) {
+  auto r = load_tests(R"(
+[defaults.test]
+pairs = "mesh"
+mesh_schedule = "disjoint"
+[[test]]
+name = "m"
+kind = "udp_rr"
+budget = { p99 = "100us" }
+)");
+  ASSERT_TRUE(r.profile) << errors(r);
+  EXPECT_EQ(r.profile->tests.at(0).mesh->schedule, MeshSchedule::kDisjoint);
+}
+
+TEST(MeshSchedule, UnknownValueIsAnErrorAtItsLine) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+pairs = "mesh"
+mesh_schedule = "parallel"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("rac.toml:20:17: test[t].mesh_schedule: unknown value \"parallel\""));
+  EXPECT_THAT(errors(r), HasSubstr("Expected one of: sequential, disjoint"));
+}
+
+TEST(MeshSchedule, WithoutAMeshIsAnError) {
+  auto r = load_tests(R"(
+[[test]]
+name = "t"
+kind = "tcp_rr"
+from = "rac1"
+to = "rac2"
+mesh_schedule = "disjoint"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("rac.toml:21:17: test[t].mesh_schedule: `mesh_schedule` belongs to a mesh test"));
+}
+
+TEST(MeshSchedule, InDefaultsWithoutAnyMeshIsAnError) {
+  auto r = load_tests(R"(
+[defaults.test]
+mesh_schedule = "disjoint"
+[[test]]
+name = "t"
+kind = "tcp_rr"
+from = "rac1"
+to = "rac2"
+budget = { p99 = "100us" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("rac.toml:17:17: defaults.test.mesh_schedule: no test of this profile is a mesh"));
+}
+
+TEST(MeshSchedule, OnAJitterTestDoesNotApply) {
+  auto r = load_tests(R"(
+[[test]]
+name = "j"
+kind = "jitter"
+on = ["rac1"]
+mesh_schedule = "disjoint"
+budget = { max = "1ms" }
+)");
+  ASSERT_FALSE(r.profile);
+  EXPECT_THAT(errors(r), HasSubstr("test[j].mesh_schedule: does not apply to a jitter test"));
+}
+
 }  // namespace
 }  // namespace labgate::profile

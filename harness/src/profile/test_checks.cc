@@ -36,6 +36,7 @@ constexpr KeyFit kKeyFits[] = {
     {"pairs", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
+    {"mesh_schedule", two_hosts, "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
     {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
     {"cpus", jitter_kind,
      "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},

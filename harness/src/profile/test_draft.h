@@ -25,6 +25,7 @@ struct TestDraft {
   bool mesh_bad = false;                    ///< pairs written with an unknown value (reported)
   std::optional<bool> mesh_both;            ///< directions = "both" / "one", if written
   std::optional<std::vector<std::string>> mesh_hosts;  ///< hosts = [...], if written
+  std::optional<MeshSchedule> mesh_schedule;           ///< mesh_schedule, if written (and valid)
 
   /// Where `k` was set (the test's own line or [defaults.test]), else the test header.
   SourcePos pos_of(const std::string& k) const;
@@ -42,6 +43,9 @@ std::vector<Bound> read_bounds(const Node& n, const std::string& key, Diagnostic
 
 /// Reads pairs, directions and hosts (the mesh keys) into `t`.
 void read_mesh_fields(TableReader& r, TestDraft& t);
+
+/// mesh_schedule in [defaults.test] when no test of the profile is a mesh: an error there.
+void check_defaults_mesh_schedule(const TestDraft& defaults, const Profile& p, Diagnostics& d);
 
 /// For a network test: whether it is a mesh (then fills spec.mesh, checking its
 /// hosts, and from/to do not apply); errors for mesh keys without a mesh.

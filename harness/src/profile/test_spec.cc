@@ -66,6 +66,10 @@ const char* to_string(TestKind k) {
   return "?";
 }
 
+const char* to_string(MeshSchedule s) {
+  return s == MeshSchedule::kDisjoint ? "disjoint" : "sequential";
+}
+
 const char* to_string(Tool t) {
   switch (t) {
     case Tool::kBuiltin:

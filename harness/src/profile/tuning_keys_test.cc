@@ -21,7 +21,7 @@ std::string errors_of(const LoadResult& r) {
 }
 
 // The contract also holds keys other rooms implement (ssh become/proxy_jump/
-// ssh_config/lease_dir, mesh_schedule); those lines are left out here, so this
+// ssh_config/lease_dir); those lines are left out here, so this
 // proves every [preconditions] and test_address/network key of the file.
 TEST(TuningKeys, TheEnterpriseProfileContractValidates) {
   std::ifstream in(LABGATE_SOURCE_DIR "/../shared/profile-enterprise.toml");
@@ -29,7 +29,7 @@ TEST(TuningKeys, TheEnterpriseProfileContractValidates) {
   std::string line, text;
   while (std::getline(in, line)) {
     bool other_room = false;
-    for (const char* k : {"become ", "proxy_jump ", "ssh_config ", "lease_dir ", "mesh_schedule "})
+    for (const char* k : {"become ", "proxy_jump ", "ssh_config ", "lease_dir "})
       other_room = other_room || line.rfind(k, 0) == 0;
     text += (other_room ? "" : line) + "\n";
   }

@@ -72,6 +72,9 @@ std::vector<std::pair<std::string, std::string>> junit_properties(const results:
   }
   if (t.duration_s > 0) out.emplace_back("duration_s", format_plain(t.duration_s));
   out.emplace_back("conforming", results::to_string(t.conformance));
+  // Pairs of one round shared the switch at the same time: say so beside the figures.
+  if (!t.mesh_schedule.empty()) out.emplace_back("labgate.mesh_schedule", t.mesh_schedule);
+  if (t.round > 0) out.emplace_back("labgate.round", std::to_string(t.round));
   return out;
 }
 

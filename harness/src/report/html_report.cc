@@ -2,8 +2,10 @@
 // small inline self-check script the browser test reads.
 #include "labgate/report/html_report.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 #include "html_sections.h"
 #include "labgate/report/format.h"
@@ -116,6 +118,27 @@ std::string display_time(results::Clock::time_point t) {
   return s.substr(0, 10) + " " + s.substr(11, 8) + " UTC";
 }
 
+// Which schedule each mesh test ran, once per test: concurrent pairs share a switch.
+std::string mesh_schedules(const results::RunResult& run) {
+  std::vector<std::pair<std::string, std::string>> seen;  // test name, schedule
+  std::map<std::string, int> rounds;
+  for (const auto& t : run.tests) {
+    if (t.mesh_schedule.empty()) continue;
+    if (std::find(seen.begin(), seen.end(), std::pair(t.name, t.mesh_schedule)) == seen.end())
+      seen.emplace_back(t.name, t.mesh_schedule);
+    rounds[t.name] = std::max(rounds[t.name], t.round);
+  }
+  std::string s;
+  for (const auto& [name, schedule] : seen)
+    s += "<p class=\"meta\">Mesh <b>" + html_escape(name) + "</b>: schedule " + html_escape(schedule) +
+         (schedule == "disjoint"
+              ? " (" + std::to_string(rounds[name]) +
+                    " rounds; the pairs of a round were measured at the same time and shared the switch)"
+              : std::string(" (one pair at a time)")) +
+         ".</p>";
+  return s;
+}
+
 std::string summary(const RunResult& run) {
   std::string duration = "not finished";
   if (run.end_time)
@@ -183,7 +206,7 @@ std::string summary(const RunResult& run) {
          "; no precondition was checked.</p>";
   if (!run.error.empty()) s += "<pre class=\"failure\">" + html_escape(run.error) + "</pre>";
   for (const auto& w : run.warnings) s += "<p class=\"warn\">" + html_escape(w) + "</p>";
-  return s + "</section>";
+  return s + mesh_schedules(run) + "</section>";
 }
 
 std::string overview(const RunResult& run) {

@@ -53,6 +53,20 @@ TEST(HtmlReport, SaysWhichCommandLineOverridesWonOverTheProfile) {
   EXPECT_THAT(html, HasSubstr("<code>--message-size 16KiB</code></td><td>tcp_stream_sizes</td><td>[64, 1024] (a sweep)"));
 }
 
+TEST(HtmlReport, SaysWhichMeshScheduleRanAndThatRoundsShareTheSwitch) {
+  results::RunResult run = testing::synthetic_run();
+  EXPECT_THAT(html_report(run), Not(HasSubstr("Mesh schedule")));
+  run.tests[0].mesh_schedule = "disjoint";
+  run.tests[0].round = 2;
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, HasSubstr("Mesh schedule: disjoint, round 2."));
+  EXPECT_THAT(html, HasSubstr("schedule disjoint (2 rounds; the pairs of a round were measured at the same time "
+                              "and shared the switch)"));
+  run.tests[0].mesh_schedule = "sequential";
+  run.tests[0].round = 0;
+  EXPECT_THAT(html_report(run), HasSubstr("Mesh schedule: sequential, one pair at a time."));
+}
+
 TEST(HtmlReport, PreconditionTableShowsHostsSideBySide) {
   const std::string html = html_report(testing::synthetic_run());
   EXPECT_THAT(html, HasSubstr("<th>Rule</th><th>host a: found</th><th>host b: found</th><th>Expected</th>"));

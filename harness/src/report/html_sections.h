@@ -20,6 +20,10 @@ std::string preconditions(const results::RunResult& run);
 /// of plots drawn (the page's self-check compares it with what rendered).
 std::string test_section(const results::TestRecord& t, const std::string& anchor, int& charts);
 
+/// For a mesh test's case: which schedule ran it (and its round), and that the
+/// pairs of a disjoint round shared the switch. Empty for one pair.
+std::string mesh_schedule_note(const results::TestRecord& t);
+
 /// The overview row's figure cells: p50, p99, p99.9, max and the kind's own figure.
 std::string figure_cells(const results::TestRecord& t);
 

@@ -154,12 +154,24 @@ std::string figure_cells(const TestRecord& t) {
   return s + "<td>" + (own.empty() ? std::string("&#8212;") : html_escape(own)) + "</td>";
 }
 
+std::string mesh_schedule_note(const TestRecord& t) {
+  if (t.mesh_schedule == "disjoint")
+    return "<p class=\"meta\">Mesh schedule: disjoint" +
+           (t.round > 0 ? ", round " + std::to_string(t.round) : std::string()) +
+           ". The pairs of a round were measured at the same time (no host in two pairs): they shared the "
+           "switch, so one pair's figures include the others' traffic.</p>";
+  if (!t.mesh_schedule.empty())
+    return "<p class=\"meta\">Mesh schedule: " + html_escape(t.mesh_schedule) + ", one pair at a time.</p>";
+  return "";
+}
+
 std::string test_section(const TestRecord& t, const std::string& anchor, int& charts) {
   const ChartData v = chart_data(t.measurement);
   std::string s = "<section class=\"card test\" id=\"" + html_escape(anchor) + "\"><h3>" +
                   html_escape(t.suite_name()) + " &#183; " + html_escape(t.name) + " &#183; " +
                   html_escape(t.pair) + " " + pill(to_string(t.verdict)) + "</h3>";
   s += context_line(t, v);
+  s += mesh_schedule_note(t);
   if (t.conformance == results::Conformance::kNo)
     s += "<p class=\"warn\">Measured on a non-conforming system: preconditions failed, so these numbers do "
          "not describe the servers as the profile wants them.</p>";

@@ -116,6 +116,15 @@ TEST(Junit, PublishesTheJudgedFiguresWithTheirSourcesAndNothingElse) {
   EXPECT_THAT(bare, Not(HasSubstr("name=\"p99_us\"")));
 }
 
+TEST(Junit, AMeshCaseSaysItsScheduleAndRound) {
+  results::RunResult run = testing::synthetic_run();
+  EXPECT_THAT(testcase(junit_xml(run), "tcp_rr_64/a-&gt;b"), Not(HasSubstr("labgate.mesh_schedule")));
+  run.tests[0].mesh_schedule = "disjoint";
+  run.tests[0].round = 3;
+  const std::string rr = testcase(junit_xml(run), "tcp_rr_64/a-&gt;b");
+  EXPECT_THAT(rr, HasSubstr("<property name=\"labgate.mesh_schedule\" value=\"disjoint\""));
+  EXPECT_THAT(rr, HasSubstr("<property name=\"labgate.round\" value=\"3\""));
+}
 
 // Two pairs of a pool, same profile, same tests: Jenkins keys a suite by its
 // name and a case by classname + name, so both must differ between the pairs.

@@ -200,6 +200,8 @@ json to_json(const TestRecord& t) {
           {"duration_s", t.duration_s},
           {"raw_files", t.raw_files}};
   if (t.started) j["started"] = format_time(*t.started);
+  if (!t.mesh_schedule.empty()) j["mesh_schedule"] = t.mesh_schedule;
+  if (t.round > 0) j["round"] = t.round;
   return j;
 }
 
@@ -365,6 +367,8 @@ TestRecord test_at(const json& j, const std::string& path, bool v1) {
   t.duration_s = r.opt_num("duration_s").value_or(0.0);
   t.raw_files = strings(r, "raw_files");
   t.started = optional_time(r, "started");
+  t.mesh_schedule = r.str_or("mesh_schedule", "");
+  t.round = static_cast<int>(r.opt_num("round").value_or(0.0));
   return t;
 }
 

@@ -213,6 +213,22 @@ TEST(RunResultJson, StartsAndMeasuredDurationsOfRecordsAreOptional) {
   EXPECT_THROW(run_result_from_json(old), std::invalid_argument);
 }
 
+TEST(RunResultJson, AMeshCaseKeepsItsScheduleAndRound) {
+  RunResult r = sample_run();
+  r.tests[0].mesh_schedule = "disjoint";
+  r.tests[0].round = 4;
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["tests"][0]["mesh_schedule"], "disjoint");
+  EXPECT_EQ(j["tests"][0]["round"], 4);
+  const RunResult back = run_result_from_json(j);
+  EXPECT_EQ(back.tests[0].mesh_schedule, "disjoint");
+  EXPECT_EQ(back.tests[0].round, 4);
+  // One pair (not a mesh) writes neither.
+  const nlohmann::json plain = to_json(sample_run());
+  EXPECT_FALSE(plain["tests"][0].contains("mesh_schedule"));
+  EXPECT_FALSE(plain["tests"][0].contains("round"));
+}
+
 }  // namespace
 }  // namespace labgate::results
 

@@ -5,6 +5,7 @@
 // anything else that measures; the GoogleTest case only turns it into assertions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,40 @@ struct CaseOutcome {
   bool lease_lost = false;                   ///< someone broke the lease while it measured
 };
 
-/// Measures `c`, judges and records it. Never throws for a failing host, probe,
-/// tool or disk: those become an error record (could_not_run) with the reason.
+/// What measuring one case left, before it is judged and recorded: the part that
+/// touches only the case's own hosts, so a disjoint mesh round measures its
+/// pairs at the same time and records them one by one afterwards.
+struct MeasuredCase {
+  CaseRun run;                      ///< measurements and raw outputs (those gathered so far on error)
+  std::optional<std::string> error; ///< why it could not run (host, probe, tool); nullopt: measured
+  results::Clock::time_point started{};
+  double took_s = 0;  ///< wall time of the measurement, set-up and clean-up included
+  /// Set by keep_case: the raw files are in the run folder and these are the
+  /// judged records (or the one error record), not yet in run.json.
+  bool kept = false;
+  std::vector<results::TestRecord> records;
+  std::optional<std::string> keep_error;  ///< measured, but its files could not be written
+};
+
+/// Measures `c` on the session. Never throws for a failing host, probe, tool or
+/// disk: the reason is in `error`. Touches only c's hosts (and logs).
+MeasuredCase measure_case(GateSession& session, const TestCase& c);
+
+/// Writes a measured case's raw files and measurement.json into its own
+/// folder of `dir` and judges it, stamping `conformance`: touches no shared
+/// state (run.json is record_case's), so a round's pairs keep theirs on their
+/// own threads, each while the others may still measure.
+void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m);
+
+/// Judges and records what measure_case left (keep_case first, unless done): raw files kept, one record per
+/// measurement (or the error record), published unless `publish` is false (the
+/// pairs of one round are published once, with the round's last).
+CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
+                        bool publish = true);
+
+/// Measures `c`, judges and records it (measure_case, then record_case). Never
+/// throws for a failing host, probe, tool or disk: those become an error record
+/// (could_not_run) with the reason.
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c);
 
 /// The record half of run_judge_record, for measurements that exist already: a

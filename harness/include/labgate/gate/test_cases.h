@@ -19,6 +19,9 @@ struct TestCase {
   std::string server;  ///< host that runs the server; empty for jitter
   std::string suite;   ///< "Latency", "Throughput" or "Jitter"
   std::string label;   ///< CTest label: "latency", "throughput", "jitter"
+  /// mesh_schedule = "disjoint": the round (1-based) whose pairs are measured at
+  /// the same time, no host in two of them; 0 for a case measured on its own.
+  int round = 0;
 
   /// "tcp_rr_64/a->b".
   std::string name() const { return spec->name + "/" + pair; }
@@ -29,6 +32,7 @@ struct TestCase {
 std::vector<std::pair<std::string, std::string>> pairs_of(const profile::TestSpec& t);
 
 /// Every case of every test, in profile order; `only` restricts to one test name.
+/// A disjoint mesh's cases come round by round (mesh::round_robin), each with its round.
 std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string& only = "");
 
 /// The hosts the cases touch, sorted and unique.

@@ -157,11 +157,19 @@ struct SweepPoint {
   std::string value;  ///< as written in the profile ("16KiB", "cubic", "1024")
 };
 
+/// mesh_schedule: a mesh's pairs one after another, or in rounds of disjoint
+/// pairs (no host in two pairs at once) whose pairs are measured at the same time.
+enum class MeshSchedule { kSequential, kDisjoint };
+
+/// "sequential" or "disjoint", as written in a profile.
+const char* to_string(MeshSchedule s);
+
 /// pairs = "mesh": instead of one from/to, every pair of `hosts` (each a host
 /// with a test address), one direction (a->b for a listed before b) or both.
 struct MeshSpec {
   std::vector<std::string> hosts;  ///< the test's `hosts`, else every host with a test_address, file order
   bool both_directions = true;     ///< directions = "both" (default) or "one"
+  MeshSchedule schedule = MeshSchedule::kSequential;  ///< mesh_schedule (default "sequential")
 };
 
 struct TestSpec {

@@ -114,6 +114,11 @@ struct TestRecord {
   double duration_s = 0;
   /// Files kept for this test, relative to the run folder ("tests/x/a-to-b/client.out").
   std::vector<std::string> raw_files;
+  /// A mesh test's mesh_schedule ("sequential", "disjoint"); empty for one pair.
+  std::string mesh_schedule;
+  /// Disjoint schedule: the round (1-based) whose pairs were measured at the
+  /// same time as this one; 0 otherwise.
+  int round = 0;
 
   /// The suite this test is reported in: `suite`, or derived from `kind`.
   std::string suite_name() const;
