@@ -5,11 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/preconditions_step.h"
-#include "labgate/gate/records.h"
 
 namespace labgate::suites {
 namespace {
@@ -45,30 +43,15 @@ class CaseTest : public ::testing::Test {
       : run_(run), c_(std::move(c)), hosts_(std::move(hosts)) {}
 
   void TestBody() override {
-    // Nothing is begun once the run has stopped: one error, not one per case.
-    if (auto why = run_.stopped()) {
-      // Recorded as not run, so JUnit and the report list it with the reason.
-      results::TestRecord r = gate::error_record(c_, "not started: " + *why);
-      r.verdict = results::TestVerdict::kNotRun;
-      r.conformance = run_.book().run().conformance();
-      run_.book().put_test(std::move(r));
-      run_.book().publish();
-      GTEST_SKIP() << "not started: " << *why;
-    }
-    gate::GateSession* session = run_.session(hosts_);
-    if (!session) {
-      // The first case to need the hosts found them unreachable: it carries the error.
-      const std::string why = run_.stopped().value_or("the hosts could not be reached");
-      run_.book().put_test(gate::error_record(c_, why));
-      run_.book().publish();
-      FAIL() << "could not run " << c_.name() << ": " << why;
-    }
-    const gate::CaseOutcome out = gate::run_judge_record(*session, run_.book(), c_);
+    const gate::CaseOutcome out = gate::run_in_gate(run_, c_, hosts_);
+    // Recorded as not run, so JUnit and the report list it with the reason.
+    if (out.not_run) GTEST_SKIP() << out.error;
     for (const auto& r : out.records) {
       const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
       for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
       if (r.verdict == results::TestVerdict::kFail)
-        ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n" << r.failure
+        ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n"
+                      << r.failure
                       << (r.conformance == results::Conformance::kNo
                               ? "\n(measured on a system that failed its preconditions)"
                               : "");
@@ -113,33 +96,16 @@ std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<
 }
 
 void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts) {
-  const std::vector<std::string> rule_hosts = gate::precondition_hosts(run.profile());
-  std::vector<results::CheckRecord> records;
-  std::string why;
-  if (gate::GateSession* session = run.session(hosts)) {
-    try {
-      const auto outcome = gate::check_preconditions(*session, run.profile(), rule_hosts);
-      for (const auto& s : outcome.snapshots) run.book().dir().write_facts(s.host, nlohmann::json::parse(s.raw));
-      for (const auto& c : outcome.results) records.push_back(gate::to_record(c));
-    } catch (const std::exception& e) {
-      why = std::string("preconditions: ") + e.what();
-      run.stop(why);
-    }
-  } else {
-    why = run.stopped().value_or("the hosts could not be reached");
-  }
-  if (!why.empty()) {
-    run.book().set_not_checked(why);
-    run.book().publish();
+  const gate::PreconditionsStep step = gate::run_preconditions_in(run, hosts);
+  if (!step.could_not_run.empty()) {
+    const std::string why = step.could_not_run;
     ::testing::RegisterTest("Preconditions", "gate/could_not_run", nullptr, nullptr, __FILE__, __LINE__,
                             [why]() -> ::testing::Test* { return new GateBroken(why); });
     return;
   }
-  for (const auto& r : records)
+  for (const auto& r : step.records)
     ::testing::RegisterTest("Preconditions", r.test_name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [r]() -> ::testing::Test* { return new RuleTest(r); });
-  run.book().set_checks(std::move(records));
-  run.book().publish();
 }
 
 void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,

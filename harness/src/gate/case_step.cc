@@ -9,11 +9,13 @@
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
 #include "labgate/report/figure_format.h"
+#include "labgate/transport/interrupt.h"
 
 namespace labgate::gate {
 namespace {
 
-std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c, const std::string& pair) {
+std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c,
+                                  const std::string& pair) {
   std::vector<std::string> files;
   for (const auto& [name, content] : run.raw_files)
     files.push_back(book.dir().write_test_file(c.spec->name, pair, name, content));
@@ -28,8 +30,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 std::string result_line(const results::TestRecord& r) {
   std::string s = r.test_name() + ": " + (r.metric.empty() ? std::string("figures") : r.metric);
-  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse", "iops",
-                           "failures"})
+  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse",
+                           "iops", "failures"})
     if (const stats::Figure* f = r.figures.find(stat))
       s += std::string(" ") + stat + " " + report::figure_text(*f, report::Units::kAscii);
   if (const stats::Figure* n = r.figures.find("samples"))
@@ -68,14 +70,18 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
   try {
     run_case(session, c, &run);
   } catch (const std::exception& e) {
-    out.could_not_run = true;
-    out.error = e.what();
+    // Stopped by a signal while it measured: not a fault of the hosts or the
+    // gate, and nothing was judged; the run's own error says it was interrupted.
+    out.not_run = transport::pending_interrupt() != 0;
+    out.could_not_run = !out.not_run;
+    out.error = out.not_run ? std::string("stopped while measuring: ") + e.what() : e.what();
     try {
       keep_raw(book, run, c, c.pair);
     } catch (const std::exception& w) {  // a full disk: the fault above matters more
       spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
     }
     results::TestRecord r = error_record(c, out.error);
+    if (out.not_run) r.verdict = results::TestVerdict::kNotRun;
     r.started = started;
     r.duration_s = seconds_since(t0);
     r.conformance = book.run().conformance();
@@ -92,7 +98,8 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
   try {
     out.records = record_case(book, c, run, started, took);
     out.lease_lost = session.lease_lost();
-    if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
+    if (out.lease_lost)
+      book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
     book.publish();
   } catch (const std::exception& e) {
     // Measured, but the results could not be written (a full disk): the gate
@@ -101,6 +108,35 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
     out.error = std::string("recording the results: ") + e.what();
   }
   return out;
+}
+
+CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts) {
+  CaseOutcome out;
+  // Nothing is begun once the run has stopped: one error, not one per case.
+  if (auto why = run.stopped()) {
+    results::TestRecord r = error_record(c, "not started: " + *why);
+    r.verdict = results::TestVerdict::kNotRun;
+    r.conformance = run.book().run().conformance();
+    out.not_run = true;
+    out.error = r.failure;
+    out.records.push_back(r);
+    run.book().put_test(std::move(r));
+    run.book().publish();
+    return out;
+  }
+  GateSession* session = run.session(hosts);
+  if (!session) {
+    // The first case to need the hosts found them unreachable: it carries the error.
+    out.could_not_run = true;
+    out.error = run.stopped().value_or("the hosts could not be reached");
+    results::TestRecord r = error_record(c, out.error);
+    r.conformance = run.book().run().conformance();
+    out.records.push_back(r);
+    run.book().put_test(std::move(r));
+    run.book().publish();
+    return out;
+  }
+  return run_judge_record(*session, run.book(), c);
 }
 
 }  // namespace labgate::gate
