@@ -50,8 +50,7 @@ class CaseTest : public ::testing::Test {
       const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
       for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
       if (r.verdict == results::TestVerdict::kFail)
-        ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n"
-                      << r.failure
+        ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n" << r.failure
                       << (r.conformance == results::Conformance::kNo
                               ? "\n(measured on a system that failed its preconditions)"
                               : "");

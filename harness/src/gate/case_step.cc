@@ -14,8 +14,7 @@
 namespace labgate::gate {
 namespace {
 
-std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c,
-                                  const std::string& pair) {
+std::vector<std::string> keep_raw(RunBook& book, const CaseRun& run, const TestCase& c, const std::string& pair) {
   std::vector<std::string> files;
   for (const auto& [name, content] : run.raw_files)
     files.push_back(book.dir().write_test_file(c.spec->name, pair, name, content));
@@ -30,8 +29,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 std::string result_line(const results::TestRecord& r) {
   std::string s = r.test_name() + ": " + (r.metric.empty() ? std::string("figures") : r.metric);
-  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse",
-                           "iops", "failures"})
+  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse", "iops",
+                           "failures"})
     if (const stats::Figure* f = r.figures.find(stat))
       s += std::string(" ") + stat + " " + report::figure_text(*f, report::Units::kAscii);
   if (const stats::Figure* n = r.figures.find("samples"))
@@ -98,8 +97,7 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
   try {
     out.records = record_case(book, c, run, started, took);
     out.lease_lost = session.lease_lost();
-    if (out.lease_lost)
-      book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
+    if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
     book.publish();
   } catch (const std::exception& e) {
     // Measured, but the results could not be written (a full disk): the gate

@@ -17,8 +17,8 @@
 namespace labgate::gate {
 
 struct PreconditionsOutcome {
-  std::vector<HostSnapshot> snapshots;       ///< one per host, in `hosts` order
-  std::vector<checks::CheckResult> results;  ///< every rule of every host, then the pair rules
+  std::vector<HostSnapshot> snapshots;         ///< one per host, in `hosts` order
+  std::vector<checks::CheckResult> results;    ///< every rule of every host, then the pair rules
 };
 
 /// The hosts the profile's preconditions apply to: [preconditions] hosts, else every host.
