@@ -1,7 +1,7 @@
 // GtestLogListener: what GoogleTest printed on the console is in the log, line for
-// line. A child run of this binary executes the DISABLED_Sample tests (a pass, a
-// failure, a skip) with the listener writing to a real log file (add_log_file),
-// and its console must equal that file's lines.
+// line. A child run of this binary executes sample tests (a pass, a failure, a
+// skip) with the listener writing to a real log file (add_log_file), and its
+// console must equal that file's lines.
 #include "gtest_log.h"
 
 #include <gmock/gmock.h>
@@ -23,13 +23,26 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-// Run only by the child (--gtest_also_run_disabled_tests).
-TEST(DISABLED_Sample, Passes) {}
-TEST(DISABLED_Sample, FailsWithAMessage) {
-  ADD_FAILURE() << "p99 exceeded its budget\nsecond line of the failure";
+// The child's tests (registered only in the child, so CTest never lists them).
+class Sample : public ::testing::Test {
+ public:
+  explicit Sample(int what) : what_(what) {}
+  void TestBody() override {
+    if (what_ == 1) ADD_FAILURE() << "p99 exceeded its budget\nsecond line of the failure";
+    if (what_ == 2) GTEST_SKIP() << "not started: interrupted by SIGINT";
+  }
+
+ private:
+  int what_;
+};
+
+void register_samples() {
+  const std::pair<const char*, const char*> names[] = {
+      {"Sample", "Passes"}, {"Sample", "FailsWithAMessage"}, {"Sample", "IsSkipped"}, {"Other", "Passes"}};
+  for (int i = 0; i < 4; ++i)
+    ::testing::RegisterTest(names[i].first, names[i].second, nullptr, nullptr, __FILE__, __LINE__,
+                            [i]() -> ::testing::Test* { return new Sample(i == 3 ? 0 : i); });
 }
-TEST(DISABLED_Sample, IsSkipped) { GTEST_SKIP() << "not started: interrupted by SIGINT"; }
-TEST(DISABLED_Other, Passes) {}
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -53,7 +66,7 @@ TEST(GtestLog, TheLogHoldsEveryLineGoogleTestPrintedInOrder) {
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   const std::string cmd =
       "LABGATE_GTEST_LOG_TEST=" + log.string() + " '" + self +
-      "' --gtest_also_run_disabled_tests --gtest_filter='DISABLED_*' --gtest_color=no >'" + console.string() +
+      "' --gtest_filter='Sample.*:Other.*' --gtest_color=no >'" + console.string() +
       "' 2>/dev/null";
   const int rc = std::system(cmd.c_str());
   EXPECT_NE(rc, 0) << "the child's failing sample did not fail it";
@@ -64,10 +77,10 @@ TEST(GtestLog, TheLogHoldsEveryLineGoogleTestPrintedInOrder) {
   for (auto l : lines(slurp(log))) logged.push_back(std::regex_replace(l, prefix, ""));
   fs::remove_all(dir);
   ASSERT_GT(shown.size(), 10u);
-  EXPECT_THAT(shown, ::testing::Contains("[ RUN      ] DISABLED_Sample.FailsWithAMessage"));
-  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[  FAILED  ] DISABLED_Sample.FailsWithAMessage (")));
-  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[  SKIPPED ] DISABLED_Sample.IsSkipped (")));
-  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[       OK ] DISABLED_Other.Passes (")));
+  EXPECT_THAT(shown, ::testing::Contains("[ RUN      ] Sample.FailsWithAMessage"));
+  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[  FAILED  ] Sample.FailsWithAMessage (")));
+  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[  SKIPPED ] Sample.IsSkipped (")));
+  EXPECT_THAT(shown, ::testing::Contains(HasSubstr("[       OK ] Other.Passes (")));
   EXPECT_THAT(shown, ::testing::Contains("second line of the failure"));
   EXPECT_EQ(logged, shown) << "labgate.log does not hold what the console showed";
 }
@@ -96,6 +109,7 @@ int main(int argc, char** argv) {
     labgate::setup_console_logging(labgate::Verbosity::kQuiet);
     labgate::add_log_file(log);
     labgate::suites::log_gtest_to_file();
+    labgate::suites::register_samples();
   }
   return RUN_ALL_TESTS();
 }
