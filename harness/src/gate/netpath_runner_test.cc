@@ -11,6 +11,7 @@
 #include "fake_lab_test_util.h"
 #include "labgate/counters/snapshot.h"
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/case_step.h"
 #include "labgate/gate/records.h"
 
 namespace labgate::gate {
@@ -78,6 +79,19 @@ TEST_F(NetKinds, ANarrowerReversePathFailsItsRuleWithBothFigures) {
   // The why is said once, on the first rule (the whole verdict).
   ASSERT_GE(r.budget.size(), 2u);
   EXPECT_THAT(r.budget[r.budget.size() - 2].reason, HasSubstr("narrower than the profile expects"));
+}
+
+TEST_F(NetKinds, TheRecordOfAPathMtuCaseIsJudgedOnItsRules) {
+  const TestCase c = open_case(kMtu, {"a", "b"});
+  open_book();
+  path(lab_.host("a"), "192.168.1.2", 1500);
+  path(lab_.host("b"), "192.168.1.1", 1400);
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_EQ(out.records.size(), 1u);
+  EXPECT_EQ(out.records[0].verdict, results::TestVerdict::kFail) << "the narrower reverse path passed";
+  EXPECT_THAT(out.records[0].failure, HasSubstr("path_mtu b->a"));
+  EXPECT_EQ(out.records[0].metric, "path MTU (largest packet passed with DF)");
+  EXPECT_EQ(book_->run().tests.at(0).verdict, results::TestVerdict::kFail);
 }
 
 TEST_F(NetKinds, APingThatCannotRunIsCouldNotRunNamingTheHost) {
