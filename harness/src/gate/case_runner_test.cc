@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_lab_test_util.h"
+#include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/congestion_check.h"
 
@@ -111,6 +112,39 @@ TEST_F(CaseKinds, ACongestionControlAHostLacksStopsTheCaseBeforeItMeasures) {
   EXPECT_TRUE(out.could_not_run);
   EXPECT_THAT(out.error, HasSubstr("host b has no TCP congestion control \"htcp\"; it has: reno cubic bbr"));
   EXPECT_EQ(lab_.host("a").count({"$RUN/stream"}) + lab_.host("b").count({"$RUN/stream"}), 0);
+}
+
+std::string sysctls(const std::string& max) {
+  return "/proc/sys/net/core/rmem_max:" + max + "\n/proc/sys/net/core/wmem_max:" + max +
+         "\n/proc/sys/net/ipv4/tcp_rmem:4096\t87380\t" + max + "\n/proc/sys/net/ipv4/tcp_wmem:4096\t65536\t" +
+         max + "\n";
+}
+
+TEST_F(CaseKinds, BuffersCoverBdpIsJudgedOnTheMeasuredThroughputAndRoundTrip) {
+  const TestCase& c = open(
+      "[preconditions]\nbuffers_cover_bdp = true\n"
+      "[[test]]\nname = \"ts\"\nkind = \"tcp_stream\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+      "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { min_throughput = \"1Mbit/s\" }\n");
+  no_counters();
+  lab_.host("b").on({"$RUN/stream", "server"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-server-tcp.txt")));
+  lab_.host("a").on({"$RUN/stream", "client"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-tcp.json")));
+  // 159 Mbit/s over a 10 ms round trip: a BDP of ~199 kB. a's buffers hold 4 MiB, b's 64 KiB.
+  lab_.host("a").on(
+      {"ping", "-n", "-q", "-c", "10"},
+      FakeTransport::ok("--- 192.168.1.2 ping statistics ---\n10 packets transmitted, 10 received, 0% "
+                        "packet loss, time 1809ms\nrtt min/avg/max/mdev = 9.9/10.0/10.1/0.05 ms\n"));
+  lab_.host("a").on(buffer_sysctls_command(), FakeTransport::ok(sysctls("4194304")));
+  lab_.host("b").on(buffer_sysctls_command(), FakeTransport::ok(sysctls("65536")));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  const results::TestRecord& r = out.records[0];
+  EXPECT_EQ(r.verdict, results::TestVerdict::kFail) << "b's 64 KiB cannot hold the path";
+  EXPECT_THAT(r.failure, HasSubstr("buffers_cover_bdp b"));
+  EXPECT_THAT(r.failure, ::testing::Not(HasSubstr("buffers_cover_bdp a")));
+  EXPECT_EQ(lab_.host("a").count({"ping", "-n", "-q", "-c", "10"}), 1) << "the RTT is measured on the client";
 }
 
 }  // namespace
