@@ -7,7 +7,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "fake_lab_test_util.h"
+#include "labgate/bios/conrep.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/transport/interrupt.h"
@@ -98,6 +101,27 @@ TEST_F(Run, AFailedPreconditionMakesTheMeasurementsNonConforming) {
   ASSERT_EQ(book_->run().tests.size(), 2u);
   EXPECT_EQ(book_->run().tests[0].conformance, results::Conformance::kNo);
   EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kGateFailed);
+}
+
+TEST_F(Run, BiosRulesAreJudgedFromConrepAndAMissingConrepIsNotCheckable) {
+  load(kTests + "[preconditions.bios]\nIntel_Hyperthreading = \"Disabled\"\n");
+  open_book();
+  const auto conrep = bios::conrep_command("$RUN/conrep.dat");
+  lab_.host("a").on(
+      conrep, FakeTransport::ok(lt::testdata("tests/fixtures/seeds-extra/conrep/dl380p-gen8-before.xml")));
+  lab_.host("b").on(conrep, FakeTransport::exit_with(127, ""));
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const PreconditionsStep step = run_preconditions_in(run, {"a", "b"});
+  ASSERT_TRUE(step.could_not_run.empty()) << step.could_not_run;
+  std::map<std::string, results::CheckRecord> bios;
+  for (const auto& r : step.records)
+    if (r.rule.rfind("bios/", 0) == 0) bios[r.host] = r;
+  ASSERT_EQ(bios.size(), 2u);
+  EXPECT_EQ(bios["a"].verdict, results::CheckVerdict::kPass) << bios["a"].message;
+  EXPECT_EQ(bios["a"].source, "conrep -s");
+  EXPECT_EQ(bios["b"].verdict, results::CheckVerdict::kNotCheckable);
+  EXPECT_THAT(bios["b"].message, HasSubstr("conrep"));
+  EXPECT_NE(book_->run().conformance(), results::Conformance::kYes) << "a rule not checked on b";
 }
 
 TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {
