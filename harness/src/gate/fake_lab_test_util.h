@@ -73,7 +73,7 @@ class FakeHost : public transport::FakeTransport {
     const auto n = normalise(argv);
     if (before_run) before_run(n);
     if (!argv.empty() && argv.back() == "--self-digest" && argv.size() >= 2) {
-      calls_digest_.push_back(n);
+      digest_checks.push_back(n);
       auto it = files.find(argv[argv.size() - 2]);
       return it == files.end() ? exit_with(127, "no such file") : ok(deploy::sha256_hex(it->second) + "\n");
     }
@@ -103,7 +103,7 @@ class FakeHost : public transport::FakeTransport {
   }
 
   /// The probes' self-digest checks (not in calls(): they are the deployment's business).
-  std::vector<std::vector<std::string>> calls_digest_;
+  std::vector<std::vector<std::string>> digest_checks;
 
  private:
   std::vector<std::string> normalise(const std::vector<std::string>& argv) const {

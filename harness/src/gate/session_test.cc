@@ -65,8 +65,8 @@ TEST_F(Session, AProbeIsUploadedOnceAndItsDigestChecked) {
   EXPECT_EQ(p, s.deployment("a").dir() + "/pingpong");
   EXPECT_EQ(s.probe("a", "pingpong"), p);
   EXPECT_EQ(lab_.host("a").uploads().size(), 2u) << "the owner note and the probe, once";
-  EXPECT_EQ(lab_.host("a").calls_digest_.size(), 1u);
-  EXPECT_TRUE(lab_.host("b").calls_digest_.empty());
+  EXPECT_EQ(lab_.host("a").digest_checks.size(), 1u);
+  EXPECT_TRUE(lab_.host("b").digest_checks.empty());
 }
 
 TEST_F(Session, AHostThatCannotBeReachedIsNamedOnceAndNothingIsLeftBehind) {
