@@ -40,7 +40,7 @@ TEST_F(HostKinds, ACommandsRunsAreOneMeasurementJudgedOnItsWallTimes) {
   ASSERT_EQ(run.measurements.size(), 1u);
   EXPECT_EQ(lab_.host("a").count({"$RUN/cmdrun"}), 1);
   // The argv goes to the probe as is, after the probe's own options.
-  const auto& cmd = lab_.host("a").commands().back();
+  const auto cmd = lab_.host("a").commands().back();
   EXPECT_EQ(cmd.back(), "true");
   EXPECT_THAT(file(run, "command.txt"), HasSubstr("a: /tmp/labgate-fakelab.a."));
   EXPECT_THAT(file(run, "command.txt"), HasSubstr("--count 5 -- true"));
