@@ -76,6 +76,14 @@ class CaseTest : public ::testing::Test {
       : run_(run), c_(std::move(c)), hosts_(std::move(hosts)), rounds_(std::move(rounds)) {}
 
   void TestBody() override {
+    // A disjoint mesh's pairs are measured round by round (gate/mesh_rounds);
+    // every other case as the gate layer runs it.
+    if (c_.round > 0) return mesh_pair();
+    report(gate::run_in_gate(run_, c_, hosts_));
+  }
+
+ private:
+  void mesh_pair() {
     // A pair of a round already measured (its round started with an earlier
     // case) reports what it measured, even when the run stopped since.
     if (rounds_->holds(c_)) {
@@ -114,8 +122,9 @@ class CaseTest : public ::testing::Test {
     report(gate::record_case(*session, run_.book(), c_, std::move(m), !rounds_->round_pending(c_)));
   }
 
- private:
   void report(const gate::CaseOutcome& out) {
+    // Recorded as not run, so JUnit and the report list it with the reason.
+    if (out.not_run) GTEST_SKIP() << out.error;
     for (const auto& r : out.records) {
       const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
       for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
@@ -165,33 +174,16 @@ std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<
 }
 
 void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts) {
-  const std::vector<std::string> rule_hosts = gate::precondition_hosts(run.profile());
-  std::vector<results::CheckRecord> records;
-  std::string why;
-  if (gate::GateSession* session = run.session(hosts)) {
-    try {
-      const auto outcome = gate::check_preconditions(*session, run.profile(), rule_hosts);
-      for (const auto& s : outcome.snapshots) run.book().dir().write_facts(s.host, nlohmann::json::parse(s.raw));
-      for (const auto& c : outcome.results) records.push_back(gate::to_record(c));
-    } catch (const std::exception& e) {
-      why = std::string("preconditions: ") + e.what();
-      run.stop(why);
-    }
-  } else {
-    why = run.stopped().value_or("the hosts could not be reached");
-  }
-  if (!why.empty()) {
-    run.book().set_not_checked(why);
-    run.book().publish();
+  const gate::PreconditionsStep step = gate::run_preconditions_in(run, hosts);
+  if (!step.could_not_run.empty()) {
+    const std::string why = step.could_not_run;
     ::testing::RegisterTest("Preconditions", "gate/could_not_run", nullptr, nullptr, __FILE__, __LINE__,
                             [why]() -> ::testing::Test* { return new GateBroken(why); });
     return;
   }
-  for (const auto& r : records)
+  for (const auto& r : step.records)
     ::testing::RegisterTest("Preconditions", r.test_name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [r]() -> ::testing::Test* { return new RuleTest(r); });
-  run.book().set_checks(std::move(records));
-  run.book().publish();
 }
 
 void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,

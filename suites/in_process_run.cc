@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "gate_suite.h"
+#include "gtest_log.h"
 #include "labgate/gate/gate_run.h"
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/run_book.h"
@@ -60,6 +61,7 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
   char program[] = "labgate";
   char* argv[] = {program, nullptr};
   ::testing::InitGoogleTest(&argc, argv);
+  log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
   if (preconditions) register_preconditions(run, hosts);
   register_cases(run, cases, hosts);
   const int gtest_rc = RUN_ALL_TESTS();
@@ -75,12 +77,18 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
   book.finish(to_int(code));
   book.publish();
   const auto& r = book.run();
-  std::cout << "\nlabgate: " << r.verdict() << " (exit " << to_int(code) << ")\n"
-            << "  conforming: " << results::to_string(r.conformance()) << " (" << r.conformance_why() << ")\n"
-            << "  results: " << book.dir().path().string() << "\n"
-            << "  report:  " << (book.dir().path() / "report.html").string() << "\n"
-            << "  junit:   " << (book.dir().path() / "junit.xml").string() << "\n"
-            << "  log:     " << book.dir().log_file().string() << "\n";
+  const std::vector<std::string> summary{
+      "labgate: " + r.verdict() + " (exit " + std::to_string(to_int(code)) + ")",
+      "  conforming: " + std::string(results::to_string(r.conformance())) + " (" + r.conformance_why() + ")",
+      "  results: " + book.dir().path().string(),
+      "  report:  " + (book.dir().path() / "report.html").string(),
+      "  junit:   " + (book.dir().path() / "junit.xml").string(),
+      "  log:     " + book.dir().log_file().string()};
+  std::cout << "\n";
+  for (const auto& line : summary) {
+    std::cout << line << "\n";
+    write_log_file_only(line);  // the log holds the verdict as the console said it
+  }
   return code;
 }
 

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "gate_suite.h"
+#include "gtest_log.h"
 #include "labgate/gate/gate_run.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/transport/interrupt.h"
@@ -52,6 +53,7 @@ int suite_main(int argc, char** argv, SuitePart part) {
     return to_int(f.code());
   }
   add_log_file(book->dir().log_file().string());
+  log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
   if (part == SuitePart::kMeasurements) {
     if (auto why = gate::stopped_why(book->run())) {
       // The run stopped before this test: nothing is begun, CTest shows it skipped.
@@ -73,6 +75,7 @@ int suite_main(int argc, char** argv, SuitePart part) {
   try {
     book->publish();
     std::cout << "results: " << book->dir().path().string() << "\n";
+    write_log_file_only("results: " + book->dir().path().string());
   } catch (const std::exception& e) {
     spdlog::error("writing the results: {}", e.what());
     return to_int(ExitCode::kCouldNotRun);

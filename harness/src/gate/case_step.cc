@@ -10,6 +10,7 @@
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
 #include "labgate/report/figure_format.h"
+#include "labgate/transport/interrupt.h"
 
 namespace labgate::gate {
 namespace {
@@ -49,7 +50,10 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c) {
   try {
     run_case(session, c, &m.run);
   } catch (const std::exception& e) {
-    m.error = e.what();
+    // Stopped by a signal while it measured: not a fault of the hosts or the
+    // gate, and nothing was judged; the run's own error says it was interrupted.
+    m.interrupted = transport::pending_interrupt() != 0;
+    m.error = m.interrupted ? std::string("stopped while measuring: ") + e.what() : e.what();
   }
   m.took_s = seconds_since(t0);
   return m;
@@ -69,6 +73,7 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
       spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
     }
     results::TestRecord r = error_record(c, *m.error);
+    if (m.interrupted) r.verdict = results::TestVerdict::kNotRun;
     stamp(r);
     m.records.push_back(std::move(r));
     return;
@@ -101,7 +106,8 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     book.put_test(std::move(r));
   }
   if (measured.error || measured.keep_error) {
-    out.could_not_run = true;
+    out.not_run = measured.error && measured.interrupted;
+    out.could_not_run = !out.not_run;
     out.error = measured.error ? *measured.error : *measured.keep_error;
     try {
       if (publish) book.publish();
@@ -138,6 +144,35 @@ std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, c
 
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c) {
   return record_case(session, book, c, measure_case(session, c));
+}
+
+CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts) {
+  CaseOutcome out;
+  // Nothing is begun once the run has stopped: one error, not one per case.
+  if (auto why = run.stopped()) {
+    results::TestRecord r = error_record(c, "not started: " + *why);
+    r.verdict = results::TestVerdict::kNotRun;
+    r.conformance = run.book().run().conformance();
+    out.not_run = true;
+    out.error = r.failure;
+    out.records.push_back(r);
+    run.book().put_test(std::move(r));
+    run.book().publish();
+    return out;
+  }
+  GateSession* session = run.session(hosts);
+  if (!session) {
+    // The first case to need the hosts found them unreachable: it carries the error.
+    out.could_not_run = true;
+    out.error = run.stopped().value_or("the hosts could not be reached");
+    results::TestRecord r = error_record(c, out.error);
+    r.conformance = run.book().run().conformance();
+    out.records.push_back(r);
+    run.book().put_test(std::move(r));
+    run.book().publish();
+    return out;
+  }
+  return run_judge_record(*session, run.book(), c);
 }
 
 }  // namespace labgate::gate

@@ -2,6 +2,7 @@
 #include "labgate/gate/counter_watch.h"
 
 #include <chrono>
+#include <map>
 
 namespace labgate::gate {
 
@@ -54,12 +55,25 @@ std::optional<counters::Snapshot> CounterWatch::take(const std::string& host, st
 }
 
 void CounterWatch::finish(CaseRun& run) {
+  // The figures budgets judge are sums over both hosts; with one host unread, the
+  // other's alone would pass for the pair's. They are put back as they were, so a
+  // budget on them fails as not measured (the per-host figures stay for the report).
+  static const char* const kSummed[] = {"retransmits", "rx_drops", "rx_errors", "udp_rcvbuf_errors"};
+  std::vector<std::map<std::string, std::optional<double>>> prior(run.measurements.size());
+  for (std::size_t i = 0; i < run.measurements.size(); ++i)
+    for (const char* k : kSummed) {
+      auto it = run.measurements[i].reported.find(k);
+      prior[i][k] =
+          it == run.measurements[i].reported.end() ? std::nullopt : std::optional<double>(it->second);
+    }
+  bool partial = false;
   for (Side& s : sides_) {
     std::string raw_after, error = s.error;
     std::optional<counters::Snapshot> after;
     if (s.before) after = take(s.host, raw_after, error);
     run.raw_files.emplace_back("counters-" + s.host + "-before.txt", s.raw_before);
     run.raw_files.emplace_back("counters-" + s.host + "-after.txt", raw_after);
+    partial = partial || !after;
     for (auto& m : run.measurements) {
       if (!after) {
         m.warnings.push_back("counters not measured: " + error);
@@ -71,6 +85,14 @@ void CounterWatch::finish(CaseRun& run) {
       for (const auto& w : unbudgeted_trouble(d, *case_.spec)) m.warnings.push_back(w);
     }
   }
+  if (!partial) return;
+  for (std::size_t i = 0; i < run.measurements.size(); ++i)
+    for (const auto& [k, v] : prior[i]) {
+      if (v)
+        run.measurements[i].reported[k] = *v;
+      else
+        run.measurements[i].reported.erase(k);
+    }
 }
 
 }  // namespace labgate::gate

@@ -7,6 +7,15 @@
 
 namespace labgate {
 
+namespace {
+// The log file alone, for lines the console shows by other means; it shares
+// the default logger's file sink, so the lines keep their order in the file.
+std::shared_ptr<spdlog::logger>& file_only() {
+  static std::shared_ptr<spdlog::logger> logger;
+  return logger;
+}
+}  // namespace
+
 void setup_console_logging(Verbosity v) {
   auto logger = spdlog::stderr_color_mt("labgate");
   switch (v) {
@@ -24,11 +33,20 @@ void add_log_file(const std::string& path) {
   sink->set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
   auto logger = spdlog::default_logger();
   logger->sinks().push_back(sink);
+  file_only() = std::make_shared<spdlog::logger>("labgate-log-file", sink);
+  file_only()->set_level(spdlog::level::debug);
   if (logger->level() > spdlog::level::debug) {
     // The console sink keeps its own level; the file wants everything.
     for (auto& s : logger->sinks())
       if (s != sink) s->set_level(logger->level());
     logger->set_level(spdlog::level::debug);
+  }
+}
+
+void write_log_file_only(const std::string& line) {
+  if (auto& l = file_only()) {
+    l->info("{}", line);
+    l->flush();
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/gate_run.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
@@ -22,6 +23,9 @@ struct CaseOutcome {
   bool could_not_run = false;                ///< the gate failed, not the servers (exit 3)
   std::string error;                         ///< why, when could_not_run
   bool lease_lost = false;                   ///< someone broke the lease while it measured
+  /// The run was stopped before or while the case ran (a signal, an earlier
+  /// failure): its record is not_run and says why; nothing was judged.
+  bool not_run = false;
 };
 
 /// What measuring one case left, before it is judged and recorded: the part that
@@ -30,6 +34,9 @@ struct CaseOutcome {
 struct MeasuredCase {
   CaseRun run;                      ///< measurements and raw outputs (those gathered so far on error)
   std::optional<std::string> error; ///< why it could not run (host, probe, tool); nullopt: measured
+  /// A signal stopped it while it measured: not the hosts' fault, nothing judged;
+  /// its record is not_run and `error` says "stopped while measuring: ...".
+  bool interrupted = false;
   results::Clock::time_point started{};
   double took_s = 0;  ///< wall time of the measurement, set-up and clean-up included
   /// Set by keep_case: the raw files are in the run folder and these are the
@@ -57,7 +64,8 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
 
 /// Measures `c`, judges and records it (measure_case, then record_case). Never
 /// throws for a failing host, probe, tool or disk: those become an error record
-/// (could_not_run) with the reason.
+/// (could_not_run) with the reason. A signal that arrives while it measures
+/// makes it not_run, saying so.
 CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase& c);
 
 /// The record half of run_judge_record, for measurements that exist already: a
@@ -68,6 +76,12 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
 /// Throws when a file cannot be written.
 std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
                                              results::Clock::time_point started, double duration_s);
+
+/// The case as a gate run runs it: once the run has stopped nothing starts and
+/// the case is recorded not_run with why; the first case that needs the hosts
+/// opens the session on `hosts`, and carries the error when it cannot; else
+/// run_judge_record.
+CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts);
 
 /// The console line after a case: figure, samples and their sources, in the
 /// figures' own units ("p99 41 ns max 2.10 us, 125215 samples (histogram)").

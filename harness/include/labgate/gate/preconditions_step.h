@@ -9,8 +9,10 @@
 
 #include "labgate/checks/check_result.h"
 #include "labgate/gate/facts_collector.h"
+#include "labgate/gate/gate_run.h"
 #include "labgate/gate/session.h"
 #include "labgate/profile/profile.h"
+#include "labgate/results/run_result.h"
 
 namespace labgate::gate {
 
@@ -26,5 +28,17 @@ std::vector<std::string> precondition_hosts(const profile::Profile& p);
 /// the host when its facts cannot be had.
 PreconditionsOutcome check_preconditions(GateSession& session, const profile::Profile& p,
                                          const std::vector<std::string>& hosts);
+
+struct PreconditionsStep {
+  std::vector<results::CheckRecord> records;  ///< every rule of every host, as recorded
+  std::string could_not_run;                  ///< why they could not be checked; empty when they were
+};
+
+/// The preconditions step of a gate run, which comes first: opens the run's
+/// session on `hosts`, checks every rule, keeps each host's facts and records
+/// the checks (published). When they cannot be checked (hosts unreachable, a
+/// facts probe that cannot run), records why they were not checked and stops
+/// the run, so no measurement starts after it.
+PreconditionsStep run_preconditions_in(GateRun& run, const std::vector<std::string>& hosts);
 
 }  // namespace labgate::gate

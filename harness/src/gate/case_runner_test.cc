@@ -1,0 +1,151 @@
+// run_case / run_judge_record for the kinds beside tcp_rr (case_step_test.cc):
+// jitter (one record per CPU), the built-in UDP stream (loss judged), an external
+// tool (sockperf) and a congestion control a host lacks, on fake hosts answering
+// with recorded outputs.
+#include "labgate/gate/case_runner.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "fake_lab_test_util.h"
+#include "labgate/gate/bdp_rule.h"
+#include "labgate/gate/case_step.h"
+#include "labgate/gate/congestion_check.h"
+
+namespace labgate::gate {
+namespace {
+
+using ::testing::HasSubstr;
+using transport::FakeTransport;
+namespace lt = testing;
+
+class CaseKinds : public lt::FakeLabTest {
+ protected:
+  /// Loads `test`, opens the results folder and a session on a and b.
+  const TestCase& open(const std::string& test) {
+    load(test);
+    open_book();
+    open_session();
+    EXPECT_EQ(cases_.size(), 1u);
+    return cases_.at(0);
+  }
+  void no_counters() {
+    for (const char* h : {"a", "b"}) lab_.host(h).fail_on({"cat", "/proc/net/snmp"}, "counters not scripted");
+  }
+};
+
+TEST_F(CaseKinds, JitterIsOneRecordPerCpuEachJudged) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"j\"\nkind = \"jitter\"\non = \"a\"\ncpus = [0, 1]\nduration = \"300ms\"\n"
+      "warmup = \"0s\"\ninterval = \"100ms\"\nthreshold = \"10us\"\nbudget = { max = \"1ms\" }\n");
+  lab_.host("a").on({"$RUN/jitter"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/jitter.json")));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 2u);
+  EXPECT_EQ(out.records[0].test_name(), "j/a/cpu0");
+  EXPECT_EQ(out.records[1].test_name(), "j/a/cpu1");
+  // cpu0's recorded gaps reach 33.5 ms: over the 1 ms budget.
+  EXPECT_EQ(out.records[0].verdict, results::TestVerdict::kFail);
+  EXPECT_EQ(out.records[0].metric, "clock gap");
+  EXPECT_EQ(book_->run().tests.size(), 2u);
+  EXPECT_EQ(lab_.host("a").count({"$RUN/jitter", "--duration"}), 1);
+  EXPECT_EQ(lab_.host("b").count({"$RUN/jitter"}), 0);
+  EXPECT_FALSE(read("tests/j/a_cpu0/measurement.json").empty());
+}
+
+TEST_F(CaseKinds, AUdpStreamsLossIsJudged) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"us\"\nkind = \"udp_stream\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+      "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { max_loss = \"5%\" }\n");
+  no_counters();
+  lab_.host("b").on({"$RUN/stream", "server"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-server-udp.txt")));
+  lab_.host("a").on({"$RUN/stream", "client"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-udp.json")));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  EXPECT_NEAR(out.records[0].figures.value("loss").value_or(0), 0.5439, 1e-3);
+  EXPECT_EQ(out.records[0].verdict, results::TestVerdict::kFail) << "54 % lost is over a 5 % budget";
+  EXPECT_THAT(out.records[0].failure, HasSubstr("loss"));
+}
+
+// 192.168.1.2:41000 bound (b's test address, little-endian hex as /proc prints it).
+const char* kUdpBound =
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref "
+    "pointer drops\n"
+    "  123: 0201A8C0:A028 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0\n";
+
+TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
+      "41000\n"
+      "warmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
+  no_counters();
+  lab_.host("b")
+      .on({"sockperf", "sr"}, FakeTransport::ok())
+      .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  lab_.host("a").on({"sockperf", "pp"},
+                    FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  const results::TestRecord& r = out.records[0];
+  EXPECT_EQ(r.tool, "sockperf");
+  ASSERT_NE(r.figures.find("p50"), nullptr);
+  EXPECT_EQ(r.verdict, results::TestVerdict::kPass) << r.failure;
+  EXPECT_EQ(lab_.host("b").stopped(), 1) << "the sockperf server was left running";
+  EXPECT_THAT(read("tests/sp/a-to-b/command.txt"),
+              HasSubstr("server@b: sockperf sr -i 192.168.1.2 -p 41000"));
+}
+
+TEST_F(CaseKinds, ACongestionControlAHostLacksStopsTheCaseBeforeItMeasures) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"ts\"\nkind = \"tcp_stream\"\nfrom = \"a\"\nto = \"b\"\ncongestion = \"htcp\"\n"
+      "budget = { min_throughput = \"1Mbit/s\" }\n");
+  no_counters();
+  for (const char* h : {"a", "b"})
+    lab_.host(h).on(congestion_list_command(),
+                    FakeTransport::ok(std::string(h) == "a" ? "reno cubic htcp\n" : "reno cubic bbr\n"));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  EXPECT_TRUE(out.could_not_run);
+  EXPECT_THAT(out.error, HasSubstr("host b has no TCP congestion control \"htcp\"; it has: reno cubic bbr"));
+  EXPECT_EQ(lab_.host("a").count({"$RUN/stream"}) + lab_.host("b").count({"$RUN/stream"}), 0);
+}
+
+std::string sysctls(const std::string& max) {
+  return "/proc/sys/net/core/rmem_max:" + max + "\n/proc/sys/net/core/wmem_max:" + max +
+         "\n/proc/sys/net/ipv4/tcp_rmem:4096\t87380\t" + max + "\n/proc/sys/net/ipv4/tcp_wmem:4096\t65536\t" +
+         max + "\n";
+}
+
+TEST_F(CaseKinds, BuffersCoverBdpIsJudgedOnTheMeasuredThroughputAndRoundTrip) {
+  const TestCase& c = open(
+      "[preconditions]\nbuffers_cover_bdp = true\n"
+      "[[test]]\nname = \"ts\"\nkind = \"tcp_stream\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+      "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { min_throughput = \"1Mbit/s\" }\n");
+  no_counters();
+  lab_.host("b").on({"$RUN/stream", "server"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-server-tcp.txt")));
+  lab_.host("a").on({"$RUN/stream", "client"},
+                    FakeTransport::ok(lt::testdata("harness/src/measure/testdata/stream-tcp.json")));
+  // 159 Mbit/s over a 10 ms round trip: a BDP of ~199 kB. a's buffers hold 4 MiB, b's 64 KiB.
+  lab_.host("a").on(
+      {"ping", "-n", "-q", "-c", "10"},
+      FakeTransport::ok("--- 192.168.1.2 ping statistics ---\n10 packets transmitted, 10 received, 0% "
+                        "packet loss, time 1809ms\nrtt min/avg/max/mdev = 9.9/10.0/10.1/0.05 ms\n"));
+  lab_.host("a").on(buffer_sysctls_command(), FakeTransport::ok(sysctls("4194304")));
+  lab_.host("b").on(buffer_sysctls_command(), FakeTransport::ok(sysctls("65536")));
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  const results::TestRecord& r = out.records[0];
+  EXPECT_EQ(r.verdict, results::TestVerdict::kFail) << "b's 64 KiB cannot hold the path";
+  EXPECT_THAT(r.failure, HasSubstr("buffers_cover_bdp b"));
+  EXPECT_THAT(r.failure, ::testing::Not(HasSubstr("buffers_cover_bdp a")));
+  EXPECT_EQ(lab_.host("a").count({"ping", "-n", "-q", "-c", "10"}), 1) << "the RTT is measured on the client";
+}
+
+}  // namespace
+}  // namespace labgate::gate

@@ -1,0 +1,213 @@
+// GateRun on fake hosts: the preconditions come first and open the one session;
+// a refused lease, an unreachable host or preconditions that could not run stop
+// the run, say why once, and no measurement starts after; later cases are
+// recorded not_run with the reason.
+#include "labgate/gate/gate_run.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "fake_lab_test_util.h"
+#include "labgate/bios/conrep.h"
+#include "labgate/gate/case_step.h"
+#include "labgate/gate/preconditions_step.h"
+#include "labgate/transport/interrupt.h"
+
+namespace labgate::gate {
+namespace {
+
+using ::testing::HasSubstr;
+using transport::FakeTransport;
+namespace lt = testing;
+
+const std::string kTests =
+    "[preconditions.sysctl]\n\"net.ipv4.tcp_sack\" = 0\n"
+    "[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+    "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { p50 = \"1ms\" }\n"
+    "[[test]]\nname = \"rr_back\"\nkind = \"tcp_rr\"\nfrom = \"b\"\nto = \"a\"\nduration = \"300ms\"\n"
+    "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { p50 = \"1ms\" }\n";
+
+std::string facts_with_sack(const std::string& value) {
+  return R"({"schema": "labgate.facts/1", "probe": "facts", "root": "/", "sysctl": {"net.ipv4.tcp_sack": {"value": ")" +
+         value + R"(", "source": "/proc/sys/net/ipv4/tcp_sack"}}})";
+}
+
+class Run : public lt::FakeLabTest {
+ protected:
+  void SetUp() override {
+    FakeLabTest::SetUp();
+    load(kTests);
+    open_book();
+    for (const char* h : {"a", "b"}) {
+      auto& f = lab_.host(h);
+      f.on({"$RUN/facts"}, FakeTransport::ok(facts_with_sack("0")));
+      f.on({"$RUN/pingpong", "server"},
+           FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
+      f.on({"$RUN/pingpong", "client"},
+           FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json")));
+      f.fail_on({"cat", "/proc/net/snmp"}, "counters not scripted");
+    }
+  }
+  void TearDown() override { transport::set_pending_interrupt(0); }
+
+  /// What the gate run does, in its order: preconditions, then every case.
+  std::vector<CaseOutcome> run_gate(GateRun& run) {
+    const std::vector<std::string> hosts{"a", "b"};
+    run_preconditions_in(run, hosts);
+    std::vector<CaseOutcome> out;
+    for (const auto& c : cases_) out.push_back(run_in_gate(run, c, hosts));
+    run.close();
+    return out;
+  }
+  int measurements() {
+    return lab_.host("a").count({"$RUN/pingpong"}) + lab_.host("b").count({"$RUN/pingpong"});
+  }
+};
+
+TEST_F(Run, PreconditionsFirstThenEveryCaseOnTheOneSession) {
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const auto outcomes = run_gate(run);
+  EXPECT_FALSE(run.stopped());
+  EXPECT_EQ(lab_.lease.taken_on, (std::vector<std::string>{"a", "b"})) << "one lease, taken once";
+  EXPECT_EQ(lab_.lease.released, 1);
+  // The facts probe ran on each host before any probe measured there.
+  for (const char* h : {"a", "b"}) {
+    const auto cmds = lab_.host(h).commands();
+    std::size_t facts = cmds.size(), first_measure = cmds.size();
+    for (std::size_t i = 0; i < cmds.size(); ++i) {
+      if (cmds[i][0] == "$RUN/facts" && facts == cmds.size()) facts = i;
+      if (cmds[i][0] == "$RUN/pingpong" && first_measure == cmds.size()) first_measure = i;
+    }
+    EXPECT_LT(facts, first_measure) << h;
+  }
+  ASSERT_EQ(book_->run().checks.size(), 2u);
+  EXPECT_EQ(book_->run().conformance(), results::Conformance::kYes);
+  ASSERT_EQ(book_->run().tests.size(), 2u);
+  for (const auto& t : book_->run().tests) {
+    EXPECT_EQ(t.verdict, results::TestVerdict::kPass) << t.failure;
+    EXPECT_EQ(t.conformance, results::Conformance::kYes);
+  }
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kPassed);
+  EXPECT_EQ(read("facts/a.json").empty(), false);
+}
+
+TEST_F(Run, AFailedPreconditionMakesTheMeasurementsNonConforming) {
+  lab_.host("b").on({"$RUN/facts"}, FakeTransport::ok(facts_with_sack("1")));
+  GateRun run(profile_, *book_, lab_.boundaries());
+  run_gate(run);
+  EXPECT_EQ(book_->run().conformance(), results::Conformance::kNo);
+  ASSERT_EQ(book_->run().tests.size(), 2u);
+  EXPECT_EQ(book_->run().tests[0].conformance, results::Conformance::kNo);
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kGateFailed);
+}
+
+TEST_F(Run, BiosRulesAreJudgedFromConrepAndAMissingConrepIsNotCheckable) {
+  load(kTests + "[preconditions.bios]\nIntel_Hyperthreading = \"Disabled\"\n");
+  open_book();
+  const auto conrep = bios::conrep_command("$RUN/conrep.dat");
+  lab_.host("a").on(
+      conrep, FakeTransport::ok(lt::testdata("tests/fixtures/seeds-extra/conrep/dl380p-gen8-before.xml")));
+  lab_.host("b").on(conrep, FakeTransport::exit_with(127, ""));
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const PreconditionsStep step = run_preconditions_in(run, {"a", "b"});
+  ASSERT_TRUE(step.could_not_run.empty()) << step.could_not_run;
+  std::map<std::string, results::CheckRecord> bios;
+  for (const auto& r : step.records)
+    if (r.rule.rfind("bios/", 0) == 0) bios[r.host] = r;
+  ASSERT_EQ(bios.size(), 2u);
+  EXPECT_EQ(bios["a"].verdict, results::CheckVerdict::kPass) << bios["a"].message;
+  EXPECT_EQ(bios["a"].source, "conrep -s");
+  EXPECT_EQ(bios["b"].verdict, results::CheckVerdict::kNotCheckable);
+  EXPECT_THAT(bios["b"].message, HasSubstr("conrep"));
+  EXPECT_NE(book_->run().conformance(), results::Conformance::kYes) << "a rule not checked on b";
+}
+
+TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {
+  lab_.host("b").on({"$RUN/facts"}, FakeTransport::exit_with(2, "facts: cannot read /proc\n"));
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const auto outcomes = run_gate(run);
+  ASSERT_TRUE(run.stopped());
+  EXPECT_THAT(*run.stopped(), HasSubstr("preconditions: "));
+  EXPECT_THAT(*run.stopped(), HasSubstr("cannot read /proc"));
+  EXPECT_EQ(measurements(), 0) << "a measurement started after the preconditions could not run";
+  for (const auto& o : outcomes) EXPECT_TRUE(o.not_run);
+  ASSERT_EQ(book_->run().tests.size(), 2u);
+  for (const auto& t : book_->run().tests) {
+    EXPECT_EQ(t.verdict, results::TestVerdict::kNotRun);
+    EXPECT_THAT(t.failure, HasSubstr("not started: preconditions: "));
+  }
+  EXPECT_EQ(book_->run().conformance(), results::Conformance::kNotChecked);
+  EXPECT_THAT(book_->run().not_checked_why, HasSubstr("cannot read /proc"));
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kCouldNotRun);
+  EXPECT_EQ(lab_.lease.released, 1) << "the hosts were left leased";
+}
+
+TEST_F(Run, AnUnreachableHostIsNamedOnceAndStopsTheRun) {
+  lab_.unreachable["b"] = "connection refused";
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const auto outcomes = run_gate(run);
+  ASSERT_TRUE(run.stopped());
+  EXPECT_EQ(*run.stopped(), "could not reach the hosts: host b: connection refused");
+  EXPECT_EQ(lt::occurrences(book_->run().error, "host b: connection refused"), 1) << book_->run().error;
+  EXPECT_EQ(lab_.lease.taken_on.size(), 2u) << "the session was tried more than once";
+  EXPECT_EQ(measurements(), 0);
+  EXPECT_EQ(book_->run().conformance(), results::Conformance::kNotChecked);
+  for (const auto& t : book_->run().tests) EXPECT_EQ(t.verdict, results::TestVerdict::kNotRun);
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kCouldNotRun);
+}
+
+TEST_F(Run, ARefusedLeaseStopsBeforeAnyMeasurement) {
+  lab_.lease.refuse = "lease 'fakelab' is held by labgate run 1 by alice@x pid 7";
+  GateRun run(profile_, *book_, lab_.boundaries());
+  run_gate(run);
+  ASSERT_TRUE(run.stopped());
+  EXPECT_THAT(*run.stopped(), HasSubstr("is held by labgate run 1 by alice"));
+  EXPECT_TRUE(lab_.host("a").calls().empty());
+  EXPECT_TRUE(lab_.host("b").calls().empty());
+  for (const auto& t : book_->run().tests) EXPECT_EQ(t.verdict, results::TestVerdict::kNotRun);
+  EXPECT_THAT(read("run.json"), HasSubstr("is held by labgate run 1 by alice"));
+}
+
+TEST_F(Run, ACaseThatCouldNotRunDoesNotStopTheOthers) {
+  // One probe killed is exit 3 for the run, but only a stopped run skips the rest.
+  lab_.host("a").on({"$RUN/pingpong", "client"}, FakeTransport::exit_with(-1, ""));
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const auto outcomes = run_gate(run);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].could_not_run);
+  EXPECT_FALSE(outcomes[1].could_not_run) << outcomes[1].error;
+  EXPECT_EQ(book_->run().tests[1].verdict, results::TestVerdict::kPass);
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kCouldNotRun);
+}
+
+TEST_F(Run, AStopIsRecordedOnceAndPublished) {
+  GateRun run(profile_, *book_, lab_.boundaries());
+  run.stop("first reason");
+  run.stop("second reason");
+  EXPECT_EQ(*run.stopped(), "first reason");
+  EXPECT_EQ(book_->run().error, "first reason");
+  EXPECT_THAT(read("run.json"), HasSubstr("first reason"));
+  EXPECT_EQ(run.session({"a", "b"}), nullptr);
+  EXPECT_TRUE(lab_.lease.taken_on.empty());
+}
+
+TEST_F(Run, AClean_upFailureIsRecordedNotThrown) {
+  GateRun run(profile_, *book_, lab_.boundaries());
+  ASSERT_NE(run.session({"a", "b"}), nullptr);
+  lab_.host("a").fail_on({"/bin/sh", "-c"}, "connection lost");
+  EXPECT_NO_THROW(run.close());
+  EXPECT_THAT(book_->run().error, HasSubstr("clean-up: cleanup failed: host a: could not clean up"));
+  EXPECT_EQ(lab_.lease.released, 1);
+}
+
+TEST(StoppedWhy, IsTheRunsError) {
+  results::RunResult r;
+  EXPECT_FALSE(stopped_why(r));
+  r.error = "host b: connection refused";
+  EXPECT_EQ(stopped_why(r).value_or(""), "host b: connection refused");
+}
+
+}  // namespace
+}  // namespace labgate::gate
