@@ -115,12 +115,10 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
   transport::on_each_host(
       leased.size(),
       [&](std::size_t i) {
-        const std::string& name = leased[i].name;
-        HostState& st = hosts_.at(name);
+        HostState& st = hosts_.at(leased[i].name);
+        // The sweep and the run's directory are one exec (it warns of what it swept).
         st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
                                                                  owner, /*sweep_leftovers=*/true);
-        for (const auto& d : st.deployment->swept())
-          spdlog::warn("host {}: removed {} left behind by a run that died", name, d);
       },
       name_of)
       .throw_if_any("hosts cannot start the run");
@@ -167,7 +165,10 @@ std::string GateSession::probe(const std::string& name, const std::string& probe
   return path;
 }
 
-void GateSession::install(const std::vector<std::string>& names, const std::string& probe) {
+void GateSession::install(const std::vector<std::string>& hosts, const std::string& probe) {
+  std::vector<std::string> names;  // a host named twice is installed once
+  for (const auto& n : hosts)
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   for (const auto& n : names) state(n);  // an unknown host fails before anything starts
   const auto t0 = Clock::now();
   transport::on_each_host(

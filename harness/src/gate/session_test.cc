@@ -43,8 +43,7 @@ class FakeHost : public FakeTransport {
     base.mode = 0755;
     base.uid = 0;
     stats[kProbeDir] = base;
-    on(script_of(deploy::make_private_dir_argv("/x")), ok("0\n"));
-    on(script_of(deploy::sweep_leftovers_argv("/x", "y", "")), ok(""));
+    on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z")), ok("uid 0\n"));
     on(script_of(deploy::cleanup_dir_argv("/x")), ok(""));
   }
   ~FakeHost() override { alive_->erase(host_name()); }

@@ -75,7 +75,7 @@ class GateSession {
   std::string probe(const std::string& name, const std::string& probe);
   /// Uploads and verifies `probe` on every host of `names` at once (a step
   /// that needs it on several hosts); throws Failure naming each failing host.
-  void install(const std::vector<std::string>& names, const std::string& probe);
+  void install(const std::vector<std::string>& hosts, const std::string& probe);
   /// True if someone broke our lease during the run: measurements may be spoiled.
   bool lease_lost() const;
 

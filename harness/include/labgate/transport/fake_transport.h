@@ -90,6 +90,9 @@ class FakeTransport : public Transport {
   std::vector<Call> calls_;
   std::vector<Upload> uploads_;
   std::shared_ptr<int> stopped_ = std::make_shared<int>(0);
+  // Steps of one host may come from several threads (counters on both sides of
+  // a case on one host); on_step runs outside it, so it may wait for others.
+  std::recursive_mutex mutex_;
 };
 
 /// Where the threads of a parallel step meet in tests: arrive() returns true
