@@ -21,8 +21,10 @@ STEPS = [
     ("lease taken (one exec per host, over those connections)", r"timing: lease taken in (\d+) ms"),
     ("leftover sweep + private run dir (both hosts at once)", r"timing: run directories made in (\d+) ms"),
     ("facts probe upload + verify (both hosts at once)", r"timing: probe facts ready on \d+ host\(s\) in (\d+) ms"),
-    ("clean-up (both hosts at once)", r"timing: hosts cleaned up in (\d+) ms"),
-    ("lease released (both hosts at once)", r"timing: lease released in (\d+) ms"),
+    ("clean-up + lease release (one exec per host, both at once)",
+     r"timing: hosts cleaned up and released in (\d+) ms"),
+    ("lease released (what the clean-up could not release) + heartbeat stopped",
+     r"timing: lease released in (\d+) ms"),
     ("disconnect", r"timing: hosts disconnected in (\d+) ms"),
 ]
 FACTS_RUN = r"host \w+: facts gathered in (\d+) ms"

@@ -272,18 +272,23 @@ std::string HostDeployment::exec_failure_message(const std::string& probe, const
          ". Try another probe_dir for this host in the profile";
 }
 
-void HostDeployment::cleanup() {
-  if (cleaned_ || dir_.empty()) return;
+void HostDeployment::cleanup() { cleanup(std::vector<std::string>{}); }
+
+bool HostDeployment::cleanup(const std::vector<std::string>& then) {
+  if (cleaned_ || dir_.empty()) return false;
   cleaned_ = true;
   transport::RunOptions o;
   o.timeout = 30s;
   o.during_interrupt = true;
   std::string why;
+  bool then_ok = false;
   // A dropped connection is reopened by the transport on the next call: try twice.
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
-      const auto r = transport_.run(cleanup_dir_argv(dir_), o);
-      if (r.ok()) return;
+      const auto r =
+          transport_.run(then.empty() ? cleanup_dir_argv(dir_) : cleanup_dir_then_argv(dir_, then), o);
+      then_ok = !then.empty() && r.out.find("labgate-then 0\n") != std::string::npos;
+      if (r.ok()) return then_ok;
       why = r.describe() + ": " + trim(r.err);
     } catch (const Failure& f) {
       why = f.what();

@@ -79,6 +79,19 @@ std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tent
                             {dir, std::to_string(grace_tenths)});
 }
 
+std::vector<std::string> cleanup_dir_then_argv(const std::string& dir, const std::vector<std::string>& then,
+                                               int grace_tenths) {
+  std::vector<std::string> args{dir, std::to_string(grace_tenths)};
+  args.insert(args.end(), then.begin(), then.end());
+  return transport::sh_argv(std::string(kStopDir) + R"SH(
+stop_dir "$1" "$2"; s=$?
+shift 2
+"$@"; echo "labgate-then $?"
+exit $s
+)SH",
+                            args);
+}
+
 std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,
                                               const std::string& keep, int grace_tenths) {
   return transport::sh_argv(std::string(kStopDir) + R"SH(

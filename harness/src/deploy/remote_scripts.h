@@ -30,6 +30,12 @@ std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir,
 /// second; then removes `dir`. Does nothing to a symlink or a non-directory.
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths = 20);
 
+/// cleanup_dir_argv's clean-up of `dir`, then `then` (an argv, e.g. the lab
+/// lease's release) in the same exec whatever the clean-up did; prints
+/// "labgate-then N" with `then`'s exit status and exits with the clean-up's.
+std::vector<std::string> cleanup_dir_then_argv(const std::string& dir, const std::vector<std::string>& then,
+                                               int grace_tenths = 20);
+
 /// The same for every directory `probe_dir`/`prefix`* the caller owns, except
 /// `keep`: leftovers of runs that died (harness killed, connection lost for
 /// good). Prints each directory it removed. Only safe while holding the lab lease.

@@ -29,6 +29,11 @@ class RealLease : public LeaseHold {
   void release() override { lease_->release(); }
   bool lost() const override { return lease_->lost(); }
   std::string holder() const override { return lease_->holder().describe(); }
+  void stop_heartbeat() override { lease_->stop_heartbeat(); }
+  std::vector<std::string> release_command(const std::string& host) override {
+    return lease_->release_argv_for(host);
+  }
+  void released(const std::string& host) override { lease_->released(host); }
 
  private:
   std::unique_ptr<lease::LabLease> lease_;
@@ -186,18 +191,25 @@ void GateSession::close() {
   std::vector<HostState*> states;
   for (auto& [name, st] : hosts_) states.push_back(&st);
   const auto name_of = [&](std::size_t i) { return states[i]->host->name; };
-  // Every host at once: stop what the run started and remove its directory.
+  // Every host at once: stop what the run started, remove its directory and
+  // release the lease there, in one exec per host (the release right after the
+  // clean-up, in the same command, whatever the clean-up did).
   auto t0 = Clock::now();
+  if (lease_) lease_->stop_heartbeat();
   const auto failed = transport::on_each_host(
       states.size(),
       [&](std::size_t i) {
         HostState& st = *states[i];
         std::unique_ptr<deploy::HostDeployment> d = std::move(st.deployment);
-        if (d) d->cleanup();
+        if (!d) return;
+        const std::string& name = st.host->name;
+        const auto release = lease_ ? lease_->release_command(name) : std::vector<std::string>{};
+        if (d->cleanup(release)) lease_->released(name);
       },
       name_of);
-  spdlog::debug("timing: hosts cleaned up in {} ms", ms_since(t0));
-  // The lease goes while its connections are still up (it has none of its own).
+  spdlog::debug("timing: hosts cleaned up and released in {} ms", ms_since(t0));
+  // Whatever the clean-up did not release goes now, while the connections are
+  // still up (the lease has none of its own).
   t0 = Clock::now();
   if (lease_) lease_->release();
   lease_.reset();

@@ -30,14 +30,32 @@ std::vector<std::string> script_of(std::vector<std::string> argv) {
   return argv;
 }
 
+// Which hosts' transports exist now; made and destroyed on the session's threads.
+struct Alive {
+  std::mutex mutex;
+  std::set<std::string> hosts;
+  void add(const std::string& h) {
+    std::lock_guard lock(mutex);
+    hosts.insert(h);
+  }
+  void remove(const std::string& h) {
+    std::lock_guard lock(mutex);
+    hosts.erase(h);
+  }
+  std::vector<std::string> now() {
+    std::lock_guard lock(mutex);
+    return {hosts.begin(), hosts.end()};
+  }
+};
+
 // A host as deployment sees it: probe_dir exists (root's, 0755), the run's
 // directory is made and then reads back as ours; mkdir, the sweep and the
 // clean-up answer as on a real host. Says when it is destroyed.
 class FakeHost : public FakeTransport {
  public:
-  FakeHost(const std::string& name, std::shared_ptr<std::set<std::string>> alive)
+  FakeHost(const std::string& name, std::shared_ptr<Alive> alive)
       : FakeTransport(name), alive_(std::move(alive)) {
-    alive_->insert(name);
+    alive_->add(name);
     FileInfo base;
     base.is_dir = true;
     base.mode = 0755;
@@ -45,8 +63,9 @@ class FakeHost : public FakeTransport {
     stats[kProbeDir] = base;
     on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z")), ok("uid 0\n"));
     on(script_of(deploy::cleanup_dir_argv("/x")), ok(""));
+    on(script_of(deploy::cleanup_dir_then_argv("/x", {"y"})), ok("labgate-then 0\n"));
   }
-  ~FakeHost() override { alive_->erase(host_name()); }
+  ~FakeHost() override { alive_->remove(host_name()); }
   std::optional<FileInfo> lstat(const std::string& path) override {
     auto info = FakeTransport::lstat(path);
     if (info || path.rfind(std::string(kProbeDir) + "/labgate-", 0) != 0) return info;
@@ -58,7 +77,7 @@ class FakeHost : public FakeTransport {
   }
 
  private:
-  std::shared_ptr<std::set<std::string>> alive_;
+  std::shared_ptr<Alive> alive_;
 };
 
 // What the test saw, from every thread.
@@ -70,16 +89,33 @@ struct Seen {
   std::vector<std::string> alive_at_release;  // which hosts were still connected then
   std::vector<std::string> cleaned_at_release;
   bool released = false;
+  bool heartbeat_stopped = false;
+  std::vector<std::string> released_early;  // hosts released inside their clean-up exec
 };
 
 class FakeLease : public LeaseHold {
  public:
-  FakeLease(Seen& seen, std::shared_ptr<std::set<std::string>> alive) : seen_(seen), alive_(std::move(alive)) {}
+  FakeLease(Seen& seen, std::shared_ptr<Alive> alive, bool early)
+      : seen_(seen), alive_(std::move(alive)), early_(early) {}
+  void stop_heartbeat() override {
+    std::lock_guard lock(seen_.mutex);
+    seen_.heartbeat_stopped = true;
+  }
+  std::vector<std::string> release_command(const std::string& host) override {
+    if (!early_) return {};
+    std::lock_guard lock(seen_.mutex);
+    EXPECT_TRUE(seen_.heartbeat_stopped) << "released on " << host << " while the heartbeat ran";
+    return {"release-lease", host};
+  }
+  void released(const std::string& host) override {
+    std::lock_guard lock(seen_.mutex);
+    seen_.released_early.push_back(host);
+  }
   void release() override {
     std::lock_guard lock(seen_.mutex);
     if (seen_.released) return;
     seen_.released = true;
-    seen_.alive_at_release.assign(alive_->begin(), alive_->end());
+    seen_.alive_at_release = alive_->now();
     for (auto& [host, steps] : seen_.steps)
       for (const auto& s : steps)
         if (s.find(kCleanUp) != std::string::npos) seen_.cleaned_at_release.push_back(host);
@@ -89,7 +125,8 @@ class FakeLease : public LeaseHold {
 
  private:
   Seen& seen_;
-  std::shared_ptr<std::set<std::string>> alive_;
+  std::shared_ptr<Alive> alive_;
+  bool early_;
 };
 
 class GateSessionTest : public ::testing::Test {
@@ -108,7 +145,8 @@ class GateSessionTest : public ::testing::Test {
 
   // Fakes that record every step; `meet` (if set) holds a step until both
   // hosts have reached it, recording whether they did.
-  SessionBoundaries fakes(const std::string& meet_on = "", std::set<std::string> unreachable = {}) {
+  SessionBoundaries fakes(const std::string& meet_on = "", std::set<std::string> unreachable = {},
+                          bool early_release = false) {
     SessionBoundaries b;
     b.connect = [this, meet_on, unreachable](const profile::Host& h) -> std::unique_ptr<transport::Transport> {
       auto t = std::make_unique<FakeHost>(h.name, alive_);
@@ -129,16 +167,17 @@ class GateSessionTest : public ::testing::Test {
       seen_.made.push_back(t.get());
       return t;
     };
-    b.take_lease = [this](const profile::Profile&, std::vector<lease::LeaseTarget> targets, const std::string&) {
+    b.take_lease = [this, early_release](const profile::Profile&, std::vector<lease::LeaseTarget> targets,
+                                         const std::string&) {
       std::lock_guard lock(seen_.mutex);
       for (const auto& t : targets) seen_.leased.push_back(t.transport);
-      return std::make_unique<FakeLease>(seen_, alive_);
+      return std::make_unique<FakeLease>(seen_, alive_, early_release);
     };
     return b;
   }
 
   profile::Profile profile_;
-  std::shared_ptr<std::set<std::string>> alive_ = std::make_shared<std::set<std::string>>();
+  std::shared_ptr<Alive> alive_ = std::make_shared<Alive>();
   Seen seen_;
   transport::Rendezvous meeting_{2};
   std::set<std::string> alone_;  // steps a host reached while the other did not
@@ -171,7 +210,25 @@ TEST_F(GateSessionTest, TheLeaseIsReleasedAfterTheCleanUpAndBeforeAnyTransportGo
   EXPECT_EQ(seen_.alive_at_release, (std::vector<std::string>{"a", "b"}));
   std::sort(seen_.cleaned_at_release.begin(), seen_.cleaned_at_release.end());
   EXPECT_EQ(seen_.cleaned_at_release, (std::vector<std::string>{"a", "b"}));
-  EXPECT_TRUE(alive_->empty());  // and then every transport is gone
+  EXPECT_TRUE(alive_->now().empty());  // and then every transport is gone
+}
+
+TEST_F(GateSessionTest, EachHostsCleanUpAndLeaseReleaseAreOneExec) {
+  {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes("", {}, /*early_release=*/true));
+  }
+  std::sort(seen_.released_early.begin(), seen_.released_early.end());
+  EXPECT_EQ(seen_.released_early, (std::vector<std::string>{"a", "b"}));
+  for (const char* h : {"a", "b"}) {
+    const auto& steps = seen_.steps[h];
+    const auto last = std::find_if(steps.begin(), steps.end(),
+                                   [](const std::string& x) { return x.find(kCleanUp) != std::string::npos; });
+    ASSERT_NE(last, steps.end()) << h << " was not cleaned up";
+    EXPECT_NE(last->find("release-lease " + std::string(h)), std::string::npos) << *last;
+    EXPECT_EQ(last + 1, steps.end()) << h << ": another exec after the clean-up: " << *(last + 1);
+  }
+  EXPECT_TRUE(seen_.released);  // and the hold is let go of, before the transports
+  EXPECT_EQ(seen_.alive_at_release, (std::vector<std::string>{"a", "b"}));
 }
 
 TEST_F(GateSessionTest, HostsAreConnectedAtOnce) {
@@ -200,7 +257,7 @@ TEST_F(GateSessionTest, AnUnreachableHostIsNamedOnceAndNothingIsLeased) {
   }
   EXPECT_EQ(msg, "host b (x): refused");
   EXPECT_TRUE(seen_.leased.empty());
-  EXPECT_TRUE(alive_->empty());  // host a's connection is closed again
+  EXPECT_TRUE(alive_->now().empty());  // host a's connection is closed again
 }
 
 TEST_F(GateSessionTest, TwoUnreachableHostsAreEachNamedOnce) {

@@ -305,13 +305,30 @@ void LabLease::heartbeat_loop() {
   }
 }
 
-void LabLease::release() {
+void LabLease::stop_heartbeat() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
+}
+
+std::vector<std::string> LabLease::release_argv_for(const std::string& host) {
+  std::lock_guard lock(mutex_);
+  for (const auto& h : held_)
+    if (h.host.name == host) return lease::release_argv(h.dir, holder_.run_id);
+  return {};
+}
+
+void LabLease::released(const std::string& host) {
+  std::lock_guard lock(mutex_);
+  held_.erase(std::remove_if(held_.begin(), held_.end(), [&](const Held& h) { return h.host.name == host; }),
+              held_.end());
+}
+
+void LabLease::release() {
+  stop_heartbeat();
   std::vector<Held> held;
   {
     std::lock_guard lock(mutex_);

@@ -110,6 +110,18 @@ TEST_F(LeaseOrder, EveryHostIsReleasedAtOnce) {
   for (const char* n : {"a", "b", "c"}) EXPECT_EQ(of(n), (std::vector<std::string>{"take", "release"})) << n;
 }
 
+TEST_F(LeaseOrder, AHostReleasedByTheCallersLastExecIsLeftAloneByRelease) {
+  LabLease lease("lab1", targets(), Holder::current("r1"), options_);
+  lease.stop_heartbeat();
+  EXPECT_EQ(lease.release_argv_for("b"), release_argv("/var/tmp/labgate-lease-hk-b", "r1"));
+  EXPECT_TRUE(lease.release_argv_for("nowhere").empty());
+  lease.released("b");  // the caller ran it in b's clean-up exec
+  lease.release();
+  EXPECT_EQ(of("a"), (std::vector<std::string>{"take", "release"}));
+  EXPECT_EQ(of("b"), (std::vector<std::string>{"take"}));
+  EXPECT_EQ(of("c"), (std::vector<std::string>{"take", "release"}));
+}
+
 TEST_F(LeaseOrder, WhileWaitingForAHostNoLaterHostIsHeld) {
   // b is held by another run for two tries. a (before it) is kept; c (after
   // it) is given back at once and taken again only once b is ours.

@@ -63,6 +63,11 @@ class HostDeployment {
   /// Idempotent; throws Failure if the host cannot be reached even after one
   /// reconnect. The destructor calls it and logs instead of throwing.
   void cleanup();
+  /// As cleanup(), and runs `then` (the lab lease's release) right after it in
+  /// the same exec, whether or not the clean-up worked: one round trip for the
+  /// run's end on this host. True if `then` ran and exited 0 (false also when
+  /// the directory was already cleaned, or `then` is empty: nothing ran).
+  bool cleanup(const std::vector<std::string>& then);
 
  private:
   // The constructor's second half: sweep the lab's leftovers (if

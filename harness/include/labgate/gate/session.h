@@ -28,6 +28,16 @@ class LeaseHold {
   virtual bool lost() const = 0;
   /// Who holds it ("labgate run 20240501-120000 by root@harness pid 4242"): the run directories' owner.
   virtual std::string holder() const = 0;
+  /// For releasing a host inside the run's last exec there (its clean-up): the
+  /// heartbeat stops first; release_command() is that host's release (empty:
+  /// nothing to release there); released() says it ran. release() then
+  /// releases whatever is left. The defaults release nothing early.
+  virtual void stop_heartbeat() {}
+  virtual std::vector<std::string> release_command(const std::string& host) {
+    (void)host;
+    return {};
+  }
+  virtual void released(const std::string& host) { (void)host; }
 };
 
 /// The OS and network boundaries of a session: how a host is reached and how the

@@ -86,6 +86,14 @@ class LabLease {
 
   /// Releases on every host (only if still ours). Idempotent; never throws.
   void release();
+  /// For a caller that releases a host inside its own last exec there: stops
+  /// the heartbeat (a beat after that release would report the lease lost).
+  void stop_heartbeat();
+  /// The command that releases the lease on `host` (profile name), for that
+  /// last exec; empty when it is not held there.
+  std::vector<std::string> release_argv_for(const std::string& host);
+  /// `host` was released by such a command: release() leaves it alone.
+  void released(const std::string& host);
   /// True if a heartbeat found the lease no longer ours (someone broke it):
   /// measurements taken since may be spoiled.
   bool lost() const { return lost_; }
