@@ -185,8 +185,8 @@ def main():
                        notes=[f"One `labgate run` of profiles/lab.toml moved to the pair (exit {gate['exit']}; "
                               f"{gate['checks']} precondition checks). Every figure from that run's run.json: "
                               "start and end, each test's duration_s and its measurement's duration_s "
-                              "and warmup_s. A test without a probe measurement (path_mtu) counts as wholly "
-                              "overhead."])
+                              "and warmup_s; tests that ran at once (the jitter CPUs) count their longest "
+                              "measurement once."])
 
 
 if __name__ == "__main__":
