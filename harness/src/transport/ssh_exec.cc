@@ -51,7 +51,8 @@ std::optional<std::string> explain_channel_refusal(const std::string& libssh_err
   if (!refused && libssh_error.find("administratively prohibited") == std::string::npos) return std::nullopt;
   return "the server refused another session channel on this connection (" + libssh_error +
          "): its sshd_config MaxSessions is below what labgate needs at once (a command, the SFTP channel, "
-         "and a second channel to stop a process group: at least 3; OpenSSH's default is 10)";
+         "the lab lease's heartbeat, and a second channel to stop a process group: at least 4; OpenSSH's "
+         "default is 10)";
 }
 
 std::unique_ptr<SshExec> SshExec::open(SshConnection& conn, const std::string& remote_line,
