@@ -59,10 +59,11 @@ std::string host_lease_dir(const std::string& root, const std::string& identity,
 
 /// A host the lease is taken on through a transport the caller already has open
 /// (the gate session's, so a host costs one SSH connection); it must outlive
-/// the lease. Its heartbeat then waits behind whatever command holds that
-/// transport, so keep heartbeat * stale_after_beats above the longest command
-/// (command_timeout): the lease records that limit, and other runs, on this
-/// machine or another, judge staleness by it.
+/// the lease. The SSH transport lets the heartbeat's channel in while another
+/// command waits; a transport that cannot would hold a beat behind a whole
+/// command, so keep heartbeat * stale_after_beats above the longest command
+/// (command_timeout; gate::session_lease_options does): the lease records that
+/// limit, and other runs, on this machine or another, judge staleness by it.
 struct LeaseTarget {
   profile::Host host;
   transport::Transport* transport = nullptr;
