@@ -177,6 +177,12 @@ def this_command():
     return "sudo " + shlex.join(["bench/" + Path(sys.argv[0]).name] + sys.argv[1:])
 
 
+def parse_iso(text):
+    """Seconds since the epoch of run.json's times ("2024-05-01T12:00:00.000Z")."""
+    from datetime import datetime, timezone
+    return datetime.strptime(text.rstrip("Z"), "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=timezone.utc).timestamp()
+
+
 def search_or_die(pattern, text, what):
     m = re.search(pattern, text)
     if not m:

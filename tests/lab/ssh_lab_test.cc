@@ -2,6 +2,9 @@
 // port 2222 (only what OpenSSH 4.3p2 offers) with legacy_algorithms.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include <fstream>
 #include <random>
 
@@ -108,6 +111,26 @@ TEST_P(SshOnLab, OneSessionServesEveryCommand) {
   t->upload_data("x", "/tmp/labgate-labtest-one-" + deploy::random_token(6), 0600);
   EXPECT_EQ(accepted() - before, 1) << "each command logged in again (" << log << ")";
   t->run(transport::sh_argv("rm -f /tmp/labgate-labtest-one-*"));
+}
+
+// The run's one connection also carries the lease's heartbeat: a short command
+// from another thread runs while a long one waits, on the same session (both
+// against OpenSSH 4.3's legacy algorithms too), and neither logs in again.
+TEST_P(SshOnLab, AShortCommandRunsBesideALongOneOnTheSameConnection) {
+  auto t = connect("b");
+  ASSERT_TRUE(t->run({"true"}).ok());  // connected
+  std::atomic<bool> long_done{false};
+  std::thread long_one([&] {
+    EXPECT_TRUE(t->run({"sleep", "2"}).ok());
+    long_done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the sleep is running
+  const auto r = t->run({"echo", "beat"});
+  const bool overtook = !long_done;
+  long_one.join();
+  EXPECT_TRUE(r.ok()) << r.describe() << r.err;
+  EXPECT_EQ(r.out, "beat\n");
+  EXPECT_TRUE(overtook) << "the short command waited for the long one to end";
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, SshOnLab, ::testing::Values(Server{22, false}, Server{2222, true}),

@@ -83,20 +83,9 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
          octal(base->mode) + "); any user could replace the run's directory there");
   }
   const std::string base_prefix = (probe_dir_ == "/" ? "" : probe_dir_) + "/";
-  if (sweep_leftovers) {
-    transport::RunOptions o;
-    o.timeout = 60s;
-    const auto r = transport_.run(sweep_leftovers_argv(probe_dir_, prefix, ""), o);
-    transport::require_ok(r, host_name_, {"(sweep of leftover run directories in " + probe_dir_ + ")"});
-    std::istringstream lines(r.out);
-    for (std::string line; std::getline(lines, line);) {
-      if (!line.empty()) swept_.push_back(line);
-    }
-    for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
-  }
   dir_ = base_prefix + prefix + random_token(8);
   try {
-    make_private_dir(who, *base, owner_note);
+    make_private_dir(who, *base, owner_note, sweep_leftovers ? prefix : "");
   } catch (...) {
     // Interrupted (Ctrl-C) or cut off once the mkdir may have run: what is there
     // is ours, and nothing else would remove it (its refusals set cleaned_).
@@ -110,10 +99,30 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
 }
 
 void HostDeployment::make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
-                                      const std::string& owner_note) {
+                                      const std::string& owner_note, const std::string& sweep_prefix) {
   transport::RunOptions o;
   o.timeout = 30s;
-  const auto made = transport_.run(make_private_dir_argv(dir_), o);
+  // With a sweep, one exec does both (the run's start costs one round trip).
+  transport::RunOptions made_o = o;
+  if (!sweep_prefix.empty()) made_o.timeout = 60s;
+  const auto made = transport_.run(sweep_prefix.empty()
+                                       ? make_private_dir_argv(dir_)
+                                       : sweep_and_make_private_dir_argv(dir_, probe_dir_, sweep_prefix),
+                                   made_o);
+  std::string uid;
+  {
+    std::istringstream lines(made.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (sweep_prefix.empty()) {
+        if (!trim(line).empty()) uid = trim(line);
+      } else if (line.rfind("swept ", 0) == 0) {
+        swept_.push_back(line.substr(6));
+      } else if (line.rfind("uid ", 0) == 0) {
+        uid = trim(line.substr(4));
+      }
+    }
+  }
+  for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
   if (!made.ok()) {
     cleaned_ = true;  // not created, or someone else's: not ours to remove
     fail(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
@@ -124,7 +133,6 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   }
   // Verify what is there now, without following a symlink: ours, 0700, a directory.
   const auto info = transport_.lstat(dir_);
-  const std::string uid = trim(made.out);
   // Whoever owns probe_dir may rename what is in it: another user could move our
   // directory away and plant a symlink under its name (docs/security.md, 4).
   // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
@@ -264,18 +272,23 @@ std::string HostDeployment::exec_failure_message(const std::string& probe, const
          ". Try another probe_dir for this host in the profile";
 }
 
-void HostDeployment::cleanup() {
-  if (cleaned_ || dir_.empty()) return;
+void HostDeployment::cleanup() { cleanup(std::vector<std::string>{}); }
+
+bool HostDeployment::cleanup(const std::vector<std::string>& then) {
+  if (cleaned_ || dir_.empty()) return false;
   cleaned_ = true;
   transport::RunOptions o;
   o.timeout = 30s;
   o.during_interrupt = true;
   std::string why;
+  bool then_ok = false;
   // A dropped connection is reopened by the transport on the next call: try twice.
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
-      const auto r = transport_.run(cleanup_dir_argv(dir_), o);
-      if (r.ok()) return;
+      const auto r =
+          transport_.run(then.empty() ? cleanup_dir_argv(dir_) : cleanup_dir_then_argv(dir_, then), o);
+      then_ok = !then.empty() && r.out.find("labgate-then 0\n") != std::string::npos;
+      if (r.ok()) return then_ok;
       why = r.describe() + ": " + trim(r.err);
     } catch (const Failure& f) {
       why = f.what();

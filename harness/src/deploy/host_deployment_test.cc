@@ -53,6 +53,24 @@ class LocalDeployment : public ::testing::Test {
   std::unique_ptr<transport::Transport> t_;
 };
 
+// The run's end on a host is one exec: the clean-up, then (the lease's release)
+// right after it, whatever it returns.
+TEST_F(LocalDeployment, CleanUpRunsTheNextCommandInTheSameExecAfterIt) {
+  const std::string marker = host_.ssh.probe_dir + "/then-ran";
+  {
+    HostDeployment d(*t_, host_, "lab1", "run r1 by test");
+    const std::string dir = d.dir();
+    // Runs only once the directory is gone, i.e. after the clean-up.
+    EXPECT_TRUE(d.cleanup({"sh", "-c", "[ ! -e \"$1\" ] && touch \"$2\"", "sh", dir, marker}));
+    EXPECT_FALSE(t_->lstat(dir));
+    EXPECT_TRUE(t_->lstat(marker));
+    EXPECT_FALSE(d.cleanup({"true"}));  // already cleaned: nothing runs
+  }
+  HostDeployment e(*t_, host_, "lab1", "run r2 by test");
+  EXPECT_FALSE(e.cleanup({"false"}));  // its failure is reported, the clean-up still done
+  EXPECT_FALSE(t_->lstat(e.dir()));
+}
+
 TEST_F(LocalDeployment, PrivateDirInstallRunAndCleanup) {
   std::string dir;
   long server_group = 0;

@@ -61,9 +61,35 @@ std::vector<std::string> make_private_dir_argv(const std::string& dir) {
   return transport::sh_argv("mkdir -m 0700 \"$1\" && id -u", {dir});
 }
 
+std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
+                                                         const std::string& prefix, int grace_tenths) {
+  return transport::sh_argv(std::string(kStopDir) + R"SH(
+for d in "$2"/"$3"*; do
+  [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
+  stop_dir "$d" "$4" && echo "swept $d"
+done
+mkdir -m 0700 "$1" || exit 1
+echo "uid $(id -u)"
+)SH",
+                            {dir, probe_dir, prefix, std::to_string(grace_tenths)});
+}
+
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths) {
   return transport::sh_argv(std::string(kStopDir) + "stop_dir \"$1\" \"$2\"",
                             {dir, std::to_string(grace_tenths)});
+}
+
+std::vector<std::string> cleanup_dir_then_argv(const std::string& dir, const std::vector<std::string>& then,
+                                               int grace_tenths) {
+  std::vector<std::string> args{dir, std::to_string(grace_tenths)};
+  args.insert(args.end(), then.begin(), then.end());
+  return transport::sh_argv(std::string(kStopDir) + R"SH(
+stop_dir "$1" "$2"; s=$?
+shift 2
+"$@"; echo "labgate-then $?"
+exit $s
+)SH",
+                            args);
 }
 
 std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,

@@ -17,11 +17,24 @@ inline constexpr const char* kRunMarkerVar = "LABGATE_RUN";
 /// prints the caller's uid so the owner can be checked.
 std::vector<std::string> make_private_dir_argv(const std::string& dir);
 
+/// One exec for a run's start on a host: sweep_leftovers_argv's sweep of
+/// `probe_dir`/`prefix`* (each removed directory printed as "swept DIR"), then
+/// mkdir -m 0700 `dir` and "uid N" (the caller's uid). Fails as mkdir fails.
+/// Only safe while holding the lab lease.
+std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
+                                                         const std::string& prefix, int grace_tenths = 20);
+
 /// Stops every process group recorded in `dir`/pgids and every process whose
 /// environment carries the run marker for `dir` (a setsid'd grandchild left the
 /// group but not the marker): SIGTERM, SIGKILL after `grace_tenths` tenths of a
 /// second; then removes `dir`. Does nothing to a symlink or a non-directory.
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths = 20);
+
+/// cleanup_dir_argv's clean-up of `dir`, then `then` (an argv, e.g. the lab
+/// lease's release) in the same exec whatever the clean-up did; prints
+/// "labgate-then N" with `then`'s exit status and exits with the clean-up's.
+std::vector<std::string> cleanup_dir_then_argv(const std::string& dir, const std::vector<std::string>& then,
+                                               int grace_tenths = 20);
 
 /// The same for every directory `probe_dir`/`prefix`* the caller owns, except
 /// `keep`: leftovers of runs that died (harness killed, connection lost for

@@ -85,6 +85,7 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_for(c.spec->kind);
+  session.install({c.server, c.client}, probe);  // both hosts at once, the first time
   // --peer: the server answers only the client host's test address (docs/security.md §5).
   const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address,
                                                       session.host(c.client).test_address_of(c.spec->network));

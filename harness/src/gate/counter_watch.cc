@@ -4,6 +4,8 @@
 #include <chrono>
 #include <map>
 
+#include "labgate/transport/connect_all.h"
+
 namespace labgate::gate {
 
 using namespace std::chrono_literals;
@@ -29,9 +31,12 @@ CounterWatch::CounterWatch(GateSession& session, const TestCase& c) : session_(s
     if (host.empty()) continue;
     Side s;
     s.host = host;
-    s.before = take(host, s.raw_before, s.error);
     sides_.push_back(std::move(s));
   }
+  // Both hosts at once (take never throws: a failure is the side's error).
+  transport::on_each_host(
+      sides_.size(), [&](std::size_t i) { sides_[i].before = take(sides_[i].host, sides_[i].raw_before, sides_[i].error); },
+      [&](std::size_t i) { return sides_[i].host; });
 }
 
 std::optional<counters::Snapshot> CounterWatch::take(const std::string& host, std::string& raw,
@@ -67,10 +72,21 @@ void CounterWatch::finish(CaseRun& run) {
           it == run.measurements[i].reported.end() ? std::nullopt : std::optional<double>(it->second);
     }
   bool partial = false;
-  for (Side& s : sides_) {
-    std::string raw_after, error = s.error;
-    std::optional<counters::Snapshot> after;
-    if (s.before) after = take(s.host, raw_after, error);
+  // The after-snapshots of both hosts at once (each a channel round trip).
+  std::vector<std::string> raw_afters(sides_.size()), errors(sides_.size());
+  std::vector<std::optional<counters::Snapshot>> afters(sides_.size());
+  transport::on_each_host(
+      sides_.size(),
+      [&](std::size_t i) {
+        errors[i] = sides_[i].error;
+        if (sides_[i].before) afters[i] = take(sides_[i].host, raw_afters[i], errors[i]);
+      },
+      [&](std::size_t i) { return sides_[i].host; });
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    Side& s = sides_[i];
+    const std::string& raw_after = raw_afters[i];
+    const std::string& error = errors[i];
+    const std::optional<counters::Snapshot>& after = afters[i];
     run.raw_files.emplace_back("counters-" + s.host + "-before.txt", s.raw_before);
     run.raw_files.emplace_back("counters-" + s.host + "-after.txt", raw_after);
     partial = partial || !after;

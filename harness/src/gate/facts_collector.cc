@@ -41,8 +41,8 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
 
 std::vector<HostSnapshot> collect_facts(GateSession& session, const profile::Profile& profile,
                                         const std::vector<std::string>& hosts) {
-  // Install sequentially (uploads share nothing but are quick), then run in parallel.
-  for (const auto& h : hosts) session.probe(h, "facts");
+  // Installed on every host at once, then run on every host at once.
+  session.install(hosts, "facts");
   std::vector<std::future<HostSnapshot>> futures;
   for (const auto& h : hosts)
     futures.push_back(std::async(std::launch::async, [&, h] { return collect_one(session, profile, h); }));

@@ -43,7 +43,9 @@ inline constexpr const char* kRunDir = "$RUN";
 class FakeHost : public transport::FakeTransport {
  public:
   FakeHost(const std::string& name, const std::string& lab) : FakeTransport(name) {
-    on({"/bin/sh", "-c"}, ok("0\n"));  // mkdir (prints our uid) and the clean-up
+    // The deployment's scripts: the run directory's mkdir prints our uid ("0"
+    // alone; "uid 0" when the sweep shares its exec), and the clean-up.
+    on({"/bin/sh", "-c"}, ok("uid 0\n0\n"));
     on(deploy::sweep_leftovers_argv("/tmp", "labgate-" + lab + "." + name + ".", ""), ok(""));
   }
 
@@ -192,9 +194,9 @@ struct FakeLab {
         throw Failure(ExitCode::kCouldNotRun, "host " + h.name + ": " + it->second);
       return std::make_unique<Borrowed>(host(h.name));
     };
-    b.take_lease = [this](const profile::Profile&, const std::vector<profile::Host>& hs,
+    b.take_lease = [this](const profile::Profile&, std::vector<lease::LeaseTarget> targets,
                           const std::string&) -> std::unique_ptr<LeaseHold> {
-      for (const auto& h : hs) lease.taken_on.push_back(h.name);
+      for (const auto& t : targets) lease.taken_on.push_back(t.host.name);
       if (!lease.refuse.empty()) throw Failure(ExitCode::kCouldNotRun, lease.refuse);
       return std::make_unique<FakeLease>(lease);
     };

@@ -1,11 +1,12 @@
-// The gate run's hold on its hosts: lease first, then connections and run dirs.
+// The gate run's hold on its hosts: one connection per host, the lease over
+// them, then the run directories; every step on every host at once.
 #include "labgate/gate/session.h"
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
-#include <future>
 
 #include "labgate/deploy/digest.h"
 #include "labgate/gate/probe_locator.h"
@@ -29,32 +30,45 @@ class RealLease : public LeaseHold {
   void release() override { lease_->release(); }
   bool lost() const override { return lease_->lost(); }
   std::string holder() const override { return lease_->holder().describe(); }
+  void stop_heartbeat() override { lease_->stop_heartbeat(); }
+  std::vector<std::string> release_command(const std::string& host) override {
+    return lease_->release_argv_for(host);
+  }
+  void released(const std::string& host) override { lease_->released(host); }
 
  private:
   std::unique_ptr<lease::LabLease> lease_;
 };
 }  // namespace
 
+lease::LeaseOptions session_lease_options(const profile::Profile& profile,
+                                          const std::vector<profile::Host>& hosts) {
+  lease::LeaseOptions options;
+  options.wait = profile.lease_wait;
+  // The heartbeat shares each host's connection. The SSH transport lets it in
+  // between the looks of a waiting command, but a local or slower transport may
+  // hold it behind a whole command: the lease's stale limit stays beyond the
+  // longest command_timeout, so no other run calls a busy run's lease stale.
+  transport::Nanos longest{0};
+  for (const auto& h : hosts) longest = std::max(longest, h.ssh.command_timeout);
+  const auto beat = options.heartbeat.count();
+  const int beats = static_cast<int>((longest.count() + beat - 1) / beat) + 1;
+  options.stale_after_beats = std::max(options.stale_after_beats, beats);
+  return options;
+}
+
 SessionBoundaries SessionBoundaries::real() {
   SessionBoundaries b;
   b.connect = [](const profile::Host& h) { return transport::make_transport(h); };
-  b.take_lease = [](const profile::Profile& p, const std::vector<profile::Host>& hosts, const std::string& run_id) {
-    lease::LeaseOptions options;
-    options.wait = p.lease_wait;
-    // Every host is reached first, in parallel, and the lease uses those
-    // connections: a run that cannot start names every unreachable host, each
-    // error once (before, the lease stopped at the first and printed it twice).
-    auto reached = std::make_shared<transport::Connected>(transport::connect_all(hosts));
-    options.make_transport = [reached](const profile::Host& h) {
-      auto it = reached->find(h.name);
-      return it != reached->end() && it->second ? std::move(it->second) : transport::make_transport(h);
-    };
+  b.take_lease = [](const profile::Profile& p, std::vector<lease::LeaseTarget> targets, const std::string& run_id) {
+    std::vector<profile::Host> hosts;
+    for (const auto& t : targets) hosts.push_back(t.host);
     // The results folder's name is unique only under one results root: two runs
     // started in the same second with the same --suffix (two Jenkins agents, two
     // profiles) had one lease id, and each took the other's lease for its own.
     const std::string lease_id = run_id + "." + deploy::random_token(4);
-    return std::make_unique<RealLease>(
-        std::make_unique<lease::LabLease>(p.lab_name, hosts, lease::Holder::current(lease_id), options));
+    return std::make_unique<RealLease>(std::make_unique<lease::LabLease>(
+        p.lab_name, std::move(targets), lease::Holder::current(lease_id), session_lease_options(p, hosts)));
   };
   return b;
 }
@@ -68,51 +82,57 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
     if (!h) throw Failure(ExitCode::kUsageError, "host '" + name + "' is not in " + profile.path);
     leased.push_back(*h);
   }
-  // The lease comes first: a second run must not even sweep our directories.
-  spdlog::info("taking the lease '{}' on {} host(s)", profile.lab_name, leased.size());
+  try {
+    open(leased, run_id, boundaries);
+  } catch (...) {
+    close_quietly();
+    throw;
+  }
+}
+
+void GateSession::open(const std::vector<profile::Host>& leased, const std::string& run_id,
+                       const SessionBoundaries& boundaries) {
+  const auto name_of = [&](std::size_t i) { return leased[i].name; };
+  // One connection per host for the whole run, every host at once: each is a
+  // key exchange and an authentication, and a rack should not pay for them one
+  // after another. An unreachable host is named here, each error once.
   auto t0 = Clock::now();
-  lease_ = boundaries.take_lease(profile, leased, run_id);
+  for (const auto& h : leased) {
+    spdlog::info("host {}: connecting ({})", h.name, h.address);
+    hosts_[h.name].host = profile_.find_host(h.name);
+  }
+  transport::on_each_host(
+      leased.size(),
+      [&](std::size_t i) {
+        auto t = boundaries.connect(leased[i]);
+        t->connect();
+        spdlog::debug("host {}: {}", leased[i].name, t->describe());
+        hosts_.at(leased[i].name).transport = std::move(t);
+      },
+      name_of)
+      .throw_if_any();
+  spdlog::debug("timing: hosts connected in {} ms", ms_since(t0));
+  // The lease comes next, over those connections: a second run must not even
+  // sweep our directories.
+  spdlog::info("taking the lease '{}' on {} host(s)", profile_.lab_name, leased.size());
+  t0 = Clock::now();
+  std::vector<lease::LeaseTarget> targets;
+  for (const auto& h : leased) targets.push_back({h, hosts_.at(h.name).transport.get()});
+  lease_ = boundaries.take_lease(profile_, std::move(targets), run_id);
   spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
   const std::string owner = lease_->holder();
-  // Hosts are reached in parallel: each connection is a key exchange and a few
-  // round trips, and a rack of six should not pay for them one after another.
-  std::vector<std::future<HostState>> pending;
-  for (const auto& name : hosts) {
-    pending.push_back(std::async(std::launch::async, [this, &profile, &owner, &boundaries, name] {
-      auto t0 = Clock::now();
-      HostState st;
-      st.host = profile.find_host(name);
-      spdlog::info("host {}: connecting ({})", name, st.host->address);
-      st.transport = boundaries.connect(*st.host);
-      spdlog::debug("host {}: {}", name, st.transport->describe());
-      spdlog::debug("timing: host {}: connected in {} ms", name, ms_since(t0));
-      t0 = Clock::now();
-      st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
-                                                               owner, /*sweep_leftovers=*/true);
-      // (What the sweep removed the deployment has said, once: not again here.)
-      spdlog::debug("timing: host {}: run directory made in {} ms", name, ms_since(t0));
-      return st;
-    }));
-  }
-  // Every host is waited for, so none is still being set up when a failure
-  // unwinds (its deployment cleans up when its state is destroyed).
-  // Every failing host is named, each error once.
-  std::string failures;
-  ExitCode code = ExitCode::kCouldNotRun;
-  for (std::size_t i = 0; i < hosts.size(); ++i) {
-    try {
-      hosts_.emplace(hosts[i], pending[i].get());
-    } catch (const Failure& f) {
-      if (f.code() == ExitCode::kUsageError) code = ExitCode::kUsageError;
-      failures += (failures.empty() ? "" : "\n") + std::string(f.what());
-    } catch (const std::exception& e) {
-      failures += (failures.empty() ? "" : "\n") + ("host " + hosts[i] + ": " + e.what());
-    }
-  }
-  if (!failures.empty()) {
-    close_quietly();
-    throw Failure(code, failures);
-  }
+  t0 = Clock::now();
+  transport::on_each_host(
+      leased.size(),
+      [&](std::size_t i) {
+        HostState& st = hosts_.at(leased[i].name);
+        // The sweep and the run's directory are one exec (it warns of what it swept).
+        st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
+                                                                 owner, /*sweep_leftovers=*/true);
+      },
+      name_of)
+      .throw_if_any("hosts cannot start the run");
+  spdlog::debug("timing: run directories made in {} ms", ms_since(t0));
 }
 
 void GateSession::close_quietly() {
@@ -155,28 +175,59 @@ std::string GateSession::probe(const std::string& name, const std::string& probe
   return path;
 }
 
+void GateSession::install(const std::vector<std::string>& hosts, const std::string& probe) {
+  std::vector<std::string> names;  // a host named twice is installed once
+  for (const auto& n : hosts)
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  for (const auto& n : names) state(n);  // an unknown host fails before anything starts
+  const auto t0 = Clock::now();
+  transport::on_each_host(
+      names.size(), [&](std::size_t i) { this->probe(names[i], probe); },
+      [&](std::size_t i) { return names[i]; })
+      .throw_if_any("hosts cannot run probe " + probe);
+  spdlog::debug("timing: probe {} ready on {} host(s) in {} ms", probe, names.size(), ms_since(t0));
+}
+
 bool GateSession::lease_lost() const { return lease_ && lease_->lost(); }
 
 void GateSession::close() {
   if (closed_) return;
   closed_ = true;
-  std::string errors;
-  for (auto& [name, st] : hosts_) {
-    const auto t0 = Clock::now();
-    try {
-      if (st.deployment) st.deployment->cleanup();
-    } catch (const std::exception& e) {
-      errors += (errors.empty() ? "" : "; ") + std::string(e.what());
-    }
-    st.deployment.reset();
-    st.transport.reset();
-    spdlog::debug("timing: host {}: cleaned up and disconnected in {} ms", name, ms_since(t0));
-  }
-  const auto t0 = Clock::now();
+  std::vector<HostState*> states;
+  for (auto& [name, st] : hosts_) states.push_back(&st);
+  const auto name_of = [&](std::size_t i) { return states[i]->host->name; };
+  // Every host at once: stop what the run started, remove its directory and
+  // release the lease there, in one exec per host (the release right after the
+  // clean-up, in the same command, whatever the clean-up did).
+  auto t0 = Clock::now();
+  if (lease_) lease_->stop_heartbeat();
+  const auto failed = transport::on_each_host(
+      states.size(),
+      [&](std::size_t i) {
+        HostState& st = *states[i];
+        std::unique_ptr<deploy::HostDeployment> d = std::move(st.deployment);
+        if (!d) return;
+        const std::string& name = st.host->name;
+        const auto release = lease_ ? lease_->release_command(name) : std::vector<std::string>{};
+        if (d->cleanup(release)) lease_->released(name);
+      },
+      name_of);
+  spdlog::debug("timing: hosts cleaned up and released in {} ms", ms_since(t0));
+  // Whatever the clean-up did not release goes now, while the connections are
+  // still up (the lease has none of its own).
+  t0 = Clock::now();
   if (lease_) lease_->release();
   lease_.reset();
   spdlog::debug("timing: lease released in {} ms", ms_since(t0));
-  if (!errors.empty()) throw Failure(ExitCode::kCouldNotRun, "cleanup failed: " + errors);
+  t0 = Clock::now();
+  transport::on_each_host(
+      states.size(), [&](std::size_t i) { states[i]->transport.reset(); }, name_of);
+  spdlog::debug("timing: hosts disconnected in {} ms", ms_since(t0));
+  if (!failed.empty()) {
+    std::string errors;
+    for (const auto& m : failed.messages) errors += (errors.empty() ? "" : "; ") + m;
+    throw Failure(ExitCode::kCouldNotRun, "cleanup failed: " + errors);
+  }
 }
 
 }  // namespace labgate::gate

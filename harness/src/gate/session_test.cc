@@ -1,132 +1,282 @@
-// GateSession on fake hosts and a fake lease: the lease first, then every host
-// with its run directory; a failure names each failing host once and leaves
-// nothing behind; probes are uploaded once and their digest checked.
+// GateSession's orchestration on fakes: one transport per host, reached at
+// once; the lease over those very transports; run directories and clean-up on
+// every host at once; the lease released before any transport goes; a host
+// that cannot be reached named once.
 #include "labgate/gate/session.h"
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "fake_lab_test_util.h"
+#include <atomic>
+#include <mutex>
+#include <set>
+
+#include "../deploy/remote_scripts.h"
+#include "labgate/transport/fake_transport.h"
+#include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
 namespace {
 
-using ::testing::HasSubstr;
-namespace lt = testing;
+using transport::FakeTransport;
 
-std::string failure_of(const std::function<void()>& f, ExitCode* code = nullptr) {
-  try {
-    f();
-  } catch (const Failure& e) {
-    if (code) *code = e.code();
-    return e.what();
-  }
-  return "(no failure)";
+constexpr const char* kProbeDir = "/var/tmp/lg";
+// What only the clean-up's script says (the sweep's stops other directories).
+constexpr const char* kCleanUp = "stop_dir \"$1\"";
+
+// The first three words of a remote script's argv (/bin/sh -c SCRIPT): what a
+// FakeTransport rule matches, whatever paths follow.
+std::vector<std::string> script_of(std::vector<std::string> argv) {
+  argv.resize(3);
+  return argv;
 }
 
-class Session : public lt::FakeLabTest {
- protected:
-  void SetUp() override {
-    FakeLabTest::SetUp();
-    load("");
+// Which hosts' transports exist now; made and destroyed on the session's threads.
+struct Alive {
+  std::mutex mutex;
+  std::set<std::string> hosts;
+  void add(const std::string& h) {
+    std::lock_guard lock(mutex);
+    hosts.insert(h);
   }
-  /// Opening a session on `hosts` must fail: its message (and exit code).
-  std::string open_fails(const std::vector<std::string>& hosts, ExitCode* code = nullptr) {
-    return failure_of([&] { GateSession(profile_, hosts, "run1", lab_.boundaries()); }, code);
+  void remove(const std::string& h) {
+    std::lock_guard lock(mutex);
+    hosts.erase(h);
   }
-  /// Commands that made (mkdir) or removed a run directory on `host`.
-  int scripts(const std::string& host) { return lab_.host(host).count({"/bin/sh", "-c"}); }
+  std::vector<std::string> now() {
+    std::lock_guard lock(mutex);
+    return {hosts.begin(), hosts.end()};
+  }
 };
 
-TEST_F(Session, TakesTheLeaseReachesEveryHostAndCleansUpOnClose) {
-  {
-    GateSession s(profile_, {"a", "b"}, "run1", lab_.boundaries());
-    EXPECT_EQ(lab_.lease.taken_on, (std::vector<std::string>{"a", "b"}));
-    EXPECT_EQ(lab_.lease.released, 0);
-    for (const char* h : {"a", "b"}) {
-      // The sweep of leftovers (only under the lease), then the run's own directory.
-      EXPECT_EQ(scripts(h), 2) << h;
-      EXPECT_EQ(s.deployment(h).dir().rfind("/tmp/labgate-fakelab." + std::string(h) + ".", 0), 0u);
-      EXPECT_EQ(lab_.host(h).files.count(s.deployment(h).dir() + "/owner"), 1u);
-      EXPECT_EQ(lab_.host(h).files.at(s.deployment(h).dir() + "/owner"), "labgate test run by tester\n");
-    }
-    EXPECT_EQ(&s.transport("a").host_name(), &lab_.host("a").host_name());
-    s.close();
-    EXPECT_EQ(lab_.lease.released, 1);
-    for (const char* h : {"a", "b"}) EXPECT_EQ(scripts(h), 3) << h << ": its run directory was not removed";
-    s.close();  // idempotent
+// A host as deployment sees it: probe_dir exists (root's, 0755), the run's
+// directory is made and then reads back as ours; mkdir, the sweep and the
+// clean-up answer as on a real host. Says when it is destroyed.
+class FakeHost : public FakeTransport {
+ public:
+  FakeHost(const std::string& name, std::shared_ptr<Alive> alive)
+      : FakeTransport(name), alive_(std::move(alive)) {
+    alive_->add(name);
+    FileInfo base;
+    base.is_dir = true;
+    base.mode = 0755;
+    base.uid = 0;
+    stats[kProbeDir] = base;
+    on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z")), ok("uid 0\n"));
+    on(script_of(deploy::cleanup_dir_argv("/x")), ok(""));
+    on(script_of(deploy::cleanup_dir_then_argv("/x", {"y"})), ok("labgate-then 0\n"));
   }
-  EXPECT_EQ(lab_.lease.released, 1) << "released twice";
+  ~FakeHost() override { alive_->remove(host_name()); }
+  std::optional<FileInfo> lstat(const std::string& path) override {
+    auto info = FakeTransport::lstat(path);
+    if (info || path.rfind(std::string(kProbeDir) + "/labgate-", 0) != 0) return info;
+    FileInfo dir;
+    dir.is_dir = true;
+    dir.mode = 0700;
+    dir.uid = 0;
+    return dir;
+  }
+
+ private:
+  std::shared_ptr<Alive> alive_;
+};
+
+// What the test saw, from every thread.
+struct Seen {
+  std::mutex mutex;
+  std::map<std::string, std::vector<std::string>> steps;  // host -> what it did, in order
+  std::vector<FakeHost*> made;
+  std::vector<transport::Transport*> leased;  // the transports the lease was given
+  std::vector<std::string> alive_at_release;  // which hosts were still connected then
+  std::vector<std::string> cleaned_at_release;
+  bool released = false;
+  bool heartbeat_stopped = false;
+  std::vector<std::string> released_early;  // hosts released inside their clean-up exec
+};
+
+class FakeLease : public LeaseHold {
+ public:
+  FakeLease(Seen& seen, std::shared_ptr<Alive> alive, bool early)
+      : seen_(seen), alive_(std::move(alive)), early_(early) {}
+  void stop_heartbeat() override {
+    std::lock_guard lock(seen_.mutex);
+    seen_.heartbeat_stopped = true;
+  }
+  std::vector<std::string> release_command(const std::string& host) override {
+    if (!early_) return {};
+    std::lock_guard lock(seen_.mutex);
+    EXPECT_TRUE(seen_.heartbeat_stopped) << "released on " << host << " while the heartbeat ran";
+    return {"release-lease", host};
+  }
+  void released(const std::string& host) override {
+    std::lock_guard lock(seen_.mutex);
+    seen_.released_early.push_back(host);
+  }
+  void release() override {
+    std::lock_guard lock(seen_.mutex);
+    if (seen_.released) return;
+    seen_.released = true;
+    seen_.alive_at_release = alive_->now();
+    for (auto& [host, steps] : seen_.steps)
+      for (const auto& s : steps)
+        if (s.find(kCleanUp) != std::string::npos) seen_.cleaned_at_release.push_back(host);
+  }
+  bool lost() const override { return false; }
+  std::string holder() const override { return "labgate run r1 by test"; }
+
+ private:
+  Seen& seen_;
+  std::shared_ptr<Alive> alive_;
+  bool early_;
+};
+
+class GateSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    profile_.path = "test.toml";
+    profile_.lab_name = "lab1";
+    for (const char* n : {"a", "b"}) {
+      profile::Host h;
+      h.name = n;
+      h.address = std::string("198.18.0.") + (n[0] == 'a' ? "2" : "6");
+      h.ssh.probe_dir = kProbeDir;
+      profile_.hosts.push_back(h);
+    }
+  }
+
+  // Fakes that record every step; `meet` (if set) holds a step until both
+  // hosts have reached it, recording whether they did.
+  SessionBoundaries fakes(const std::string& meet_on = "", std::set<std::string> unreachable = {},
+                          bool early_release = false) {
+    SessionBoundaries b;
+    b.connect = [this, meet_on, unreachable](const profile::Host& h) -> std::unique_ptr<transport::Transport> {
+      auto t = std::make_unique<FakeHost>(h.name, alive_);
+      const std::string name = h.name;
+      const bool down = unreachable.count(name) > 0;
+      t->on_step = [this, meet_on, name, down](const std::string& what) {
+        {
+          std::lock_guard lock(seen_.mutex);
+          seen_.steps[name].push_back(what);
+        }
+        if (what == "connect" && down) throw Failure(ExitCode::kCouldNotRun, "host " + name + " (x): refused");
+        if (!meet_on.empty() && what.find(meet_on) != std::string::npos && !meeting_.arrive()) {
+          std::lock_guard lock(seen_.mutex);
+          alone_.insert(name + ": " + meet_on);
+        }
+      };
+      std::lock_guard lock(seen_.mutex);
+      seen_.made.push_back(t.get());
+      return t;
+    };
+    b.take_lease = [this, early_release](const profile::Profile&, std::vector<lease::LeaseTarget> targets,
+                                         const std::string&) {
+      std::lock_guard lock(seen_.mutex);
+      for (const auto& t : targets) seen_.leased.push_back(t.transport);
+      return std::make_unique<FakeLease>(seen_, alive_, early_release);
+    };
+    return b;
+  }
+
+  profile::Profile profile_;
+  std::shared_ptr<Alive> alive_ = std::make_shared<Alive>();
+  Seen seen_;
+  transport::Rendezvous meeting_{2};
+  std::set<std::string> alone_;  // steps a host reached while the other did not
+};
+
+TEST_F(GateSessionTest, OneTransportPerHostCarriesTheLeaseTheRunDirectoryAndTheCleanUp) {
+  {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes());
+    ASSERT_EQ(seen_.made.size(), 2u);  // one transport per host, for everything
+    std::set<transport::Transport*> made(seen_.made.begin(), seen_.made.end());
+    std::set<transport::Transport*> leased(seen_.leased.begin(), seen_.leased.end());
+    EXPECT_EQ(leased, made);
+    EXPECT_TRUE(made.count(&s.transport("a")) && made.count(&s.transport("b")));
+    EXPECT_EQ(s.deployment("a").dir().rfind(std::string(kProbeDir) + "/labgate-lab1.a.", 0), 0u);
+    s.close();
+  }
+  for (const char* h : {"a", "b"}) {
+    const auto& steps = seen_.steps[h];
+    ASSERT_FALSE(steps.empty());
+    EXPECT_EQ(steps.front(), "connect");
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), "connect"), 1) << h;
+  }
 }
 
-TEST_F(Session, AProbeIsUploadedOnceAndItsDigestChecked) {
-  GateSession s(profile_, {"a", "b"}, "run1", lab_.boundaries());
-  const std::string p = s.probe("a", "pingpong");
-  EXPECT_EQ(p, s.deployment("a").dir() + "/pingpong");
-  EXPECT_EQ(s.probe("a", "pingpong"), p);
-  EXPECT_EQ(lab_.host("a").uploads().size(), 2u) << "the owner note and the probe, once";
-  EXPECT_EQ(lab_.host("a").digest_checks.size(), 1u);
-  EXPECT_TRUE(lab_.host("b").digest_checks.empty());
+TEST_F(GateSessionTest, TheLeaseIsReleasedAfterTheCleanUpAndBeforeAnyTransportGoes) {
+  {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes());
+  }  // the destructor closes
+  EXPECT_TRUE(seen_.released);
+  EXPECT_EQ(seen_.alive_at_release, (std::vector<std::string>{"a", "b"}));
+  std::sort(seen_.cleaned_at_release.begin(), seen_.cleaned_at_release.end());
+  EXPECT_EQ(seen_.cleaned_at_release, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(alive_->now().empty());  // and then every transport is gone
 }
 
-TEST_F(Session, AHostThatCannotBeReachedIsNamedOnceAndNothingIsLeftBehind) {
-  lab_.unreachable["b"] = "connection refused";
-  ExitCode code = ExitCode::kPassed;
-  const std::string msg = open_fails({"a", "b"}, &code);
-  EXPECT_EQ(code, ExitCode::kCouldNotRun);
-  EXPECT_EQ(msg, "host b: connection refused");
-  EXPECT_EQ(lt::occurrences(msg, "host b"), 1);
-  // a was reached and set up; it is cleaned up and the lease released.
-  EXPECT_EQ(scripts("a"), 3);
-  EXPECT_EQ(lab_.lease.released, 1);
+TEST_F(GateSessionTest, EachHostsCleanUpAndLeaseReleaseAreOneExec) {
+  {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes("", {}, /*early_release=*/true));
+  }
+  std::sort(seen_.released_early.begin(), seen_.released_early.end());
+  EXPECT_EQ(seen_.released_early, (std::vector<std::string>{"a", "b"}));
+  for (const char* h : {"a", "b"}) {
+    const auto& steps = seen_.steps[h];
+    const auto last = std::find_if(steps.begin(), steps.end(),
+                                   [](const std::string& x) { return x.find(kCleanUp) != std::string::npos; });
+    ASSERT_NE(last, steps.end()) << h << " was not cleaned up";
+    EXPECT_NE(last->find("release-lease " + std::string(h)), std::string::npos) << *last;
+    EXPECT_EQ(last + 1, steps.end()) << h << ": another exec after the clean-up: " << *(last + 1);
+  }
+  EXPECT_TRUE(seen_.released);  // and the hold is let go of, before the transports
+  EXPECT_EQ(seen_.alive_at_release, (std::vector<std::string>{"a", "b"}));
 }
 
-TEST_F(Session, EveryUnreachableHostIsNamedEachOnce) {
-  lab_.unreachable["a"] = "no route to host";
-  lab_.unreachable["b"] = "connection refused";
-  const std::string msg = open_fails({"a", "b"});
-  EXPECT_EQ(msg, "host a: no route to host\nhost b: connection refused");
-  EXPECT_EQ(lab_.lease.released, 1);
+TEST_F(GateSessionTest, HostsAreConnectedAtOnce) {
+  GateSession s(profile_, {"a", "b"}, "r1", fakes("connect"));
+  EXPECT_TRUE(alone_.empty()) << *alone_.begin();
 }
 
-TEST_F(Session, ALeaseRefusalStopsBeforeAnyHostIsTouched) {
-  lab_.lease.refuse = "lease 'fakelab' is held by labgate run 1 by alice@x pid 7 (waited 60s)";
-  ExitCode code = ExitCode::kPassed;
-  const std::string msg = open_fails({"a", "b"}, &code);
-  EXPECT_EQ(code, ExitCode::kCouldNotRun);
-  EXPECT_THAT(msg, HasSubstr("is held by labgate run 1 by alice"));
-  EXPECT_TRUE(lab_.host("a").calls().empty()) << "a host was touched without the lease";
-  EXPECT_TRUE(lab_.host("b").calls().empty());
+TEST_F(GateSessionTest, RunDirectoriesAreMadeAtOnce) {
+  GateSession s(profile_, {"a", "b"}, "r1", fakes("mkdir -m 0700"));
+  EXPECT_TRUE(alone_.empty()) << *alone_.begin();
 }
 
-TEST_F(Session, AHostNotInTheProfileIsAUsageError) {
-  ExitCode code = ExitCode::kPassed;
-  const std::string msg = open_fails({"a", "c"}, &code);
-  EXPECT_EQ(code, ExitCode::kUsageError);
-  EXPECT_THAT(msg, HasSubstr("host 'c' is not in"));
-  EXPECT_TRUE(lab_.lease.taken_on.empty());
+TEST_F(GateSessionTest, HostsAreCleanedUpAtOnce) {
+  GateSession s(profile_, {"a", "b"}, "r1", fakes(kCleanUp));
+  s.close();
+  EXPECT_TRUE(alone_.empty()) << *alone_.begin();
 }
 
-TEST_F(Session, AHostOutsideTheSessionIsRefusedByName) {
-  GateSession s(profile_, {"a"}, "run1", lab_.boundaries());
-  EXPECT_THAT(failure_of([&] { s.transport("b"); }), HasSubstr("host 'b' is not part of this gate session"));
-  EXPECT_TRUE(lab_.host("b").calls().empty());
+TEST_F(GateSessionTest, AnUnreachableHostIsNamedOnceAndNothingIsLeased) {
+  std::string msg;
+  try {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes("", {"b"}));
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
+    msg = f.what();
+  }
+  EXPECT_EQ(msg, "host b (x): refused");
+  EXPECT_TRUE(seen_.leased.empty());
+  EXPECT_TRUE(alive_->now().empty());  // host a's connection is closed again
 }
 
-TEST_F(Session, ACleanupFailureIsReportedAfterTryingEveryHost) {
-  GateSession s(profile_, {"a", "b"}, "run1", lab_.boundaries());
-  lab_.host("a").fail_on({"/bin/sh", "-c"}, "connection lost");
-  const std::string msg = failure_of([&] { s.close(); });
-  EXPECT_THAT(msg, HasSubstr("cleanup failed: host a: could not clean up"));
-  EXPECT_EQ(scripts("b"), 3) << "b was not cleaned up after a failed";
-  EXPECT_EQ(lab_.lease.released, 1);
+TEST_F(GateSessionTest, TwoUnreachableHostsAreEachNamedOnce) {
+  std::string msg;
+  try {
+    GateSession s(profile_, {"a", "b"}, "r1", fakes("", {"a", "b"}));
+  } catch (const Failure& f) {
+    msg = f.what();
+  }
+  EXPECT_EQ(msg, "2 hosts cannot be reached:\n- host a (x): refused\n- host b (x): refused");
 }
 
-TEST_F(Session, ABrokenLeaseIsSeen) {
-  GateSession s(profile_, {"a", "b"}, "run1", lab_.boundaries());
-  EXPECT_FALSE(s.lease_lost());
-  lab_.lease.lost = true;
-  EXPECT_TRUE(s.lease_lost());
+TEST_F(GateSessionTest, ALeaseLongerThanTheLongestCommandIsRecorded) {
+  profile_.hosts[0].ssh.command_timeout = std::chrono::seconds(60);
+  profile_.hosts[1].ssh.command_timeout = std::chrono::seconds(300);
+  const auto o = session_lease_options(profile_, profile_.hosts);
+  EXPECT_GE(o.heartbeat * o.stale_after_beats, std::chrono::seconds(300) + o.heartbeat);
+  profile_.hosts[1].ssh.command_timeout = std::chrono::seconds(5);
+  EXPECT_EQ(session_lease_options(profile_, profile_.hosts).stale_after_beats, 7);  // 60 s / 10 s + 1
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "labgate/transport/connect_all.h"
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/write_failure.h"
@@ -118,11 +119,20 @@ std::string host_lease_dir(const std::string& root, const std::string& identity,
   return (root == "/" ? "" : root) + "/labgate-lease-" + identity;
 }
 
+struct LabLease::Slot {
+  profile::Host host;
+  transport::Transport* transport = nullptr;
+  std::string dir;  ///< known once the host was reached (its identity keys it)
+};
+
 LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
                    LeaseOptions options)
     : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)) {
   std::vector<LeaseTarget> targets;
-  for (auto& h : hosts) targets.push_back({std::move(h), nullptr});
+  for (auto& h : hosts) {
+    owned_.push_back(options_.make_transport(h));  // reached by the parallel try, not here
+    targets.push_back({std::move(h), owned_.back().get()});
+  }
   take_all(std::move(targets));
 }
 
@@ -143,13 +153,39 @@ void LabLease::take_all(std::vector<LeaseTarget> targets) {
   // One global order for every run: nobody holds b while waiting for a.
   std::sort(targets.begin(), targets.end(),
             [](const auto& x, const auto& y) { return x.host.name < y.host.name; });
+  std::vector<Slot> slots;
+  for (auto& t : targets) slots.push_back({std::move(t.host), t.transport, ""});
   set_run_active(holder_.run_id, true);
   const auto deadline = Clock::now() + options_.wait;
   try {
-    for (const auto& t : targets) {
-      std::unique_ptr<transport::Transport> owned;
-      if (!t.transport) owned = options_.make_transport(t.host);
-      take_one(t, std::move(owned), deadline);
+    // Hosts before `next` are ours. Each round tries all the others at once:
+    // uncontended, the whole lease is one round trip per host, in parallel.
+    for (std::size_t next = 0; next < slots.size();) {
+      const std::size_t n = slots.size() - next;
+      std::vector<std::optional<RemoteLeaseState>> held_by(n);
+      transport::on_each_host(
+          n, [&](std::size_t i) { held_by[i] = attempt(slots[next + i]); },
+          [&](std::size_t i) { return slots[next + i].host.name; })
+          .throw_if_any("hosts refuse the lab lease");
+      std::size_t first = 0;
+      while (first < n && !held_by[first]) ++first;
+      if (first == n) break;
+      // The fixed order: while waiting for a host, hold none that sorts after
+      // it (another run waiting for one of those may hold this one). Those
+      // taken in this round are given back (at once) and tried again after.
+      std::vector<Held> back;
+      {
+        std::lock_guard lock(mutex_);
+        for (std::size_t j = first + 1; j < n; ++j) {
+          if (held_by[j]) continue;
+          const Slot& s = slots[next + j];
+          back.push_back({s.host, s.transport, s.dir});
+        }
+      }
+      transport::on_each_host(
+          back.size(), [&](std::size_t i) { give_back(back[i]); }, [&](std::size_t i) { return back[i].host.name; });
+      wait_for(slots[next + first], *held_by[first], deadline);
+      next += first + 1;
     }
   } catch (...) {
     release();
@@ -160,14 +196,13 @@ void LabLease::take_all(std::vector<LeaseTarget> targets) {
 
 LabLease::~LabLease() { release(); }
 
-void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Transport> owned,
-                        Clock::time_point deadline) {
-  const profile::Host& host = target.host;
-  transport::Transport* t = owned ? owned.get() : target.transport;
+std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
+  const profile::Host& host = slot.host;
+  transport::Transport* t = slot.transport;
   // Connects and reads the host key: a host that cannot be reached fails here,
   // before anything could have been taken on it.
-  const std::string dir = dir_on(*t, host, lab_, options_);
-  bool said_waiting = false;
+  if (slot.dir.empty()) slot.dir = dir_on(*t, host, lab_, options_);
+  const std::string& dir = slot.dir;
   for (;;) {
     transport::RunOptions o = short_run();
     o.input = holder_.serialize();
@@ -199,8 +234,8 @@ void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Tr
         (s.kind == RemoteLeaseState::Kind::kHeld && s.holder && s.holder->run_id == holder_.run_id &&
          s.holder->pid == holder_.pid && s.holder->host == holder_.host)) {
       std::lock_guard lock(mutex_);
-      held_.push_back({host, std::move(owned), t, dir});
-      return;
+      held_.push_back({host, t, dir});
+      return std::nullopt;
     }
     if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
       fail("host " + host.name + ": " + dir +
@@ -222,23 +257,50 @@ void LabLease::take_one(const LeaseTarget& target, std::unique_ptr<transport::Tr
            "PROFILE --host " +
            host.name + "`");
     }
+    return s;
+  }
+}
+
+void LabLease::wait_for(Slot& slot, RemoteLeaseState held, Clock::time_point deadline) {
+  const std::string& name = slot.host.name;
+  for (bool said_waiting = false;;) {
     if (Clock::now() >= deadline) {
-      fail("host " + host.name + ": the lab lease " + dir + " is held by " + holder_text(s) + "; waited " +
+      fail("host " + name + ": the lab lease " + slot.dir + " is held by " + holder_text(held) + "; waited " +
            std::to_string(seconds(options_.wait)) +
            "s (lease_wait). Two gate runs never measure the same "
            "servers at once, whatever their profiles call them; run again when it is done");
     }
     if (!said_waiting) {
-      spdlog::info("host {}: lab lease held by {}; waiting up to {}s", host.name, holder_text(s),
+      spdlog::info("host {}: lab lease held by {}; waiting up to {}s", name, holder_text(held),
                    seconds(deadline - Clock::now()));
       said_waiting = true;
     }
     const auto pause = std::min<Clock::duration>(options_.poll, deadline - Clock::now());
     for (auto until = Clock::now() + pause; Clock::now() < until;) {
-      transport::throw_if_interrupted("waiting for the lab lease on host " + host.name);
+      transport::throw_if_interrupted("waiting for the lab lease on host " + name);
       std::this_thread::sleep_for(std::min<Clock::duration>(50ms, until - Clock::now()));
     }
+    auto again = attempt(slot);
+    if (!again) return;
+    held = *again;
   }
+}
+
+void LabLease::give_back(const Held& h) {
+  try {
+    const auto r = h.transport->run(release_argv(h.dir, holder_.run_id), short_run(true));
+    if (!r.ok())
+      spdlog::warn("host {}: releasing the lab lease {}: {} {}", h.host.name, h.dir, r.describe(), r.err);
+  } catch (const std::exception& e) {
+    spdlog::warn(
+        "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
+        "machine breaks it)",
+        h.host.name, h.dir, e.what());
+  }
+  std::lock_guard lock(mutex_);
+  held_.erase(std::remove_if(held_.begin(), held_.end(),
+                             [&](const Held& x) { return x.transport == h.transport && x.dir == h.dir; }),
+              held_.end());
 }
 
 void LabLease::heartbeat_loop() {
@@ -263,28 +325,38 @@ void LabLease::heartbeat_loop() {
   }
 }
 
-void LabLease::release() {
+void LabLease::stop_heartbeat() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
+}
+
+std::vector<std::string> LabLease::release_argv_for(const std::string& host) {
   std::lock_guard lock(mutex_);
-  for (auto it = held_.rbegin(); it != held_.rend(); ++it) {
-    try {
-      const auto r = it->transport->run(release_argv(it->dir, holder_.run_id), short_run(true));
-      if (!r.ok())
-        spdlog::warn("host {}: releasing the lab lease {}: {} {}", it->host.name, it->dir, r.describe(),
-                     r.err);
-    } catch (const std::exception& e) {
-      spdlog::warn(
-          "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
-          "machine breaks it)",
-          it->host.name, it->dir, e.what());
-    }
+  for (const auto& h : held_)
+    if (h.host.name == host) return lease::release_argv(h.dir, holder_.run_id);
+  return {};
+}
+
+void LabLease::released(const std::string& host) {
+  std::lock_guard lock(mutex_);
+  held_.erase(std::remove_if(held_.begin(), held_.end(), [&](const Held& h) { return h.host.name == host; }),
+              held_.end());
+}
+
+void LabLease::release() {
+  stop_heartbeat();
+  std::vector<Held> held;
+  {
+    std::lock_guard lock(mutex_);
+    held = held_;
   }
-  held_.clear();
+  // Every host at once; give_back never throws and forgets each host it released.
+  transport::on_each_host(
+      held.size(), [&](std::size_t i) { give_back(held[i]); }, [&](std::size_t i) { return held[i].host.name; });
   set_run_active(holder_.run_id, false);
 }
 

@@ -96,6 +96,8 @@ RunResult FakeTransport::answer(const std::vector<std::string>& argv) {
 }
 
 RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
+  step(shell_join(argv));
+  std::lock_guard lock(mutex_);
   calls_.push_back({argv, options.input, options.timeout, false});
   RunResult r = answer(argv);
   // As the real transports do while the command runs: each complete stderr line.
@@ -110,11 +112,15 @@ RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOpti
 }
 
 std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& argv, const StartOptions&) {
+  step(shell_join(argv));
+  std::lock_guard lock(mutex_);
   calls_.push_back({argv, "", std::nullopt, true});
   return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_);
 }
 
 void FakeTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
+  step("upload " + remote_path);
+  std::lock_guard lock(mutex_);
   if (files.count(remote_path))
     fail("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
   files[remote_path] = std::string(data);
@@ -122,6 +128,7 @@ void FakeTransport::upload_data(std::string_view data, const std::string& remote
 }
 
 std::string FakeTransport::read_file(const std::string& remote_path, std::size_t limit) {
+  std::lock_guard lock(mutex_);
   auto it = files.find(remote_path);
   if (it == files.end()) fail("host " + name_ + ": cannot open " + remote_path + ": no such file");
   if (it->second.size() > limit) fail("host " + name_ + ": " + remote_path + " is larger than the limit");
@@ -129,6 +136,8 @@ std::string FakeTransport::read_file(const std::string& remote_path, std::size_t
 }
 
 std::optional<Transport::FileInfo> FakeTransport::lstat(const std::string& remote_path) {
+  step("lstat " + remote_path);
+  std::lock_guard lock(mutex_);
   if (auto st = stats.find(remote_path); st != stats.end()) return st->second;
   auto it = files.find(remote_path);
   if (it == files.end()) return std::nullopt;
@@ -137,6 +146,13 @@ std::optional<Transport::FileInfo> FakeTransport::lstat(const std::string& remot
   info.uid = 0;
   info.size = it->second.size();
   return info;
+}
+
+bool Rendezvous::arrive(Nanos timeout) {
+  std::unique_lock lock(mutex_);
+  ++arrived_;
+  cv_.notify_all();
+  return cv_.wait_for(lock, timeout, [this] { return arrived_ >= n_; });
 }
 
 }  // namespace labgate::transport

@@ -35,6 +35,8 @@ class SshConnection {
   void mark_broken(const std::string& why);
   /// True while a session is up and not known to be broken.
   bool connected() const { return session_ != nullptr; }
+  /// The session's socket, or -1 when there is none (never connects).
+  int socket_fd() const { return session_ ? ssh_get_fd(session_) : -1; }
   /// Bumped on every new session, so a channel knows its session is gone.
   int generation() const { return generation_; }
   /// Why the last session ended ("" if it has not).

@@ -51,8 +51,11 @@ bool kill_remote_group(SshConnection& conn, long pgid, std::chrono::milliseconds
 }
 
 void fail_after_drop(SshConnection& conn, std::optional<long> pgid, const std::string& command,
-                     const std::string& why, std::chrono::nanoseconds elapsed) {
-  conn.mark_broken(why);
+                     const std::string& why, std::chrono::nanoseconds elapsed, int generation) {
+  {
+    std::lock_guard lock(conn.mutex());
+    if (generation < 0 || generation == conn.generation()) conn.mark_broken(why);
+  }
   std::string cleanup;
   if (pgid) {
     // Closing a channel kills nothing on the host; if sshd is still there (a

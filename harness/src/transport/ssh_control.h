@@ -22,8 +22,11 @@ bool kill_remote_group(SshConnection& conn, long pgid, std::chrono::milliseconds
 /// After the session died under `command`: reconnects once (bounded by the
 /// connect timeout) to kill the command's process group, then throws
 /// Failure(kCouldNotRun) naming host, command, how long it ran and the cause.
+/// `generation` is the session the command ran on: when another thread has
+/// already replaced it, the new session is left alone (other channels use it).
 [[noreturn]] void fail_after_drop(SshConnection& conn, std::optional<long> pgid, const std::string& command,
-                                  const std::string& why, std::chrono::nanoseconds elapsed);
+                                  const std::string& why, std::chrono::nanoseconds elapsed,
+                                  int generation = -1);
 
 /// "1.25s", for messages.
 std::string format_seconds(std::chrono::nanoseconds d);

@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <cstring>
+#include <thread>
 
 #include "labgate/util/exit_code.h"
 
@@ -50,7 +51,8 @@ std::optional<std::string> explain_channel_refusal(const std::string& libssh_err
   if (!refused && libssh_error.find("administratively prohibited") == std::string::npos) return std::nullopt;
   return "the server refused another session channel on this connection (" + libssh_error +
          "): its sshd_config MaxSessions is below what labgate needs at once (a command, the SFTP channel, "
-         "and a second channel to stop a process group: at least 3; OpenSSH's default is 10)";
+         "the lab lease's heartbeat, and a second channel to stop a process group: at least 4; OpenSSH's "
+         "default is 10)";
 }
 
 std::unique_ptr<SshExec> SshExec::open(SshConnection& conn, const std::string& remote_line,
@@ -128,6 +130,20 @@ bool SshExec::pump(std::chrono::milliseconds max_wait) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
     poll(&p, 1, static_cast<int>(std::min<long long>(left, 50)));
   }
+}
+
+void wait_unlocked(std::unique_lock<std::recursive_mutex>& lock, SshConnection& conn,
+                   std::chrono::milliseconds max_wait) {
+  pollfd p{conn.socket_fd(), POLLIN, 0};
+  lock.unlock();
+  // Another thread may read our channel's data off the socket meanwhile (libssh
+  // buffers it for us): the slice bounds how long that can go unnoticed.
+  if (p.fd >= 0) {
+    poll(&p, 1, static_cast<int>(max_wait.count()));
+  } else {
+    std::this_thread::sleep_for(max_wait);
+  }
+  lock.lock();
 }
 
 void SshExec::collect_status() {

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -29,6 +30,14 @@ struct ConnectionLost {
 /// For a channel-open failure: names sshd's MaxSessions when the server refused
 /// the channel (rather than the session being dead); nullopt otherwise.
 std::optional<std::string> explain_channel_refusal(const std::string& libssh_error);
+
+/// Waits up to `max_wait` for the session's socket to become readable with the
+/// connection's lock released (`lock` holds conn.mutex(); it is held again on
+/// return): while one channel waits for a long command, another thread's
+/// channel on the same connection (the lease heartbeat, a counter snapshot)
+/// runs. A lock held recursively stays held, and the wait is as before.
+void wait_unlocked(std::unique_lock<std::recursive_mutex>& lock, SshConnection& conn,
+                   std::chrono::milliseconds max_wait);
 
 class SshExec {
  public:

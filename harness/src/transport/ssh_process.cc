@@ -46,10 +46,13 @@ void SshProcess::finish() {
 }
 
 bool SshProcess::pump_until(Clock::time_point until, std::string_view needle) {
+  // As SshTransport::run: the connection is free for other channels while we wait.
+  std::unique_lock lock(conn_->mutex());
+  if (result_) return result_->out.find(needle) != std::string::npos;
   try {
     for (;;) {
       if (!needle.empty() && exec_->stdout_text().find(needle) != std::string::npos) return true;
-      if (exec_->pump(milliseconds(100))) {
+      if (exec_->pump(milliseconds(0))) {
         finish();
         return !needle.empty() && result_->out.find(needle) != std::string::npos;
       }
@@ -60,23 +63,25 @@ bool SshProcess::pump_until(Clock::time_point until, std::string_view needle) {
                                                   exec_->overflowed_stream() + "; stopped it");
       }
       throw_if_interrupted("waiting for `" + command_ + "` on " + conn_->who());
-      if (Clock::now() >= until) return false;
+      const auto now = Clock::now();
+      if (now >= until) return false;
+      if (!conn_->keepalive_if_idle()) throw ConnectionLost{ssh_get_error(conn_->session())};
+      wait_unlocked(lock, *conn_,
+                    std::min(milliseconds(20), std::chrono::duration_cast<milliseconds>(until - now) +
+                                                   milliseconds(1)));
     }
   } catch (const ConnectionLost& lost) {
     fail_after_drop(*conn_, pgid_ ? std::optional<long>(pgid_) : std::nullopt, command_, lost.why,
-                    Clock::now() - started_);
+                    Clock::now() - started_, exec_->generation());
   }
 }
 
 std::optional<RunResult> SshProcess::wait(Nanos timeout) {
-  std::lock_guard lock(conn_->mutex());
   if (!result_) pump_until(Clock::now() + timeout);
   return result_;
 }
 
 bool SshProcess::wait_for_output(std::string_view needle, Nanos timeout) {
-  std::lock_guard lock(conn_->mutex());
-  if (result_) return result_->out.find(needle) != std::string::npos;
   return pump_until(Clock::now() + timeout, needle);
 }
 

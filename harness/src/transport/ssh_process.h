@@ -25,7 +25,8 @@ class SshProcess : public Process {
   const std::string& command() const override { return command_; }
 
  private:
-  // Pumps until EOF or `timeout`; finishes result_ at EOF. Caller holds the lock.
+  // Pumps until EOF, `needle` or `until`; finishes result_ at EOF. Takes the
+  // connection's lock itself and lets go of it while waiting.
   bool pump_until(std::chrono::steady_clock::time_point until, std::string_view needle = {});
   void finish();
 

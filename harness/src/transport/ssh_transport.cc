@@ -18,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 // After a kill, how long to wait for the rest of the output before giving up.
 constexpr milliseconds kDrainAfterKill{3000};
+// How long a waiting command lets other threads use the connection between looks.
+constexpr milliseconds kWaitSlice{20};
 
 void drain(SshExec& ex, milliseconds limit) {
   const auto until = Clock::now() + limit;
@@ -74,7 +76,10 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": " + e.what());
   }
   if (!options.during_interrupt) throw_if_interrupted("about to run `" + cmd + "` on " + conn_->who());
-  std::lock_guard lock(conn_->mutex());
+  // Held while libssh is used, released while waiting for the command (see
+  // wait_unlocked): one connection carries the run's steps and the lease's
+  // heartbeat, which must not wait behind a two-minute measurement.
+  std::unique_lock lock(conn_->mutex());
   const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
   const auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
@@ -83,7 +88,7 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     ex->send_input(options.input);
     RunResult r;
-    while (!ex->pump(milliseconds(100))) {
+    while (!ex->pump(milliseconds(0))) {
       if (ex->overflowed()) break;
       if (!options.during_interrupt && pending_interrupt()) {
         if (ex->pgid()) kill_remote_group(*conn_, *ex->pgid(), milliseconds(1000));
@@ -100,6 +105,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
         drain(*ex, kDrainAfterKill);
         break;
       }
+      if (!conn_->keepalive_if_idle()) throw ConnectionLost{ssh_get_error(conn_->session())};
+      wait_unlocked(lock, *conn_, kWaitSlice);
     }
     if (ex->overflowed()) {
       if (ex->pgid()) kill_remote_group(*conn_, *ex->pgid(), milliseconds(1000));
@@ -116,7 +123,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     r.duration = Clock::now() - t0;
     return r;
   } catch (const ConnectionLost& lost) {
-    fail_after_drop(*conn_, ex ? ex->pgid() : std::nullopt, cmd, lost.why, Clock::now() - t0);
+    fail_after_drop(*conn_, ex ? ex->pgid() : std::nullopt, cmd, lost.why, Clock::now() - t0,
+                    ex ? ex->generation() : -1);
   }
 }
 

@@ -63,12 +63,19 @@ class HostDeployment {
   /// Idempotent; throws Failure if the host cannot be reached even after one
   /// reconnect. The destructor calls it and logs instead of throwing.
   void cleanup();
+  /// As cleanup(), and runs `then` (the lab lease's release) right after it in
+  /// the same exec, whether or not the clean-up worked: one round trip for the
+  /// run's end on this host. True if `then` ran and exited 0 (false also when
+  /// the directory was already cleaned, or `then` is empty: nothing ran).
+  bool cleanup(const std::vector<std::string>& then);
 
  private:
-  // The constructor's second half: mkdir the run's directory, verify it, write
-  // the owner note; on a throw the constructor removes what may have been made.
+  // The constructor's second half: sweep the lab's leftovers (if
+  // `sweep_prefix` is set) and mkdir the run's directory in one exec, verify
+  // it, write the owner note; on a throw the constructor removes what may have
+  // been made.
   void make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
-                        const std::string& owner_note);
+                        const std::string& owner_note, const std::string& sweep_prefix);
   std::vector<std::string> marked(const std::vector<std::string>& argv) const;
   std::string install_once(const std::string& local_probe, const std::string& name);
   std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);

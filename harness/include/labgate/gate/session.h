@@ -28,25 +28,47 @@ class LeaseHold {
   virtual bool lost() const = 0;
   /// Who holds it ("labgate run 20240501-120000 by root@harness pid 4242"): the run directories' owner.
   virtual std::string holder() const = 0;
+  /// For releasing a host inside the run's last exec there (its clean-up): the
+  /// heartbeat stops first; release_command() is that host's release (empty:
+  /// nothing to release there); released() says it ran. release() then
+  /// releases whatever is left. The defaults release nothing early.
+  virtual void stop_heartbeat() {}
+  virtual std::vector<std::string> release_command(const std::string& host) {
+    (void)host;
+    return {};
+  }
+  virtual void released(const std::string& host) { (void)host; }
 };
 
 /// The OS and network boundaries of a session: how a host is reached and how the
 /// lease is taken. The defaults are libssh (or a local process) and the real
 /// lease; unit tests pass fakes.
 struct SessionBoundaries {
+  /// Makes the one transport of a host for the whole run; the session connects
+  /// it (Transport::connect), every host at once.
   std::function<std::unique_ptr<transport::Transport>(const profile::Host&)> connect;
-  /// Takes the lease on `hosts` for `run_id`; throws Failure(kCouldNotRun) when refused.
-  std::function<std::unique_ptr<LeaseHold>(const profile::Profile&, const std::vector<profile::Host>& hosts,
+  /// Takes the lease for `run_id` over the session's own transports (one per
+  /// host: the lease opens no connection of its own); throws
+  /// Failure(kCouldNotRun) when refused. The transports outlive the hold.
+  std::function<std::unique_ptr<LeaseHold>(const profile::Profile&, std::vector<lease::LeaseTarget> targets,
                                            const std::string& run_id)>
       take_lease;
   /// The real ones: transport::make_transport and lease::LabLease.
   static SessionBoundaries real();
 };
 
+/// The lease options of a session whose heartbeat shares each host's one
+/// connection: a beat may wait behind a command (up to the longest
+/// command_timeout of `hosts`), so the lease records a stale limit beyond it
+/// (stale_after_beats >= command_timeout / heartbeat + 1).
+lease::LeaseOptions session_lease_options(const profile::Profile& profile,
+                                          const std::vector<profile::Host>& hosts);
+
 class GateSession {
  public:
-  /// Takes the lease on `hosts` (profile names), connects to each and makes its
-  /// run directory. Throws Failure(kCouldNotRun) naming the host and the step.
+  /// Connects to every host of `hosts` (profile names) at once, takes the lease
+  /// over those connections, and makes every host's run directory at once.
+  /// Throws Failure(kCouldNotRun) naming each failing host once and the step.
   GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts, const std::string& run_id,
               const SessionBoundaries& boundaries = SessionBoundaries::real());
   ~GateSession();
@@ -61,11 +83,15 @@ class GateSession {
   /// The remote path of probe `probe` on host `name`, uploading and verifying it
   /// the first time it is asked for.
   std::string probe(const std::string& name, const std::string& probe);
+  /// Uploads and verifies `probe` on every host of `names` at once (a step
+  /// that needs it on several hosts); throws Failure naming each failing host.
+  void install(const std::vector<std::string>& hosts, const std::string& probe);
   /// True if someone broke our lease during the run: measurements may be spoiled.
   bool lease_lost() const;
 
-  /// Cleans up every host and releases the lease; throws Failure if a host
-  /// could not be cleaned (after trying all of them). Idempotent.
+  /// Cleans up every host at once, then releases the lease (every host at once)
+  /// while the connections are still up, then disconnects; throws Failure if a
+  /// host could not be cleaned (after trying all of them). Idempotent.
   void close();
 
  private:
@@ -75,6 +101,10 @@ class GateSession {
     std::unique_ptr<deploy::HostDeployment> deployment;
   };
   HostState& state(const std::string& name);
+  /// The constructor's steps (connect, lease, run directories); a throw leaves
+  /// what was done for close() to undo.
+  void open(const std::vector<profile::Host>& hosts, const std::string& run_id,
+            const SessionBoundaries& boundaries);
   /// close(), logging instead of throwing (a constructor that fails, the destructor).
   void close_quietly();
 

@@ -4,9 +4,12 @@
 // <lease_dir>/labgate-lease-<host identity>, holding who/when/pid/lab). It is
 // keyed by the server itself (its host-key fingerprint, Transport::host_identity),
 // never by the profile's [lab] name, so two profiles that name the same servers
-// differently still exclude each other. Hosts are taken in a fixed order (sorted
-// by name, so two runs cannot deadlock), kept fresh with a heartbeat,
-// and releases it at the end. A second run waits up to the profile's lease_wait,
+// differently still exclude each other. Every host is tried at once (one exec
+// each, in parallel); only when some are held by another run does the fixed
+// order (sorted by name) matter: a run keeps the hosts before the first held
+// one, gives back those after it, and waits for that one, so a run never holds
+// a host while waiting for an earlier one, and two runs cannot deadlock. It is
+// kept fresh with a heartbeat and released at the end, on every host at once. A second run waits up to the profile's lease_wait,
 // then fails with exit 3 naming the holder. A lease whose holder is gone is
 // stale: broken automatically when the holder provably died on this machine,
 // otherwise reported, to be broken with `labgate lease break`.
@@ -56,14 +59,17 @@ std::string host_lease_dir(const std::string& root, const std::string& identity,
 
 /// A host the lease is taken on through a transport the caller already has open
 /// (the gate session's, so a host costs one SSH connection); it must outlive
-/// the lease. Its heartbeat then waits behind whatever command holds that
-/// transport, so keep heartbeat * stale_after_beats above the longest command
-/// (command_timeout): the lease records that limit, and other runs, on this
-/// machine or another, judge staleness by it.
+/// the lease. The SSH transport lets the heartbeat's channel in while another
+/// command waits; a transport that cannot would hold a beat behind a whole
+/// command, so keep heartbeat * stale_after_beats above the longest command
+/// (command_timeout; gate::session_lease_options does): the lease records that
+/// limit, and other runs, on this machine or another, judge staleness by it.
 struct LeaseTarget {
   profile::Host host;
   transport::Transport* transport = nullptr;
 };
+
+struct RemoteLeaseState;  // what a try found on a host (lease_scripts.h)
 
 class LabLease {
  public:
@@ -81,6 +87,14 @@ class LabLease {
 
   /// Releases on every host (only if still ours). Idempotent; never throws.
   void release();
+  /// For a caller that releases a host inside its own last exec there: stops
+  /// the heartbeat (a beat after that release would report the lease lost).
+  void stop_heartbeat();
+  /// The command that releases the lease on `host` (profile name), for that
+  /// last exec; empty when it is not held there.
+  std::vector<std::string> release_argv_for(const std::string& host);
+  /// `host` was released by such a command: release() leaves it alone.
+  void released(const std::string& host);
   /// True if a heartbeat found the lease no longer ours (someone broke it):
   /// measurements taken since may be spoiled.
   bool lost() const { return lost_; }
@@ -89,20 +103,28 @@ class LabLease {
  private:
   struct Held {
     profile::Host host;
-    std::unique_ptr<transport::Transport> owned;  ///< null when the caller's transport is used
     transport::Transport* transport = nullptr;
     std::string dir;  ///< the lease directory on this host
   };
+  struct Slot;  // a host while the lease is being taken (lab_lease.cc)
   void take_all(std::vector<LeaseTarget> targets);
-  void take_one(const LeaseTarget& target, std::unique_ptr<transport::Transport> owned,
-                std::chrono::steady_clock::time_point deadline);
+  // One try on one host (a provably dead holder's lease is broken and tried
+  // again): nullopt once taken (it is then in held_), else who holds it.
+  // Throws Failure for what waiting cannot mend.
+  std::optional<RemoteLeaseState> attempt(Slot& slot);
+  // Polls a held host until it is ours; throws once the deadline passes.
+  void wait_for(Slot& slot, RemoteLeaseState held, std::chrono::steady_clock::time_point deadline);
+  // Releases one host taken in this run and forgets it (never throws).
+  void give_back(const Held& h);
   void heartbeat_loop();
 
   std::string lab_;
   Holder holder_;
   LeaseOptions options_;
+  /// The transports made for the hosts-only constructor; outlive held_.
+  std::vector<std::unique_ptr<transport::Transport>> owned_;
   std::vector<Held> held_;
-  std::mutex mutex_;  // guards held_ transports between the heartbeat and release
+  std::mutex mutex_;  // guards held_ (the parallel takes, the heartbeat, release)
   std::condition_variable wake_;
   bool stopping_ = false;
   std::atomic<bool> lost_{false};

@@ -3,6 +3,9 @@
 // throws on a command nobody scripted (so a test sees what it did not expect).
 #pragma once
 
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,9 +56,15 @@ class FakeTransport : public Transport {
   std::map<std::string, FileInfo> stats;
   /// What host_identity() reports (a host key fingerprint stand-in).
   std::string identity;
+  /// Called first by connect(), run(), start(), upload_data() and lstat() with
+  /// what is done ("connect", the argv joined, "upload PATH", "lstat PATH"), on
+  /// the caller's thread: tests see which thread and order a step used, or hold
+  /// a host until another has started (proving the steps run in parallel).
+  std::function<void(const std::string& what)> on_step;
 
   const std::string& host_name() const override { return name_; }
   std::string describe() const override { return "fake " + name_; }
+  void connect() override { step("connect"); }
   RunResult run(const std::vector<std::string>& argv, const RunOptions& options = {}) override;
   std::unique_ptr<Process> start(const std::vector<std::string>& argv,
                                  const StartOptions& options = {}) override;
@@ -72,12 +81,33 @@ class FakeTransport : public Transport {
     bool once = false;
   };
   RunResult answer(const std::vector<std::string>& argv);
+  void step(const std::string& what) {
+    if (on_step) on_step(what);
+  }
 
   std::string name_;
   std::vector<Rule> rules_;
   std::vector<Call> calls_;
   std::vector<Upload> uploads_;
   std::shared_ptr<int> stopped_ = std::make_shared<int>(0);
+  // Steps of one host may come from several threads (counters on both sides of
+  // a case on one host); on_step runs outside it, so it may wait for others.
+  std::recursive_mutex mutex_;
+};
+
+/// Where the threads of a parallel step meet in tests: arrive() returns true
+/// once `n` callers have arrived, false if they did not within `timeout` (the
+/// step ran its hosts one after another). Never hangs a test.
+class Rendezvous {
+ public:
+  explicit Rendezvous(std::size_t n) : n_(n) {}
+  bool arrive(Nanos timeout = std::chrono::seconds(5));
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::size_t n_;
+  std::size_t arrived_ = 0;
 };
 
 }  // namespace labgate::transport

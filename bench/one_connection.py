@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""Figures: what the gate costs besides what it measures (issue 16), from one run.
+1. `labgate check` of two hosts with two rules against two `ssh host true` run at
+   once (the lab's RSA keys), interleaved A B A B, the ratio pair by pair.
+2. A whole gate over the lab profile: (wall time minus the time the probes
+   measure, warm-up included) / cases, from the run's own run.json."""
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib as bl  # noqa: E402
+
+# Two rules per host: one sysctl, one interface fact (the facts probe reads both).
+TWO_RULES = """[preconditions]
+
+[preconditions.sysctl]
+"net.ipv4.tcp_sack" = 0
+
+[preconditions.interfaces.ic0]
+mtu = 1500
+"""
+CHECK_TARGET = 1.3
+CASE_TARGET_MS = 100
+
+
+def timed(argv_or_argvs, timeout=120):
+    """Wall seconds of one command, or of several started at once (all waited for);
+    exits if any fails."""
+    argvs = argv_or_argvs if isinstance(argv_or_argvs[0], list) else [argv_or_argvs]
+    t0 = time.monotonic()
+    procs = [subprocess.Popen(a, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for a in argvs]
+    for a, p in zip(argvs, procs):
+        try:
+            _, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            bl.die(f"`{' '.join(a)}` did not finish within {timeout} s")
+        if p.returncode != 0:
+            bl.die(f"`{' '.join(a)}` exited {p.returncode}: {err.decode(errors='replace')[-800:]}")
+    return time.monotonic() - t0
+
+
+def check_vs_ssh(labgate, profile, pair, runs, warmup):
+    check = [str(labgate), "check", str(profile)]
+    ssh = [pair.ssh("a", "true"), pair.ssh("b", "true")]
+    for _ in range(warmup):
+        timed(check)
+        timed(ssh)
+    a, b = [], []
+    for _ in range(runs):  # A B A B: a drift of the machine's speed hits both alike
+        a.append(timed(check))
+        b.append(timed(ssh))
+    ratios = [x / y for x, y in zip(a, b)]
+    return a, b, ratios
+
+
+def lab_profile_with_tests(pair):
+    """profiles/lab.toml moved to the pair, tests and all."""
+    text = (bl.REPO / "profiles" / "lab.toml").read_text()
+    swaps = [('"198.18.0.2"', f'"{pair.mgmt["a"]}"'), ('"198.18.0.6"', f'"{pair.mgmt["b"]}"'),
+             ('"198.19.1.1"', f'"{pair.ic["a"]}"'), ('"198.19.1.2"', f'"{pair.ic["b"]}"'),
+             ('"../.lab/pair1/', f'"{pair.state}/'), ('"lab-pair1"', f'"lab-pair{pair.n}"')]
+    for old, new in swaps:
+        if old not in text:
+            bl.die(f"profiles/lab.toml no longer contains {old}; update bench/one_connection.py")
+        text = text.replace(old, new)
+    return text
+
+
+def figures_of(run):
+    """Wall, measured time, cases and the wall the cases cover, from a run.json."""
+    start = bl.parse_iso(run["start"])
+    end = bl.parse_iso(run["end"])
+    wall = end - start
+    # Cases that ran at the same time (a jitter test measures every CPU at once)
+    # share their wall time: such a group counts its longest measurement once,
+    # and the wall its cases cover once.
+    cases = len(run["tests"])
+    spans = []
+    for t in run["tests"]:
+        m = t.get("measurement") or {}
+        measured_s = float(m.get("duration_s", 0.0)) + float(m.get("warmup_s", 0.0))
+        begin = bl.parse_iso(t["started"]) if t.get("started") else None
+        spans.append((begin, t.get("duration_s", 0.0), measured_s))
+    measured = case_wall = 0.0
+    group_end = group_begin = None
+    group_measured = 0.0
+    for begin, dur, meas in sorted(spans, key=lambda x: x[0] or 0):
+        if begin is None:  # never ran
+            continue
+        if group_end is not None and begin < group_end:  # overlaps the group
+            group_end = max(group_end, begin + dur)
+            group_measured = max(group_measured, meas)
+            continue
+        if group_end is not None:
+            measured += group_measured
+            case_wall += group_end - group_begin
+        group_begin, group_end, group_measured = begin, begin + dur, meas
+    if group_end is not None:
+        measured += group_measured
+        case_wall += group_end - group_begin
+    return {"wall": wall, "measured": measured, "cases": cases, "case_wall": case_wall,
+            "checks": len(run.get("checks", []))}
+
+
+def gate_overhead(labgate, profile, results, label):
+    t0 = time.monotonic()
+    r = bl.run([str(labgate), "run", str(profile), "--results", str(results), *label], timeout=1800,
+               check=False)
+    wall_process = time.monotonic() - t0
+    if r.returncode not in (0, 1):  # 1: a budget failed on this loaded machine; still a whole run
+        bl.die(f"labgate run exited {r.returncode}:\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
+    runs = sorted(Path(results).glob("*/run.json"))
+    if not runs:
+        bl.die(f"no run.json under {results}")
+    run = json.loads(runs[-1].read_text())
+    fig = figures_of(run)
+    fig.update({"wall_process": wall_process, "exit": r.returncode})
+    return fig
+
+
+def main():
+    p = bl.common_args(__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=5, help="counted pairs of check vs ssh (default 5)")
+    p.add_argument("--warmup", type=int, default=1, help="uncounted pairs first (default 1)")
+    p.add_argument("--label", default="", help="only tests with this CTest label (-L), e.g. latency; "
+                                               "default: the whole lab profile")
+    p.add_argument("--skip-gate", action="store_true", help="only the check vs ssh figure")
+    a = p.parse_args()
+    pair = bl.LabPair(a.pair)
+    pair.require_up()
+    labgate = bl.labgate_with_facts(a.build)
+    with tempfile.TemporaryDirectory(prefix="labgate-bench-") as tmp:
+        check_profile = pair.write_profile(Path(tmp) / f"pair{pair.n}-two-rules.toml", TWO_RULES)
+        counter = bl.LogCounter([pair.sshd_log("a"), pair.sshd_log("b")])
+        bl.run([str(labgate), "check", str(check_profile)], timeout=120)
+        time.sleep(0.3)  # sshd's last log lines
+        conns, sessions = counter.counts()
+        a_s, b_s, ratios = check_vs_ssh(labgate, check_profile, pair, a.runs, a.warmup)
+        gate = None
+        if not a.skip_gate:
+            full = Path(tmp) / f"pair{pair.n}-lab.toml"
+            full.write_text(lab_profile_with_tests(pair))
+            gate = gate_overhead(labgate, full, Path(tmp) / "results", ["-L", a.label] if a.label else [])
+
+    ratio = bl.median(ratios)
+    verdict = "met" if ratio <= CHECK_TARGET else f"not met, {ratio / CHECK_TARGET - 1:+.0%} over"
+    rows = [
+        ["`labgate check`, 2 hosts x 2 rules", f"{bl.median(a_s) * 1000:.0f} ms",
+         f"{min(a_s) * 1000:.0f}-{max(a_s) * 1000:.0f} ms", f"{conns} / {sessions}"],
+        ["2 x `ssh root@host true` at once (RSA key)", f"{bl.median(b_s) * 1000:.0f} ms",
+         f"{min(b_s) * 1000:.0f}-{max(b_s) * 1000:.0f} ms", "2 / 2"],
+        [f"**ratio check / ssh (median of {a.runs} pairs)**", f"**{ratio:.2f}**",
+         f"{min(ratios):.2f}-{max(ratios):.2f}", f"target <= {CHECK_TARGET}: {verdict}"],
+    ]
+    bl.print_table(f"labgate check vs two parallel ssh, lab pair {pair.n}",
+                   ["what", "wall (median)", "range", "SSH connections / sessions"], rows,
+                   bl.this_command(),
+                   notes=[f"Interleaved A B A B after {a.warmup} uncounted pair(s); each a whole process "
+                          "from start to exit; the ratio is taken pair by pair. Connections and sessions of "
+                          "one `labgate check` counted in the lab sshds' logs (LogLevel VERBOSE)."])
+    if gate:
+        over = gate["wall"] - gate["measured"]
+        per_case = over / gate["cases"] * 1000 if gate["cases"] else float("nan")
+        set_up = (gate["case_wall"] - gate["measured"]) / gate["cases"] * 1000 if gate["cases"] else 0
+        verdict = "met" if per_case <= CASE_TARGET_MS else f"not met, {per_case / CASE_TARGET_MS - 1:+.0%} over"
+        rows = [
+            ["run wall time (run.json start to end)", f"{gate['wall']:.1f} s"],
+            ["  (the labgate process, start to exit)", f"{gate['wall_process']:.1f} s"],
+            ["time the probes measure, warm-up included (measurement duration_s + warmup_s; cases run at once counted once)",
+             f"{gate['measured']:.1f} s"],
+            ["cases (tests records in run.json)", f"{gate['cases']}"],
+            ["**overhead per case = (wall - measured) / cases**", f"**{per_case:.0f} ms**"],
+            ["  of which inside the cases (wall the cases cover - measured) / cases", f"{set_up:.0f} ms"],
+            ["  the rest (session, preconditions, reports) / cases", f"{per_case - set_up:.0f} ms"],
+            [f"target <= {CASE_TARGET_MS} ms per case", verdict],
+        ]
+        bl.print_table(f"Gate overhead per case, lab profile on pair {pair.n}", ["figure", "value"], rows,
+                       bl.this_command(),
+                       notes=[f"One `labgate run` of profiles/lab.toml moved to the pair (exit {gate['exit']}; "
+                              f"{gate['checks']} precondition checks). Every figure from that run's run.json: "
+                              "start and end, each test's duration_s and its measurement's duration_s "
+                              "and warmup_s; tests that ran at once (the jitter CPUs) count their longest "
+                              "measurement once."])
+
+
+if __name__ == "__main__":
+    main()
