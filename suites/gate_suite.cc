@@ -94,12 +94,12 @@ class CaseTest : public ::testing::Test {
     // Nothing is begun once the run has stopped: one error, not one per case.
     if (auto why = run_.stopped()) {
       // Recorded as not run, so JUnit and the report list it with the reason.
-      results::TestRecord r = gate::error_record(c_, "not started: " + *why);
+      results::TestRecord r = gate::error_record(c_, gate::not_started_reason(*why));
       r.verdict = results::TestVerdict::kNotRun;
       r.conformance = run_.book().run().conformance();
       run_.book().put_test(std::move(r));
       run_.book().publish();
-      GTEST_SKIP() << "not started: " << *why;
+      GTEST_SKIP() << gate::not_started_reason(*why);
     }
     gate::GateSession* session = run_.session(hosts_);
     if (!session) {

@@ -79,7 +79,9 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
   const auto& r = book.run();
   const std::vector<std::string> summary{
       "labgate: " + r.verdict() + " (exit " + std::to_string(to_int(code)) + ")",
-      "  conforming: " + std::string(results::to_string(r.conformance())) + " (" + r.conformance_why() + ")",
+      // When the run could not run, its error was printed once above: the reason's head here.
+      "  conforming: " + std::string(results::to_string(r.conformance())) + " (" +
+          (r.error.empty() ? r.conformance_why() : r.conformance_why().substr(0, r.conformance_why().find(": "))) + ")",
       "  results: " + book.dir().path().string(),
       "  report:  " + (book.dir().path() / "report.html").string(),
       "  junit:   " + (book.dir().path() / "junit.xml").string(),

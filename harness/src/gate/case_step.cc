@@ -42,6 +42,12 @@ std::string result_line(const results::TestRecord& r) {
   return s;
 }
 
+std::string not_started_reason(const std::string& stopped_why) {
+  const auto cut = stopped_why.find(": ");
+  return "not started: " + stopped_why.substr(0, cut) +
+         (cut == std::string::npos ? "" : " (the error is the run's, printed once above and in run.json)");
+}
+
 MeasuredCase measure_case(GateSession& session, const TestCase& c) {
   MeasuredCase m;
   m.started = results::Clock::now();
@@ -150,7 +156,7 @@ CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::
   CaseOutcome out;
   // Nothing is begun once the run has stopped: one error, not one per case.
   if (auto why = run.stopped()) {
-    results::TestRecord r = error_record(c, "not started: " + *why);
+    results::TestRecord r = error_record(c, not_started_reason(*why));
     r.verdict = results::TestVerdict::kNotRun;
     r.conformance = run.book().run().conformance();
     out.not_run = true;

@@ -136,7 +136,7 @@ TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {
   ASSERT_EQ(book_->run().tests.size(), 2u);
   for (const auto& t : book_->run().tests) {
     EXPECT_EQ(t.verdict, results::TestVerdict::kNotRun);
-    EXPECT_THAT(t.failure, HasSubstr("not started: preconditions: "));
+    EXPECT_THAT(t.failure, HasSubstr("not started: preconditions (the error is the run's"));
   }
   EXPECT_EQ(book_->run().conformance(), results::Conformance::kNotChecked);
   EXPECT_THAT(book_->run().not_checked_why, HasSubstr("cannot read /proc"));

@@ -83,6 +83,11 @@ std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, c
 /// run_judge_record.
 CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts);
 
+/// What a case not started after the run stopped says: the stop's reason
+/// without its details ("not started: could not reach the hosts"), since the
+/// error itself is printed once, by the step that met it.
+std::string not_started_reason(const std::string& stopped_why);
+
 /// The console line after a case: figure, samples and their sources, in the
 /// figures' own units ("p99 41 ns max 2.10 us, 125215 samples (histogram)").
 std::string result_line(const results::TestRecord& r);
