@@ -137,8 +137,8 @@ bool SshTransport::sftp_unusable() {
     spdlog::warn(
         "{}: the login shell of {} prints {} byte(s) on stdout before every command (\"{}\"); sshd starts "
         "sftp-server through that shell, so SFTP would read it as protocol. Files go through `cat` over "
-        "/bin/sh instead. To use SFTP, make the shell print only when interactive (in ~/.bashrc: "
-        "[ -t 1 ] && echo ...; or case $- in *i*) ... esac)",
+        "/bin/sh instead. To use SFTP, make the login shell's start-up file print only when interactive "
+        "(sh/bash ~/.bashrc: [ -t 1 ] && echo ...; csh/tcsh ~/.cshrc: if ($?prompt) echo ...)",
         conn_->who(), conn_->host().ssh.user, noise.size(), excerpt(noise.substr(0, noise.find('\n')), 80));
   }
   return exec_files_;
