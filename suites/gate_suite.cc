@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "labgate/gate/case_step.h"
+#include "labgate/gate/gate_run.h"
 #include "labgate/gate/mesh_rounds.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/gate/records.h"
@@ -36,7 +37,12 @@ class RuleTest : public ::testing::Test {
 class GateBroken : public ::testing::Test {
  public:
   explicit GateBroken(std::string why) : why_(std::move(why)) {}
-  void TestBody() override { FAIL() << "the gate could not run: " << why_; }
+  // The error itself was printed once, when the run stopped (and is in run.json
+  // and junit.xml): GoogleTest's line names it briefly.
+  void TestBody() override {
+    FAIL() << "the gate could not run: " << gate::brief_reason(why_)
+           << (gate::brief_reason(why_) == why_ ? "" : " (the error above)");
+  }
 
  private:
   std::string why_;

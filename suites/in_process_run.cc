@@ -81,7 +81,7 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
       "labgate: " + r.verdict() + " (exit " + std::to_string(to_int(code)) + ")",
       // When the run could not run, its error was printed once above: the reason's head here.
       "  conforming: " + std::string(results::to_string(r.conformance())) + " (" +
-          (r.error.empty() ? r.conformance_why() : r.conformance_why().substr(0, r.conformance_why().find(": "))) + ")",
+          (r.error.empty() ? r.conformance_why() : gate::brief_reason(r.conformance_why())) + ")",
       "  results: " + book.dir().path().string(),
       "  report:  " + (book.dir().path() / "report.html").string(),
       "  junit:   " + (book.dir().path() / "junit.xml").string(),

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/gate_run.h"
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
 #include "labgate/report/figure_format.h"
@@ -43,9 +44,9 @@ std::string result_line(const results::TestRecord& r) {
 }
 
 std::string not_started_reason(const std::string& stopped_why) {
-  const auto cut = stopped_why.find(": ");
-  return "not started: " + stopped_why.substr(0, cut) +
-         (cut == std::string::npos ? "" : " (the error is the run's, printed once above and in run.json)");
+  const std::string brief = brief_reason(stopped_why);
+  return "not started: " + brief +
+         (brief == stopped_why ? "" : " (the error is the run's, printed once above and in run.json)");
 }
 
 MeasuredCase measure_case(GateSession& session, const TestCase& c) {

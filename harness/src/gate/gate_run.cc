@@ -56,6 +56,8 @@ void GateRun::close() {
   session_.reset();
 }
 
+std::string brief_reason(const std::string& why) { return why.substr(0, why.find(": ")); }
+
 std::optional<std::string> stopped_why(const results::RunResult& run) {
   if (run.error.empty()) return std::nullopt;
   return run.error;

@@ -53,4 +53,9 @@ class GateRun {
 /// process) reads it from run.json: the error that stopped it, or nullopt.
 std::optional<std::string> stopped_why(const results::RunResult& run);
 
+/// A stop's reason without its details, for the lines that follow the one that
+/// printed it ("could not reach the hosts" of "could not reach the hosts: host
+/// b ...: cannot connect"): every error is printed once, by the step that met it.
+std::string brief_reason(const std::string& why);
+
 }  // namespace labgate::gate
