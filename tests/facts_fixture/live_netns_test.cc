@@ -22,7 +22,16 @@ class Netns {
   Netns() : name_("h3f-" + std::to_string(getpid())) {
     ok_ = sh("ip netns add " + name_) && sh(in("ip link add v0 type veth peer name v1")) &&
           sh(in("ip addr add 198.18.200.1/30 dev v0")) && sh(in("ip link set v1 mtu 1400")) &&
-          sh(in("ip link set v0 up")) && sh(in("ip link set v1 up"));
+          sh(in("ip link set v0 up")) && sh(in("ip link set v1 up")) && wait_operstate("v0", "up");
+  }
+  // The kernel reports a veth's carrier asynchronously (linkwatch, up to a second
+  // later on a busy machine): wait for it rather than read "down" too early.
+  bool wait_operstate(const std::string& dev, const std::string& want) const {
+    for (int i = 0; i < 100; ++i) {
+      if (sh(in("sh -c 'grep -qx " + want + " /sys/class/net/" + dev + "/operstate'"))) return true;
+      usleep(50 * 1000);
+    }
+    return false;
   }
   ~Netns() { sh("ip netns del " + name_ + " 2>/dev/null"); }
   bool ok() const { return ok_; }
@@ -65,6 +74,7 @@ TEST(LiveNetns, IoctlsReportTheVethPairAndChecksJudgeIt) {
 
   // The peer goes down: v0 stays administratively up but loses its carrier.
   ASSERT_TRUE(Netns::sh(ns.in("ip link set v1 down")));
+  ASSERT_TRUE(ns.wait_operstate("v0", "lowerlayerdown")) << "v0 kept its carrier with its peer down";
   run = run_probe(facts::probe_arguments(pre), ns.prefix());
   f = facts::parse_facts(run.out, "netns");
   EXPECT_EQ(*f.interfaces.at("v0").admin.value, "up");
