@@ -58,11 +58,12 @@ case $case_name in
     tc qdisc add dev lg3b-m root tbf rate 400kbit burst 4kb latency 400ms || fail "cannot slow lg3b-m"
     start_gate
     until=$((SECONDS + 40))
-    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair3.*/*.part-* 2>/dev/null)" ]; do
-      [ $SECONDS -lt $until ] && kill -0 "$gate_pid" 2>/dev/null || fail "no upload to b seen within 40 s"
+    # The facts probe's upload (the run directory's small owner note goes first).
+    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair3.*/facts.part-* 2>/dev/null)" ]; do
+      [ $SECONDS -lt $until ] && kill -0 "$gate_pid" 2>/dev/null || fail "no upload of the facts probe to b seen within 40 s"
       sleep 0.02
     done
-    echo "uploading: $(ls "$state"/tmp-b/labgate-lab-pair3.*/*.part-*)"
+    echo "uploading: $(ls "$state"/tmp-b/labgate-lab-pair3.*/facts.part-*)"
     kill_sshd "$ns_b"
     tc qdisc del dev lg3b-m root
     wait_gate 60
