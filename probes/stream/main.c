@@ -16,6 +16,7 @@ static const char kUsage[] =
     "  stream client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                [--warmup 1s] [--cpu C] [--nodelay] [--interval 1s] [--drain 200ms]\n"
     "                [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
+    "                [--rate R/s] (messages leave on a fixed schedule; unpaced without it)\n"
     "  both roles:   [--socket-buffer SIZE] (SO_SNDBUF, SO_RCVBUF) [--congestion ALGO] (tcp)\n"
     "The server listens on TCP port P of ADDR (and UDP port P for udp) and prints one\n"
     "line {\"event\":\"listening\",...,\"port\":P} when ready (--port 0, the default,\n"
@@ -43,7 +44,8 @@ enum {
   OPT_HELP,
   OPT_SOCKET_BUFFER,
   OPT_CONGESTION,
-  OPT_PEER
+  OPT_PEER,
+  OPT_RATE
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -65,6 +67,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
                                          {"congestion", required_argument, 0, OPT_CONGESTION},
                                          {"peer", required_argument, 0, OPT_PEER},
+                                         {"rate", required_argument, 0, OPT_RATE},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -87,7 +90,7 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
                   const char** proto) {
   static const int client_only[] = {OPT_CONNECT,         OPT_SIZE,     OPT_DURATION, OPT_WARMUP,
                                     OPT_NODELAY,         OPT_INTERVAL, OPT_DRAIN,    OPT_SERVER_TIMEOUT,
-                                    OPT_CONNECT_TIMEOUT, OPT_PROGRESS};
+                                    OPT_CONNECT_TIMEOUT, OPT_PROGRESS, OPT_RATE};
   size_t i;
   for (i = 0; i < sizeof(client_only) / sizeof(client_only[0]); i++)
     if (server && opt == client_only[i]) lg_usage_error("stream", "--%s is for `stream client` only", name);
@@ -137,6 +140,10 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
       break;
     case OPT_PROGRESS:
       cfg->progress = 1;
+      break;
+    case OPT_RATE:
+      if (lg_parse_rate(arg, &cfg->rate) != 0)
+        lg_usage_error("stream", "--rate: '%s' is not a rate (e.g. 20000/s)", arg);
       break;
     case OPT_SOCKET_BUFFER:
       if (lg_parse_size(arg, &cfg->tune.buffer) != 0 || cfg->tune.buffer == 0 ||

@@ -34,6 +34,7 @@ typedef struct st_config {
   int nodelay;
   int progress; /**< one line per interval on stderr (lg_series_set_progress) */
   uint64_t duration_ns, warmup_ns, interval_ns;
+  double rate;                /**< client: --rate, messages per second on a fixed schedule; 0 = unpaced */
   uint64_t drain_ns;          /**< udp: pause before END so in-flight datagrams land */
   uint64_t server_timeout_ns; /**< a control answer later than this: the server is gone */
   uint64_t connect_timeout_ns;

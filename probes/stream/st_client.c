@@ -1,6 +1,7 @@
-/* The stream client: sends as fast as the socket takes it, times every send()
- * call, and asks the server what arrived. Throughput is the receiver's for UDP
- * (what got through) and the sender's for TCP (every byte is checked delivered). */
+/* The stream client: sends as fast as the socket takes it (or on the fixed
+ * schedule of --rate), times every send() call, and asks the server what
+ * arrived. Throughput is the receiver's for UDP (what got through) and the
+ * sender's for TCP (every byte is checked delivered). */
 #include <errno.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
@@ -28,6 +29,10 @@ typedef struct client {
   lg_hist* hist;
   lg_series series;
   phase_count warm, meas;
+  /* --rate: measured sends that left a period or more after their scheduled
+   * time, and the largest such lag (a starved sender catches up in a burst). */
+  unsigned long long late_sends;
+  uint64_t max_lag_ns;
   unsigned long long total_bytes; /**< every byte sent, both phases */
   st_report report;
   int got_report; /**< the server's REPORT line arrived (it may count zero: 100% loss) */
@@ -143,11 +148,29 @@ static int send_one(client* c, int measuring, uint64_t seq, uint64_t* now) {
   return 0;
 }
 
+/* --rate: waits until message `seq` is due (base + seq x period) but never past
+ * `end`. Returns 1 if woken early (a signal): the caller re-checks and retries. */
+static int wait_due(uint64_t base, uint64_t seq, double period_ns, uint64_t end, uint64_t* now) {
+  uint64_t due = base + (uint64_t)((double)seq * period_ns), until = due < end ? due : end;
+  struct timespec ts;
+  if (due <= *now) return 0;
+  ts.tv_sec = (time_t)(until / 1000000000ull);
+  ts.tv_nsec = (long)(until % 1000000000ull);
+  clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+  *now = lg_now_ns();
+  return *now < until;
+}
+
+/* Unpaced, every send follows the last; with --rate, message k leaves at
+ * start + k / rate whatever happened before it: a sender that fell behind sends
+ * what is due at once (the offered rate stays the one asked), and says how late. */
 static void run(client* c) {
-  uint64_t now = lg_now_ns(), seq = 0;
+  const double period = c->cfg->rate > 0 ? 1e9 / c->cfg->rate : 0;
+  uint64_t now = lg_now_ns(), seq = 0, base = now;
   uint64_t warmup_end = now + c->cfg->warmup_ns, end = UINT64_MAX;
   int measuring = 0;
   while (!c->stop) {
+    if (period > 0 && wait_due(base, seq, period, end, &now)) continue;
     if (!measuring && now >= warmup_end) {
       measuring = 1;
       c->t_start = now;
@@ -155,7 +178,13 @@ static void run(client* c) {
       c->series_end = end;
       lg_series_start(&c->series, now);
     }
-    if (now >= end || send_one(c, measuring, seq++, &now) < 0) break;
+    if (now >= end) break;
+    if (period > 0 && measuring) {
+      uint64_t lag = now - (base + (uint64_t)((double)seq * period));
+      if ((double)lag >= period) c->late_sends++;
+      if (lag > c->max_lag_ns) c->max_lag_ns = lag;
+    }
+    if (send_one(c, measuring, seq++, &now) < 0) break;
   }
   c->t_end = measuring ? now : 0;
   if (measuring) lg_series_finish(&c->series, now < end ? now : end);
@@ -211,18 +240,20 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
   printf(
       ",\"port\":%d,\"udp_port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
       "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\",\"nodelay\":%s,"
-      "\"drain_s\":%.6f,\"server_timeout_s\":%.6f%s},",
+      "\"drain_s\":%.6f,\"server_timeout_s\":%.6f,\"mode\":\"%s\",\"rate_per_s\":%.6g%s},",
       cfg->port, c->udp_port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9,
       (double)cfg->warmup_ns / 1e9, (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
       (cfg->nodelay && !cfg->udp) ? "true" : "false", (double)cfg->drain_ns / 1e9,
-      (double)cfg->server_timeout_ns / 1e9, c->tuning);
+      (double)cfg->server_timeout_ns / 1e9, cfg->rate > 0 ? "open_loop" : "unpaced", cfg->rate, c->tuning);
   printf(
       "\"counters\":{\"measured\":{\"sent\":%llu,\"sent_bytes\":%llu,\"received\":%llu,\"received_bytes\":%"
       "llu,"
-      "\"lost\":%llu,\"out_of_order\":%llu,\"send_errors\":%llu},\"warmup\":{\"sent\":%llu,\"sent_bytes\":%"
+      "\"lost\":%llu,\"out_of_order\":%llu,\"send_errors\":%llu,\"late_sends\":%llu,\"max_lag_ns\":%llu},"
+      "\"warmup\":{\"sent\":%llu,\"sent_bytes\":%"
       "llu},"
       "\"client_total_bytes\":%llu,\"server_total_bytes\":%llu,\"server_total_datagrams\":%llu}",
       c->meas.sent, c->meas.bytes, recv_msgs, recv_bytes, lost, c->report.out_of_order, c->meas.send_errors,
+      c->late_sends, (unsigned long long)c->max_lag_ns,
       c->warm.sent, c->warm.bytes, c->total_bytes, c->report.total_bytes, c->report.total_datagrams);
   if (secs > 0 && c->got_report) {
     printf(",\"throughput_bps\":%.1f,\"send_throughput_bps\":%.1f", (double)recv_bytes * 8 / secs,

@@ -71,6 +71,11 @@ case "$probe" in
       start_server --proto "$proto"
       check_run "$proto stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" --proto "$proto" \
         --duration 500ms --warmup 100ms --cpu 0
+      # Paced: clock_nanosleep(TIMER_ABSTIME) as 2.6.18 has it.
+      check_run "$proto paced stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" \
+        --proto "$proto" --duration 500ms --warmup 100ms --cpu 0 --rate 2000/s
+      grep -q '"mode":"open_loop","rate_per_s":2000' "$work/out.json" ||
+        fail "$proto paced stream: not paced: $(head -c 600 "$work/out.json")"
       stop_server
     done
     start_server --proto tcp --socket-buffer 64KiB --congestion reno

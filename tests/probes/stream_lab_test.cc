@@ -65,6 +65,23 @@ TEST_F(StreamLab, UdpLossIsTheReceiversCount) {
   EXPECT_EQ(m.stat("max_loss"), m.loss_fraction);
 }
 
+TEST_F(StreamLab, UdpRateIsTheOfferedRateAndTheLossUnderItIsTheWires) {
+  // Paced, the sender offers 2000/s whatever the machine's load (it catches up
+  // when held back), so a loss is the wire's, not a starved receiver's.
+  lab().add_udp_loss(10);
+  const ClientRun c = stream("udp", {"--duration", "2s", "--warmup", "200ms", "--rate", "2000/s"});
+  lab().clear_loss();
+  ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+  const measure::Measurement& m = c.m();
+  EXPECT_EQ(c.doc["parameters"]["mode"], "open_loop");
+  EXPECT_NEAR(static_cast<double>(m.sent), 2000 * m.duration_s, 40) << "the schedule, not the socket, set the count";
+  ASSERT_TRUE(m.expectation);
+  EXPECT_NEAR(m.expectation->expected, 2000 * m.duration_s, 1);
+  ASSERT_TRUE(m.loss_fraction);
+  EXPECT_GT(*m.loss_fraction, 0.05);
+  EXPECT_LT(*m.loss_fraction, 0.15) << "10% is dropped on the way, and the receiver keeps up with 2000/s";
+}
+
 TEST_F(StreamLab, UdpTotalLossIsAMeasuredLossNotAnError) {
   lab().add_udp_loss(100);
   const ClientRun c = stream("udp", {"--duration", "1s", "--warmup", "100ms"});

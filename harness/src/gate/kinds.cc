@@ -2,6 +2,7 @@
 #include "labgate/gate/kinds.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "labgate/util/units.h"
@@ -72,7 +73,10 @@ std::string measuring_description(const profile::TestSpec& t) {
   }
   if (t.kind == TestKind::kJitter) return "spinning on the clock for " + seconds(t.duration) + warmup_part(t);
   if (profile::is_disk(t.kind)) return "random I/O for " + seconds(t.duration) + warmup_part(t);
-  std::string how = t.rate_per_sec ? "open loop" : "closed loop";
+  // A stream without a rate is neither loop: it sends as fast as the socket takes.
+  std::string how = t.rate_per_sec ? "open loop at " + std::to_string(std::llround(*t.rate_per_sec)) + "/s"
+                    : profile::is_stream(t.kind) ? "unpaced (as fast as the socket takes)"
+                                                 : "closed loop";
   return "measuring for " + seconds(t.duration) + warmup_part(t) + ", " + how;
 }
 

@@ -67,7 +67,13 @@ TEST(Kinds, MeasuringSaysWhatTheToolDoesAndClaimsNoWarmUpItDoesNotExclude) {
     t.kind = k;
     EXPECT_TRUE(contains(measuring_description(t), "warm-up (excluded)")) << measuring_description(t);
   }
+  t.kind = TestKind::kUdpStream;
+  EXPECT_TRUE(contains(measuring_description(t), "unpaced")) << measuring_description(t);
+  t.rate_per_sec = 2000;
+  EXPECT_TRUE(contains(measuring_description(t), "open loop at 2000/s")) << measuring_description(t);
+  t.rate_per_sec.reset();
   t.kind = TestKind::kTcpRr;
+  EXPECT_TRUE(contains(measuring_description(t), "closed loop")) << measuring_description(t);
   t.warmup = profile::Nanos{0};
   EXPECT_FALSE(contains(measuring_description(t), "warm-up (excluded)"));
 }

@@ -107,11 +107,13 @@ std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::stri
   if (profile::is_rr(spec.kind)) {
     if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
     if (spec.busy_poll) argv.push_back("--busy-poll");
-    if (spec.rate_per_sec) {
-      char rate[64];
-      std::snprintf(rate, sizeof(rate), "%.17g/s", *spec.rate_per_sec);
-      argv.insert(argv.end(), {"--rate", rate});
-    }
+  }
+  // Both probes pace on --rate (pingpong's requests, stream's messages); a stream
+  // without it sends as fast as the socket takes.
+  if (spec.rate_per_sec) {
+    char rate[64];
+    std::snprintf(rate, sizeof(rate), "%.17g/s", *spec.rate_per_sec);
+    argv.insert(argv.end(), {"--rate", rate});
   }
   add_tuning(spec, argv);
   return argv;

@@ -91,6 +91,17 @@ TEST(ProbeCommand, Streams) {
   EXPECT_EQ(c.back(), "--nodelay") << "the profile's nodelay applies to every tcp kind";
 }
 
+TEST(ProbeCommand, AStreamsRateReachesTheProbeNotOnlyTheProfile) {
+  // A udp_stream's `rate` was once dropped here: the probe blasted unpaced and the
+  // loss it reported depended on how busy the machine was, not on the rate asked.
+  auto s = spec(TestKind::kUdpStream);
+  s.rate_per_sec = 2000;
+  const Argv c = probe_client_argv(s, "/p", "198.18.1.2", 7);
+  EXPECT_EQ(Argv(c.end() - 2, c.end()), (Argv{"--rate", "2000/s"}));
+  const Argv server = probe_server_argv(s, "/p", "198.18.1.2");
+  EXPECT_EQ(std::count(server.begin(), server.end(), "--rate"), 0) << "the server does not pace";
+}
+
 TEST(ProbeCommand, SweptSocketBufferAndCongestionGoToBothEnds) {
   auto s = spec(TestKind::kTcpStream);
   s.socket_buffer = 16384;

@@ -54,6 +54,18 @@ void check_cpu(const JsonReader& params, Measurement& m) {
                          std::to_string(actual) + (end != actual ? " then " + std::to_string(end) : ""));
 }
 
+/// An open loop (parameters.mode "open_loop", pingpong's requests or stream's
+/// messages) must also have kept its schedule: rate x measured time are due,
+/// however many the client managed to send.
+void expect_schedule_kept(const JsonReader& params, double duration_s, SampleExpectation& e) {
+  if (params.str_or("mode", "closed_loop") != "open_loop") return;
+  const double planned = params.num("rate_per_s") * duration_s;
+  if (planned <= e.expected) return;
+  e.expected = planned;
+  e.basis = "an open loop of " + thousands(params.num("rate_per_s")) + "/s for " + seconds(duration_s);
+  e.shortfall_means = "the client could not keep its send schedule (it stalled)";
+}
+
 stats::Histogram read_histogram(const JsonReader& r) {
   r.object("histogram");  // names the path when it is not an object
   return stats::Histogram::from_json(r.any("histogram"), r.path_of("histogram"));
@@ -125,14 +137,7 @@ Measurement read_pingpong(const JsonReader& r) {
   e.expected = static_cast<double>(m.sent);
   e.basis = thousands(e.expected) + " requests sent in " + seconds(m.duration_s);
   e.shortfall_means = "requests neither came back nor were counted as dropped";
-  if (params.str_or("mode", "closed_loop") == "open_loop") {
-    const double planned = params.num("rate_per_s") * m.duration_s;
-    if (planned > e.expected) {
-      e.expected = planned;
-      e.basis = "an open loop of " + thousands(params.num("rate_per_s")) + "/s for " + seconds(m.duration_s);
-      e.shortfall_means = "the client could not keep its send schedule (it stalled)";
-    }
-  }
+  expect_schedule_kept(params, m.duration_s, e);
   e.basis += ", " + thousands(static_cast<double>(m.histogram.count())) + " round trips + " +
              thousands(static_cast<double>(m.dropped)) + " counted drops";
   if (e.expected <= 0) e.expected = 1;  // a measured phase without one request holds nothing: never a pass
@@ -150,11 +155,23 @@ Measurement read_stream(const JsonReader& r) {
   if (m.histogram.count() != m.sent)
     r.fail("histogram", "holds " + std::to_string(m.histogram.count()) + " sends but counters.measured says " +
                             std::to_string(m.sent));
+  // A paced sender that fell behind caught up in a burst: the rate offered held
+  // on average, but not datagram by datagram, which is worth saying beside a loss.
+  const std::optional<long long> late = c.opt_int("late_sends");
+  if (late && *late > 0) {
+    m.reported["late_sends"] = static_cast<double>(*late);
+    char lag[48];
+    std::snprintf(lag, sizeof lag, "%.1f ms", static_cast<double>(c.opt_int("max_lag_ns").value_or(0)) / 1e6);
+    m.warnings.push_back(thousands(static_cast<double>(*late)) + " of " + thousands(static_cast<double>(m.sent)) +
+                         " sends left a period or more behind their schedule (up to " + lag +
+                         " late): the sender was held up and caught up in bursts");
+  }
   SampleExpectation e;
   e.held = static_cast<double>(m.histogram.count());
   e.expected = std::max<double>(1, static_cast<double>(m.sent));
   e.basis = thousands(static_cast<double>(m.sent)) + " sends counted in " + seconds(m.duration_s);
   e.shortfall_means = "send times were not recorded";
+  expect_schedule_kept(r.object("parameters"), m.duration_s, e);
   m.expectation = e;
   return m;
 }

@@ -203,6 +203,19 @@ TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
   EXPECT_TRUE(stream.counts_drops);
   EXPECT_EQ(stream.expectation->expected, 17871);
   EXPECT_EQ(stream.expectation->held, 17871);
+  // A paced stream (--rate 2000/s for 0.3 s, a real run on a loaded VM) is held
+  // to its schedule too, and says it fell behind before catching up.
+  const Measurement paced = parse_probe_output(fixture("stream-udp-open.json")).at(0);
+  ASSERT_TRUE(paced.expectation);
+  EXPECT_NEAR(paced.expectation->expected, 601, 1);
+  EXPECT_EQ(paced.expectation->held, 601);
+  EXPECT_EQ(paced.reported.at("late_sends"), 47);
+  EXPECT_THAT(paced.warnings, ::testing::Contains(::testing::HasSubstr("47 of 601 sends left a period or more behind")));
+  auto starved = nlohmann::json::parse(fixture("stream-udp-open.json"));
+  starved["duration_s"] = 0.6;
+  const Measurement behind = parse_probe_output(starved.dump()).at(0);
+  EXPECT_DOUBLE_EQ(behind.expectation->expected, 1200);
+  EXPECT_THAT(behind.expectation->shortfall_means, ::testing::HasSubstr("could not keep its send schedule"));
   const Measurement jitter = parse_probe_output(fixture("jitter.json")).at(0);
   EXPECT_FALSE(jitter.counts_drops);
   EXPECT_EQ(jitter.expectation->expected, 1139348);
