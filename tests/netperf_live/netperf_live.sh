@@ -58,9 +58,14 @@ address = "198.18.0.$((base + 6))"
 test_address = "198.19.$pair.2"
 
 # Lab budgets a loaded 2-core VM keeps; what is judged here is which figure is read.
+# netperf times each transaction, not the loop around it: a clean lab run at ~6 us
+# round trips holds ~0.5% fewer than elapsed / mean (measured), and a loaded VM
+# descheduling netperf between transactions adds to that. 5% keeps a clean run
+# passing here and still fails a stall (a third of the run holds ~1/3).
 [defaults.test]
 duration = "2s"
 warmup = "0s"
+sample_tolerance = "5%"
 message_size = 64
 tool = "netperf"
 from = "a"
@@ -98,10 +103,12 @@ case $case_name in
     for t in udp_rr_netperf tcp_rr_netperf; do
       out=$run/tests/$t/a-to-b/client.out
       grep -q '^Netperf version\|REQUEST/RESPONSE TEST' "$out" || fail "$out is not netperf output"
-      # A clean run accounts for its transactions (within the 1% default).
+      # A clean run accounts for its transactions (within the profile's 5%).
       jq -e --arg t "$t" '.tests[] | select(.name == $t) | .accounting |
-          .checked and .pass and .held > 1000 and .held >= 0.99 * .expected' "$run/run.json" >/dev/null ||
+          .checked and .pass and .tolerance == 0.05 and .held > 1000 and .held >= 0.95 * .expected' "$run/run.json" >/dev/null ||
         fail "$t: a clean run's sample accounting: $(jq -c --arg t "$t" '.tests[] | select(.name == $t) | .accounting' "$run/run.json")"
+      jq -r --arg t "$t" '.tests[] | select(.name == $t) | .accounting |
+          "\($t): accounting held \(.held | floor) of ~\(.expected | floor) (\(1 - .held / .expected | . * 10000 | round / 100)% short, tolerance \(.tolerance * 100)%)"' "$run/run.json"
       "$bin/labgate" import "$out" --results "$work/import-$t" --profile "$work/netperf.toml" --test "$t" \
         >"$work/import-$t.out" 2>&1 || { cat "$work/import-$t.out"; fail "labgate import of $t's own output exited $?"; }
       imported=$(ls -d "$work/import-$t"/*-imported)
@@ -169,3 +176,6 @@ case $case_name in
 
   *) fail "unknown case '$case_name' (figures, lost_replies)" ;;
 esac
+# Nothing left running on the hosts: the driver stops netserver however the case ended.
+left=$(pgrep -af "^(netserver|netperf) .*198\.19\.$pair\.[12]( |$)")
+[ -z "$left" ] || fail "left running after the run: $left"
