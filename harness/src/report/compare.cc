@@ -30,6 +30,19 @@ std::string key_of(const TestRecord& t) { return t.suite_name() + "." + t.test_n
 // The judged figure, exactly as the verdict and the report saw it.
 std::optional<double> value_of(const TestRecord& t, const std::string& stat) { return t.figures.value(stat); }
 
+std::string source_of(const TestRecord* t, const std::string& stat) {
+  const stats::Figure* f = t ? t->figures.find(stat) : nullptr;
+  return f ? figure_origin(*f) : "";
+}
+
+/// One source when both sides agree, else each side's: comparing a tool's own
+/// figure with a histogram's is then visible on the line.
+std::string source_text(const StatDelta& d) {
+  if (d.source_a == d.source_b || d.source_b.empty()) return d.source_a;
+  if (d.source_a.empty()) return d.source_b;
+  return "A: " + d.source_a + "; B: " + d.source_b;
+}
+
 std::string unit_of(const TestRecord* a, const TestRecord* b, const std::string& stat) {
   for (const TestRecord* t : {a, b})
     if (t)
@@ -39,7 +52,7 @@ std::string unit_of(const TestRecord* a, const TestRecord* b, const std::string&
 
 StatDelta delta_of(const std::string& stat, std::optional<double> a, std::optional<double> b,
                    const CompareOptions& o) {
-  StatDelta d{stat, a, b, "", std::nullopt, false, false};
+  StatDelta d{stat, a, b, "", std::nullopt, false, false, "", ""};
   d.gated = std::find(o.gated.begin(), o.gated.end(), stat) != o.gated.end();
   const bool up_is_good = higher_is_better(stat);
   if (a && b && *a > 0) {
@@ -66,6 +79,8 @@ TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOp
     if (x || y) {
       t.stats.push_back(delta_of(stat, x, y, o));
       t.stats.back().unit = unit_of(a, b, stat);
+      t.stats.back().source_a = source_of(a, stat);
+      t.stats.back().source_b = source_of(b, stat);
     }
   }
   return t;
@@ -119,8 +134,8 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
     s += "regression: B slower than A by more than " + format_plain(*o.fail_on_regression * 100) + "% on " +
          gated + "\n";
   }
-  s +=
-      "\n" + pad("test", width) + pad("stat", 12) + pad("A", 14) + pad("B", 14) + pad("B-A", 14) + "change\n";
+  s += "\n" + pad("test", width) + pad("stat", 12) + pad("A", 14) + pad("B", 14) + pad("B-A", 14) +
+       pad("change", 20) + "source\n";
   for (const auto& t : c.tests) {
     std::string label = t.key;
     if (t.only_in_a) label += " (only in A)";
@@ -135,7 +150,7 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       }
       if (d.regression) change += "  REGRESSION";
       s += pad(first ? label : "", width) + pad(d.stat, 12) + pad(value_text(d, d.a), 14) +
-           pad(value_text(d, d.b), 14) + pad(delta_text(d), 14) + change + "\n";
+           pad(value_text(d, d.b), 14) + pad(delta_text(d), 14) + pad(change, 20) + source_text(d) + "\n";
       first = false;
     }
     if (t.stats.empty()) s += pad(label, width) + "(no comparable statistics)\n";

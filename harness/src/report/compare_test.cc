@@ -162,6 +162,22 @@ TEST(Compare, ReadsNetperfsOwnP99NotItsDecadeWideBuckets) {
   EXPECT_DOUBLE_EQ(*stat(c.tests[0], "p99").b, 39'000);
   EXPECT_TRUE(c.regression());
   EXPECT_THROW(stat(c.tests[0], "p99_9"), std::runtime_error) << "netperf gives no p99.9: absent, not a bucket";
+  // And the table says which figure it compared.
+  EXPECT_EQ(stat(c.tests[0], "p99").source_a, "netperf's own p99 (tool)");
+  EXPECT_EQ(stat(c.tests[0], "p99").source_b, "netperf's own p99 (tool)");
+  EXPECT_THAT(comparison_table(c, o), HasSubstr("+18.2%  REGRESSION  netperf's own p99 (tool)\n"));
+}
+
+TEST(Compare, SaysWhenTheTwoSidesFigureComesFromDifferentSources) {
+  measure::Measurement m = of_values({1000, 2000});
+  m.source = "netperf";
+  m.reported = {{"p99", 2500}};
+  results::TestRecord ta = rr("t", {1000, 2000}), tb = rr("t", {});
+  judged(tb, m);
+  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), CompareOptions{});
+  const std::string table = comparison_table(c, CompareOptions{});
+  EXPECT_THAT(table, HasSubstr("A: " + stat(c.tests[0], "p99").source_a + "; B: netperf's own p99 (tool)\n"));
+  EXPECT_THAT(stat(c.tests[0], "p99").source_a, HasSubstr("(histogram)"));
 }
 
 TEST(Compare, EveryKindsOwnFigureAndWhichWayIsWorse) {

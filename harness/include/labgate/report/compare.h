@@ -30,6 +30,9 @@ struct StatDelta {
   std::optional<double> slowdown;  ///< fraction, positive = B is worse; nullopt if A is 0 or missing
   bool gated = false;
   bool regression = false;
+  /// Where each side's figure came from (report::figure_origin: "netperf's own
+  /// p99 (tool)"), so a comparison says what it compared; empty if absent.
+  std::string source_a, source_b;
 };
 
 struct TestDelta {
