@@ -7,24 +7,33 @@
 # `labgate run` with sudo on a only passes: facts and ping -f through sudo -n on
 # a, a command test whose setsid'd grandchild must not survive, nothing left in
 # the shared directory or running on either host.
-#   accounts_gate.sh BIN_DIR SOURCE_DIR
+#   accounts_gate.sh BIN_DIR SOURCE_DIR [PAIR [PORT]]
+# PAIR defaults to 14, PORT to 22; PORT 2222 on a pair up with --rhel5-sshd runs
+# the same gate through RHEL 5's real sshd (OpenSSH 4.3p2, legacy algorithms).
 set -uo pipefail
-bin=$1 src=$2
-pair=14 state=$src/.lab/pair14
+bin=$1 src=$2 pair=${3:-14} port=${4:-22}
+state=$src/.lab/pair$pair
 fail() { echo "FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d /tmp/labgate-accounts.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 [ -f "$state/accounts" ] || fail "pair $pair has no accounts: ci/lab up --pair $pair --accounts"
+base=$(( (pair - 1) * 8 ))
+ip_a=198.18.0.$((base + 2)) ip_b=198.18.0.$((base + 6))
+legacy=false
+[ "$port" = 22 ] || legacy=true
 
-# profiles/lab.toml moved to pair 14, as labgate-ops with sudo, short tests.
-sed -e 's/"198\.18\.0\.2"/"198.18.0.106"/' -e 's/"198\.18\.0\.6"/"198.18.0.110"/' \
-  -e 's/198\.19\.1\./198.19.14./g' -e "s#\"\.\./\.lab/pair1/#\"$state/#g" \
+# profiles/lab.toml moved to the pair, as labgate-ops with sudo, short tests.
+sed -e "s/\"198\\.18\\.0\\.2\"/\"$ip_a\"/" -e "s/\"198\\.18\\.0\\.6\"/\"$ip_b\"/" \
+  -e "s/198\\.19\\.1\\./198.19.$pair./g" -e "s#\"\\.\\./\\.lab/pair1/#\"$state/#g" \
   -e 's/^name = "lab-pair1"/name = "lab-accounts"/' -e 's/^lease_wait = .*/lease_wait = "5s"/' \
   -e 's/^user = "root"/user = "labgate-ops"\nbecome = "sudo"/' \
+  -e "s/^port = 22\$/port = $port/" -e "s/^legacy_algorithms = false/legacy_algorithms = $legacy/" \
   -e 's#^probe_dir = "/tmp"#probe_dir = "/var/tmp/labgate-shared"#' \
   "$src/profiles/lab.toml" | sed '/^\[\[test\]\]/,$d' > "$work/both.toml"
-grep -q '"198.18.0.110"' "$work/both.toml" && grep -q '^become = "sudo"' "$work/both.toml" &&
-  ! grep -qE '\.\./\.lab/pair1/|"198\.18\.0\.[26]"|198\.19\.1\.' "$work/both.toml" || fail "could not move profiles/lab.toml to pair 14: $work/both.toml"
+grep -q "\"$ip_b\"" "$work/both.toml" && grep -q '^become = "sudo"' "$work/both.toml" &&
+  grep -q "^port = $port\$" "$work/both.toml" &&
+  ! grep -qE '\.\./\.lab/pair1/|"198\.18\.0\.[26]"|198\.19\.1\.' "$work/both.toml" ||
+  fail "could not move profiles/lab.toml to pair $pair port $port: $work/both.toml"
 cat >> "$work/both.toml" <<'TOML'
 [[test]]
 name = "tcp_rr_64"
@@ -55,7 +64,8 @@ budget = { max = "5s" }
 TOML
 # Host b's sudo asks for a password: without sudo there, its facts are read as
 # the operator (what needs root is then "not checkable").
-sed 's/^test_address = "198.19.14.2".*/&\nbecome = "none"/' "$work/both.toml" > "$work/a-only.toml"
+sed "s/^test_address = \"198.19.$pair.2\".*/&\nbecome = \"none\"/" "$work/both.toml" > "$work/a-only.toml"
+grep -q '^become = "none"' "$work/a-only.toml" || fail "could not take sudo off host b: $work/a-only.toml"
 
 cd "$work"
 out=$("$bin/labgate" check both.toml 2>&1); rc=$?
@@ -83,4 +93,4 @@ for h in a b; do
     case $cmd in *sshd*|'') ;; *) fail "left running on $h: $cmd" ;; esac
   done
 done
-echo "ok: a gate as labgate-ops (banner, sudo -n on a, password sudo refused on b, shared probe_dir)"
+echo "ok: a gate as labgate-ops on pair $pair port $port (banner, sudo -n on a, password sudo refused on b, shared probe_dir)"
