@@ -42,10 +42,24 @@ TEST_F(ProfileTestLab, UdpRrOpenLoopJudgedByItsBudget) {
   EXPECT_EQ(m.parameters.at("mode"), "open_loop");
   EXPECT_EQ(m.parameters.at("cpu_actual"), "1");
 
-  const auto holds =
-      budget::evaluate(m, {bound(Stat::kP50, 50e6), bound(Stat::kP99, 100e6), bound(Stat::kMax, 1e9),
-                           bound(Stat::kDropped, 0), bound(Stat::kMaxLoss, 0)});
+  // The lab cannot promise a tail or zero drops on a loaded 2-core VM (a CI run
+  // saw p99 184 ms and 139 drops here while other work ran): the judge is held
+  // to this run's own figures instead. At them every budget holds; a hair under
+  // its p99 or its drop count, the budget fails and names the figure.
+  const double p99 = m.stat("p99").value();
+  const double loss = m.loss_fraction.value();
+  const auto holds = budget::evaluate(
+      m, {bound(Stat::kP99, p99), bound(Stat::kDropped, static_cast<double>(m.dropped)), bound(Stat::kMaxLoss, loss)});
   EXPECT_TRUE(holds.pass) << holds.failure_message();
+  const auto tighter = budget::evaluate(m, {bound(Stat::kP99, p99 - 1)});
+  EXPECT_FALSE(tighter.pass);
+  EXPECT_NE(tighter.failure_message().find("p99 = "), std::string::npos) << tighter.failure_message();
+  if (m.dropped > 0) {
+    const auto fewer = budget::evaluate(m, {bound(Stat::kDropped, static_cast<double>(m.dropped) - 1)});
+    EXPECT_FALSE(fewer.pass) << "a drop over the budget passed";
+  }
+  EXPECT_NEAR(static_cast<double>(m.dropped + m.received), static_cast<double>(m.sent), 1)
+      << "every open-loop request is a round trip or a counted drop (one may be in flight at the end)";
 
   const auto cannot = budget::evaluate(m, {bound(Stat::kP50, 1), bound(Stat::kMinThroughput, 1)});
   EXPECT_FALSE(cannot.pass);
