@@ -7,8 +7,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "lab_env.h"
@@ -29,6 +34,36 @@ std::string real_path(const std::string& p) {
 }
 
 using namespace std::chrono_literals;
+
+// Collects what labgate logs at warning level and above while it lives.
+class WarningCapture {
+ public:
+  WarningCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(out_)) {
+    sink_->set_level(spdlog::level::warn);
+    spdlog::default_logger()->sinks().push_back(sink_);
+  }
+  ~WarningCapture() {
+    auto& sinks = spdlog::default_logger()->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
+  }
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+int count_of(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 const std::string kEcho = std::string(LABGATE_PROBE_DIR) + "/echo";
 const std::string kFacts = std::string(LABGATE_PROBE_DIR) + "/facts";
 const std::string kShared = "/var/tmp/labgate-shared";  // one directory, mounted on a and b
@@ -174,7 +209,7 @@ TEST_F(AccountsOnLab, TwoLabNamesForTheSameServersExcludeEachOther) {
 // sshd `MaxSessions 1`: the SFTP channel that an upload leaves open takes the
 // only session, and the next command's channel is refused. That is named as
 // what it is, not "is Subsystem sftp configured?" nor a lost connection.
-TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
+TEST_F(AccountsOnLab, MaxSessionsOneStillServesEveryStepAndNamesTheCauseOnce) {
   // Not under /tmp: the sshd's own /tmp is host a's, bound over it.
   const std::string dir = real_path(state_dir()) + "/maxsessions-test";
   run_local({"mkdir", "-p", dir});
@@ -209,6 +244,7 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
   h.ssh.known_hosts = dir + "/known_hosts";
   std::string msg;
   {
+    const WarningCapture warnings;
     auto t = transport::make_transport(h);
     for (int i = 0; i < 50; ++i) {  // until the new sshd listens
       try {
@@ -219,13 +255,25 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
       }
     }
     const std::string file = "/tmp/labgate-labtest-maxsessions-" + std::to_string(getpid());
-    // The upload opens SFTP, which stays open; the command then needs a second
-    // session. (Even one channel after another can be refused: sshd frees a
-    // closed session's slot a moment later.) Wherever it breaks, it is named.
-    msg = could_not_run([&] {
-      t->upload_data("one session\n", file, 0600);
-      t->run({"rm", "-f", file});
-    });
+    // One channel after another works: the upload's SFTP channel stays open and
+    // the command after it needs the one slot, so labgate closes its idle SFTP
+    // channel and waits out the moment sshd takes to free a closed session's
+    // slot. (Before, the command was refused, and so was a run's clean-up and
+    // lease release right after its last command: the lease was left behind.)
+    t->upload_data("one session\n", file, 0600);
+    const auto rm = t->run({"rm", "-f", file});
+    EXPECT_TRUE(rm.ok()) << rm.describe() << rm.err;
+    EXPECT_FALSE(t->lstat(file)) << file << " was not removed";  // SFTP again: it holds the slot once more
+    // Two at once: a running command holds the slot (sshd keeps it until the
+    // command exits), so the one beside it goes over a second connection, and
+    // the warning names MaxSessions as the cause, once.
+    auto sleeper = t->start({"sleep", "2"});
+    const auto beside = t->run({"echo", "beside"});
+    EXPECT_TRUE(beside.ok()) << beside.describe() << beside.err;
+    EXPECT_EQ(beside.out, "beside\n");
+    const auto slept = sleeper->wait(std::chrono::seconds(10));
+    EXPECT_TRUE(slept && slept->ok()) << "the first command was cut by the second";
+    msg = warnings.text();
   }
   // Our sshd and whatever session of it is left: found by its config's path.
   for (const long pid : pids_matching("a", dir + "/sshd.conf")) ::kill(static_cast<pid_t>(pid), SIGTERM);
@@ -233,8 +281,12 @@ TEST_F(AccountsOnLab, MaxSessionsOneIsNamedAsTheCause) {
     std::this_thread::sleep_for(50ms);
   EXPECT_TRUE(pids_matching("a", dir + "/sshd.conf").empty()) << "the MaxSessions 1 sshd is still running";
   EXPECT_NE(msg.find("MaxSessions"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("MaxSessions"), msg.rfind("MaxSessions")) << "said more than once: " << msg;
+  EXPECT_NE(msg.find("opens connection 2 to this host"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("Subsystem sftp"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("connection lost"), std::string::npos) << msg;
+  const std::string log = read_text(dir + "/sshd.log");
+  EXPECT_EQ(count_of(log, "Accepted publickey"), 2) << "one connection, and a second for the command beside: " << log;
   run_local({"sh", "-c", "rm -f \"$1\"/labgate-labtest-maxsessions-*", "sh", host_tmp("a")});
 }
 

@@ -103,13 +103,29 @@ sftp_session SshConnection::sftp() {
   return sftp_;
 }
 
+void SshConnection::say_refused(const std::string& why, const std::string& instead) {
+  std::lock_guard lock(mutex_);
+  if (refusal_said_) {
+    spdlog::debug("{}; {}", why, instead);
+    return;
+  }
+  refusal_said_ = true;
+  spdlog::warn("{}; {}", why, instead);
+}
+
+bool SshConnection::close_sftp() {
+  std::lock_guard lock(mutex_);
+  if (!sftp_) return false;
+  sftp_free(sftp_);
+  sftp_ = nullptr;
+  ++sftp_epoch_;
+  return true;
+}
+
 void SshConnection::disconnect() {
   if (!session_) return;
   // The SFTP channel belongs to the session: free it first, while that is valid.
-  if (sftp_) {
-    sftp_free(sftp_);
-    sftp_ = nullptr;
-  }
+  close_sftp();
   if (ssh_is_connected(session_)) ssh_disconnect(session_);
   ssh_free(session_);
   session_ = nullptr;

@@ -31,6 +31,18 @@ class SshConnection {
   ssh_session session();
   /// The session's SFTP subsystem, opened on first use and kept with the session.
   sftp_session sftp();
+  /// Closes the SFTP channel if one is open (the next sftp() opens a new one),
+  /// freeing its session slot for a server with a low MaxSessions. Call with
+  /// mutex() held and no SFTP file open. Returns whether there was one.
+  bool close_sftp();
+  /// Says once per connection (a warning; later ones at debug level) that the
+  /// server refused a channel for its MaxSessions and what labgate did instead.
+  void say_refused(const std::string& why, const std::string& instead);
+  /// For a connection opened because another one was refused: already said.
+  void refusal_already_said() { refusal_said_ = true; }
+  /// Bumped whenever the SFTP session goes (closed or with the session), so an
+  /// SFTP file knows its session is gone.
+  int sftp_epoch() const { return sftp_epoch_; }
   /// Drops the session after an I/O error; the next session() reconnects.
   void mark_broken(const std::string& why);
   /// True while a session is up and not known to be broken.
@@ -68,6 +80,8 @@ class SshConnection {
   std::unique_ptr<JumpChain> chain_;
   ssh_session session_ = nullptr;
   sftp_session sftp_ = nullptr;
+  int sftp_epoch_ = 0;
+  bool refusal_said_ = false;
   int generation_ = 0;
   std::string broken_reason_;
   std::chrono::steady_clock::time_point last_sent_{};

@@ -40,6 +40,19 @@ bool run_control(SshConnection& conn, const std::vector<std::string>& argv, std:
   } catch (const ConnectionLost& lost) {
     conn.mark_broken(lost.why);
     spdlog::warn("{}: connection lost during `{}`: {}", conn.who(), shell_join(argv), lost.why);
+  } catch (const ChannelRefused& refused) {
+    // A process whose channel holds the server's only slot (MaxSessions 1) is
+    // still stopped: sshd keeps that slot until the process exits, so the kill
+    // goes over a connection of its own, opened for it and closed after.
+    conn.say_refused(refused.what(), "labgate runs `" + shell_join(argv) + "` over a connection of its own");
+    try {
+      SshConnection own(conn.host());
+      own.refusal_already_said();
+      return run_control(own, argv, limit);
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: cannot run `{}` over a connection of its own either: {}", conn.who(), shell_join(argv),
+                   e.what());
+    }
   } catch (const std::exception& e) {
     spdlog::warn("{}: cannot run `{}`: {}", conn.who(), shell_join(argv), e.what());
   }

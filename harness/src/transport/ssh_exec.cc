@@ -3,8 +3,11 @@
 
 #include <poll.h>
 
+#include <chrono>
 #include <cstring>
 #include <thread>
+
+#include <spdlog/spdlog.h>
 
 #include "labgate/util/exit_code.h"
 
@@ -55,18 +58,33 @@ std::optional<std::string> explain_channel_refusal(const std::string& libssh_err
          "default is 10)";
 }
 
+bool make_room_for_a_channel(SshConnection& conn, int attempt, bool keep_sftp) {
+  constexpr int kRetries = 5;  // 20 + 40 + 80 + 160 + 320 ms at most
+  if (attempt >= kRetries) return false;
+  if (!keep_sftp && conn.close_sftp())
+    spdlog::debug("{}: closed the idle SFTP channel to free a session slot", conn.who());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20 << attempt));
+  return true;
+}
+
 std::unique_ptr<SshExec> SshExec::open(SshConnection& conn, const std::string& remote_line,
                                        const std::string& command, std::size_t output_limit) {
-  try {
-    return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
-  } catch (const ConnectionLost& lost) {
-    if (!lost.nothing_started) throw;
-    // A refusal is not a dead session: reconnecting would cut the channels that
-    // are open (a running server, SFTP) and be refused again. Name it.
-    if (auto why = explain_channel_refusal(lost.why))
-      throw Failure(ExitCode::kCouldNotRun, conn.who() + ": cannot run `" + command + "`: " + *why);
-    conn.mark_broken(lost.why);
-    return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
+  // A clean-up or lease release right after the last command was refused so on
+  // MaxSessions 1, and left the lease behind: see make_room_for_a_channel.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
+    } catch (const ConnectionLost& lost) {
+      if (!lost.nothing_started) throw;
+      // A refusal is not a dead session: reconnecting would cut the channels that
+      // are open (a running server) and be refused again. Name it.
+      if (auto why = explain_channel_refusal(lost.why)) {
+        if (make_room_for_a_channel(conn, attempt, false)) continue;
+        throw ChannelRefused(ExitCode::kCouldNotRun, conn.who() + ": cannot run `" + command + "`: " + *why);
+      }
+      conn.mark_broken(lost.why);
+      return std::make_unique<SshExec>(conn, remote_line, command, output_limit);
+    }
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "capture.h"
 #include "labgate/transport/transport.h"
+#include "labgate/util/exit_code.h"
 #include "remote_command.h"
 #include "ssh_connection.h"
 
@@ -30,6 +31,21 @@ struct ConnectionLost {
 /// For a channel-open failure: names sshd's MaxSessions when the server refused
 /// the channel (rather than the session being dead); nullopt otherwise.
 std::optional<std::string> explain_channel_refusal(const std::string& libssh_error);
+
+/// After a channel refusal: whether to try again, having made room. Under a low
+/// MaxSessions a refusal can be ours to lift: the idle SFTP channel holds a slot
+/// (closed here unless `keep_sftp`; reopened when next needed), and OpenSSH frees
+/// a slot only once it has closed a channel on its side, a moment after we closed
+/// it. So it waits 20, 40, 80, 160, 320 ms for attempts 0..4, then says no.
+bool make_room_for_a_channel(SshConnection& conn, int attempt, bool keep_sftp);
+
+/// The server still refused the channel after make_room_for_a_channel: its
+/// MaxSessions is below what is open on this connection. Callers with a second
+/// connection to turn to catch this; its message names the cause for the rest.
+class ChannelRefused : public Failure {
+ public:
+  using Failure::Failure;
+};
 
 /// Waits up to `max_wait` for the session's socket to become readable with the
 /// connection's lock released (`lock` holds conn.mutex(); it is held again on

@@ -68,16 +68,22 @@ std::string sftp_error_name(int code) {
 
 // The session's SFTP channel. When the server refuses the channel itself
 // (sshd's MaxSessions), say so rather than "is Subsystem sftp configured?".
+// A refusal right after a command may be sshd still freeing that command's
+// slot: tried again briefly first (make_room_for_a_channel).
 sftp_session open_sftp(SshConnection& conn) {
-  try {
-    return conn.sftp();
-  } catch (const Failure& f) {
-    const std::string what = f.what();
-    const auto at = what.find("Channel opening failure");
-    if (at == std::string::npos) throw;
-    if (auto why = explain_channel_refusal(what.substr(at)))
-      throw Failure(f.code(), conn.who() + ": cannot open the SFTP channel: " + *why);
-    throw;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return conn.sftp();
+    } catch (const Failure& f) {
+      const std::string what = f.what();
+      const auto at = what.find("Channel opening failure");
+      if (at == std::string::npos) throw;
+      if (auto why = explain_channel_refusal(what.substr(at))) {
+        if (make_room_for_a_channel(conn, attempt, true)) continue;
+        throw ChannelRefused(f.code(), conn.who() + ": cannot open the SFTP channel: " + *why);
+      }
+      throw;
+    }
   }
 }
 
@@ -87,8 +93,9 @@ struct FileCloser {
   SshConnection& conn;
   sftp_file f;
   int generation = conn.generation();
+  int sftp_epoch = conn.sftp_epoch();
   ~FileCloser() {
-    if (f && conn.connected() && conn.generation() == generation) sftp_close(f);
+    if (f && conn.connected() && conn.generation() == generation && conn.sftp_epoch() == sftp_epoch) sftp_close(f);
   }
 };
 
@@ -146,9 +153,14 @@ bool SshTransport::sftp_unusable() {
 
 void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
   throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
-  std::lock_guard lock(conn_->mutex());
-  if (sftp_unusable()) return exec_upload(*this, data, remote_path, mode);
-  retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
+  std::unique_lock lock(conn_->mutex());
+  try {
+    if (sftp_unusable()) return exec_upload(*this, data, remote_path, mode);
+    retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
+  } catch (const ChannelRefused& refused) {
+    lock.unlock();
+    overflow(refused, "upload " + remote_path).upload_data(data, remote_path, mode);
+  }
 }
 
 void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode) {

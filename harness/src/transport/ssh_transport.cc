@@ -33,6 +33,19 @@ SshTransport::SshTransport(const profile::Host& host)
 
 SshTransport::~SshTransport() = default;
 
+SshTransport& SshTransport::overflow(const ChannelRefused& refused, const std::string& what) {
+  std::lock_guard lock(overflow_mutex_);
+  if (!overflow_) {
+    if (depth_ + 1 > kMaxOverflowDepth) throw refused;
+    conn_->say_refused(refused.what(), "labgate opens connection " + std::to_string(depth_ + 2) +
+                                           " to this host for " + what + " and what else finds no slot");
+    overflow_ = std::make_unique<SshTransport>(conn_->host());
+    overflow_->depth_ = depth_ + 1;
+    overflow_->conn_->refusal_already_said();
+  }
+  return *overflow_;
+}
+
 std::string SshTransport::host_identity() {
   std::lock_guard lock(conn_->mutex());
   ssh_session s = conn_->session();  // connected and verified, or it threw
@@ -84,7 +97,12 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   const auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
   try {
-    ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+    try {
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+    } catch (const ChannelRefused& refused) {
+      lock.unlock();
+      return overflow(refused, "`" + cmd + "`").run(argv, options);
+    }
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     ex->send_input(options.input);
     RunResult r;
@@ -137,10 +155,16 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
     throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": " + e.what());
   }
   throw_if_interrupted("about to start `" + cmd + "` on " + conn_->who());
-  std::lock_guard lock(conn_->mutex());
+  std::unique_lock lock(conn_->mutex());
   const auto t0 = Clock::now();
   try {
-    auto ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+    std::unique_ptr<SshExec> ex;
+    try {
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+    } catch (const ChannelRefused& refused) {
+      lock.unlock();
+      return overflow(refused, "`" + cmd + "`").start(argv, options);
+    }
     ex->send_input("");
     return std::make_unique<SshProcess>(conn_, std::move(ex));
   } catch (const ConnectionLost& lost) {

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 
 #include "labgate/transport/transport.h"
 #include "ssh_connection.h"
 
 namespace labgate::transport {
+
+class ChannelRefused;
 
 class SshTransport : public Transport {
  public:
@@ -36,12 +39,22 @@ class SshTransport : public Transport {
   // True when this session's login shell prints on stdout (checked once per
   // session): SFTP cannot work, files go through exec_files.h instead.
   bool sftp_unusable();
+  // A second connection to the same host, opened the first time this one's
+  // server refuses a channel (sshd's MaxSessions below what is open at once:
+  // a probe server holding the only slot must still be stopped, the run cleaned
+  // up and the lease released). Said once, naming the cause; kept for the run.
+  SshTransport& overflow(const ChannelRefused& refused, const std::string& what);
+  // How deep a chain of such connections may go: each is one more session slot set.
+  static constexpr int kMaxOverflowDepth = 3;
 
   std::string name_;
   // Shared with started processes, which may outlive a call but not the session.
   std::shared_ptr<SshConnection> conn_;
   int files_checked_ = -1;  // session generation sftp_unusable() last looked at
   bool exec_files_ = false;
+  int depth_ = 0;  // 0 for the run's connection, 1.. for overflow ones
+  std::mutex overflow_mutex_;
+  std::unique_ptr<SshTransport> overflow_;
 };
 
 }  // namespace labgate::transport
