@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,9 @@ struct DriverOptions {
   int connect_attempts = 3;
   /// Ports tried when the profile sets none and a chosen port is taken.
   int port_attempts = 3;
+  /// The clock the client's output lines are timed with (tools::account_tool_time);
+  /// unset: std::chrono::steady_clock. Tests give a scripted one.
+  std::function<std::chrono::nanoseconds()> clock;
 };
 
 /// Everything a tool run leaves: the Measurement and, for the results folder,
