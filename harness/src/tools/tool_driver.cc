@@ -185,7 +185,7 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
         break;
       } catch (const ParseError& e) {
         if (e.kind() == ParseFailure::kServerUnreachable && attempt < o.connect_attempts) {
-          std::this_thread::sleep_for(o.poll_interval * 4);
+          std::this_thread::sleep_for(o.retry_pause);
           continue;
         }
         std::string why = e.what();
