@@ -70,15 +70,17 @@ void RunBook::finish_at(int exit_code, results::Clock::time_point end) {
 void RunBook::publish() {
   const auto t0 = std::chrono::steady_clock::now();
   report::publish(dir_, run_);
-  spdlog::debug("timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),
-                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+  spdlog::debug(
+      "timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
 }
 
 void RunBook::checkpoint() {
   const auto t0 = std::chrono::steady_clock::now();
   dir_.write_run(run_);
-  spdlog::debug("timing: run.json recorded ({} tests) in {} ms", run_.tests.size(),
-                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+  spdlog::debug(
+      "timing: run.json recorded ({} tests) in {} ms", run_.tests.size(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
 }
 
 results::RunDir open_or_create_run_dir(const std::string& suffix) {

@@ -76,19 +76,21 @@ long ms_since(Clock::time_point t0) {
 /// Waits for the server's readiness line, else polls the server host's /proc/net,
 /// until the port is bound, the server ends, or time runs out; says which decided.
 std::string wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
-                          const Endpoint& ep, const DriverOptions& o) {
+                                 const Endpoint& ep, const DriverOptions& o) {
   const bool tcp = inv.server_protocol == "tcp";
   const std::vector<std::string> probe = {"cat", tcp ? "/proc/net/tcp" : "/proc/net/udp"};
   const auto deadline = Clock::now() + o.ready_timeout;
   // The server's own word, as soon as it is said: no poll, no interval. Without
   // it (ended, or a build that words it otherwise) /proc/net decides below.
-  if (!inv.server_ready_line.empty() && server.process().wait_for_output(inv.server_ready_line, o.ready_timeout))
+  if (!inv.server_ready_line.empty() &&
+      server.process().wait_for_output(inv.server_ready_line, o.ready_timeout))
     return "its own line";
   for (int polls = 1;; ++polls) {
     transport::RunOptions ro;
     ro.timeout = std::chrono::seconds(5);
     const RunResult r = server_host.run(probe, ro);
-    if (r.ok() && port_bound(r.out, ep.server_address, ep.port, tcp)) return std::to_string(polls) + " read(s) of /proc/net";
+    if (r.ok() && port_bound(r.out, ep.server_address, ep.port, tcp))
+      return std::to_string(polls) + " read(s) of /proc/net";
     if (auto ended = server.process().wait(std::chrono::nanoseconds(0)))
       could_not_run(host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` ended (" +
                     ended->describe() + ") before listening on " + ep.server_address + ":" +

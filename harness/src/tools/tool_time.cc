@@ -12,7 +12,8 @@ namespace {
 double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
 /// When the first line containing `needle` arrived.
-std::optional<std::chrono::nanoseconds> arrival(const std::vector<TimedLine>& lines, std::string_view needle) {
+std::optional<std::chrono::nanoseconds> arrival(const std::vector<TimedLine>& lines,
+                                                std::string_view needle) {
   for (const auto& l : lines)
     if (l.text.find(needle) != std::string::npos) return l.at;
   return std::nullopt;
@@ -34,8 +35,10 @@ void sockperf(const std::vector<TimedLine>& lines, measure::Measurement& m) {
       "(its set-up and the fixed 2-s pause sockperf sleeps before every run), wrap-up from 'Test end' to "
       "its last line (its 0.1-s wait for late replies and its statistics)";
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%.3f s start-up before its run, %.3f s wrap-up after it (timed by labgate; "
-                "not measuring, not labgate's)", t.startup_s, t.wrapup_s);
+  std::snprintf(buf, sizeof buf,
+                "%.3f s start-up before its run, %.3f s wrap-up after it (timed by labgate; "
+                "not measuring, not labgate's)",
+                t.startup_s, t.wrapup_s);
   m.parameters["tool_time"] = buf;
   m.tool_time = std::move(t);
 }

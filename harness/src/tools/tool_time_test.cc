@@ -22,7 +22,8 @@ using transport::FakeTransport;
 
 /// "<seconds>\t<line>" per line, as record-timed.sh wrote them.
 std::vector<TimedLine> timed_fixture() {
-  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/sockperf/sockperf37-udp-rtt-timed.txt");
+  std::ifstream in(std::string(LABGATE_SOURCE_DIR) +
+                   "/tests/fixtures/tools/sockperf/sockperf37-udp-rtt-timed.txt");
   std::vector<TimedLine> lines;
   for (std::string l; std::getline(in, l);) {
     const auto tab = l.find('\t');
@@ -80,9 +81,10 @@ TEST(ToolTime, TheDriverTimesTheClientsLinesAndTakesTheServersWord) {
   FakeTransport a("a"), b("b");
   // No /proc/net answer is scripted: a driver that polled instead of reading the
   // server's "using recvfrom() to block on socket(s)" would fail here.
-  b.on({"sockperf", "sr"}, FakeTransport::ok("sockperf: [SERVER] listen on:\n[ 0] IP = 198.19.210.2     PORT = "
-                                             "41000 # UDP\nsockperf: [tid 77] using recvfrom() to block on "
-                                             "socket(s)\n"));
+  b.on({"sockperf", "sr"},
+       FakeTransport::ok("sockperf: [SERVER] listen on:\n[ 0] IP = 198.19.210.2     PORT = "
+                         "41000 # UDP\nsockperf: [tid 77] using recvfrom() to block on "
+                         "socket(s)\n"));
   a.on({"sockperf", "pp"}, FakeTransport::ok(text_of(lines)));
   profile::TestSpec s;
   s.name = "drv";

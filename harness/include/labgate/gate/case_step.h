@@ -1,8 +1,9 @@
 // Run -> judge -> record for one case: measures it on the session, keeps every
 // raw output in the results folder, judges each measurement with the one judge
 // (gate::judge_case), stamps when it started, how long it really took and the
-// run's conformance, and records it in run.json (RunBook::checkpoint). Shared by `labgate run`, the CTest suites and
-// anything else that measures; the GoogleTest case only turns it into assertions.
+// run's conformance, and records it in run.json (RunBook::checkpoint). Shared by
+// `labgate run`, the CTest suites and anything else that measures; the
+// GoogleTest case only turns it into assertions.
 #pragma once
 
 #include <optional>
