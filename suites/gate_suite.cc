@@ -104,7 +104,7 @@ class CaseTest : public ::testing::Test {
       r.verdict = results::TestVerdict::kNotRun;
       r.conformance = run_.book().run().conformance();
       run_.book().put_test(std::move(r));
-      run_.book().publish();
+      run_.book().checkpoint();
       GTEST_SKIP() << gate::not_started_reason(*why);
     }
     gate::GateSession* session = run_.session(hosts_);
@@ -112,7 +112,7 @@ class CaseTest : public ::testing::Test {
       // The first case to need the hosts found them unreachable: it carries the error.
       const std::string why = run_.stopped().value_or("the hosts could not be reached");
       run_.book().put_test(gate::error_record(c_, why));
-      run_.book().publish();
+      run_.book().checkpoint();
       FAIL() << "could not run " << c_.name() << ": " << why;
     }
     // Each pair keeps its own files on its thread; run.json is written here, after the round.

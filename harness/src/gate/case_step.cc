@@ -117,7 +117,7 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     out.could_not_run = !out.not_run;
     out.error = measured.error ? *measured.error : *measured.keep_error;
     try {
-      if (publish) book.publish();
+      if (publish) book.checkpoint();
     } catch (const std::exception& w) {
       spdlog::error("writing the results: {}", w.what());
     }
@@ -126,7 +126,7 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
   out.lease_lost = session.lease_lost();
   if (out.lease_lost) book.warn(c.name() + ": the lab lease was broken during the test; numbers may be spoiled");
   try {
-    if (publish) book.publish();
+    if (publish) book.checkpoint();
   } catch (const std::exception& e) {
     out.could_not_run = true;
     out.error = std::string("recording the results: ") + e.what();
@@ -164,7 +164,7 @@ CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::
     out.error = r.failure;
     out.records.push_back(r);
     run.book().put_test(std::move(r));
-    run.book().publish();
+    run.book().checkpoint();
     return out;
   }
   GateSession* session = run.session(hosts);
@@ -176,7 +176,7 @@ CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::
     r.conformance = run.book().run().conformance();
     out.records.push_back(r);
     run.book().put_test(std::move(r));
-    run.book().publish();
+    run.book().checkpoint();
     return out;
   }
   return run_judge_record(*session, run.book(), c);

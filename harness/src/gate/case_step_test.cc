@@ -153,7 +153,10 @@ TEST_F(CaseStep, AStoppedRunStartsNothingAndRecordsWhy) {
   // The reason's head only: the error itself is printed once, by the step that met it.
   EXPECT_EQ(book_->run().tests[0].failure,
             "not started: preconditions (the error is the run's, printed once above and in run.json)");
-  // JUnit lists it as skipped with the reason.
+  // run.json holds it at once; JUnit lists it as skipped with the reason once the
+  // step publishes at its end (as `labgate run` and each CTest step do).
+  EXPECT_THAT(read("run.json"), HasSubstr("not started: preconditions (the error is the run"));
+  book_->publish();
   EXPECT_THAT(read("junit.xml"),
               HasSubstr("<skipped message=\"not started: preconditions (the error is the run"));
 }

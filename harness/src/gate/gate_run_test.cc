@@ -13,6 +13,7 @@
 #include "labgate/bios/conrep.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/preconditions_step.h"
+#include "labgate/results/run_result.h"
 #include "labgate/transport/interrupt.h"
 
 namespace labgate::gate {
@@ -180,6 +181,31 @@ TEST_F(Run, ACaseThatCouldNotRunDoesNotStopTheOthers) {
   EXPECT_FALSE(outcomes[1].could_not_run) << outcomes[1].error;
   EXPECT_EQ(book_->run().tests[1].verdict, results::TestVerdict::kPass);
   EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kCouldNotRun);
+}
+
+TEST_F(Run, EachCaseIsInRunJsonAtOnceTheReportsFollowAndAStopCompletesThem) {
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const std::vector<std::string> hosts{"a", "b"};
+  run_preconditions_in(run, hosts);
+  const std::string junit_before = read("junit.xml");
+  ASSERT_THAT(junit_before, HasSubstr("Preconditions")) << "the preconditions are published when checked";
+  run_in_gate(run, cases_.at(0), hosts);
+  // run.json holds the case at once: a later step, or `labgate report` after a kill, reads it.
+  const auto state = results::run_result_from_json(nlohmann::json::parse(read("run.json")));
+  ASSERT_EQ(state.tests.size(), 1u);
+  EXPECT_EQ(state.tests[0].name, "rr");
+  EXPECT_EQ(read("junit.xml"), junit_before) << "the reports were rendered again after a case";
+  // A stop mid-run (an interrupt, a lost lease) publishes: the reports hold every case so far and why.
+  run.stop("interrupted by SIGINT");
+  for (const char* f : {"junit.xml", "junit-strict.xml", "report.html"})
+    EXPECT_NE(read(f).find("interrupted by SIGINT"), std::string::npos) << f;
+  for (const char* f : {"junit.xml", "junit-strict.xml"})
+    EXPECT_NE(read(f).find("testcase name=\"rr/a-&gt;b\""), std::string::npos) << f;
+  EXPECT_NE(read("report.html").find("tests/rr/a-to-b/measurement.json"), std::string::npos);
+  EXPECT_THAT(read("metrics.prom"), HasSubstr("labgate_latency_seconds{lab=\"fakelab\",test=\"rr\""));
+  run_in_gate(run, cases_.at(1), hosts);  // not started: in run.json, in the reports at the run's end
+  EXPECT_EQ(results::run_result_from_json(nlohmann::json::parse(read("run.json"))).tests.size(), 2u);
+  run.close();
 }
 
 TEST_F(Run, AStopIsRecordedOnceAndPublished) {

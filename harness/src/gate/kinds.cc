@@ -64,9 +64,20 @@ std::string measuring_description(const profile::TestSpec& t) {
       return "netperf for " + seconds(t.duration) +
              " by netperf's own clock (netperf has no warm-up exclusion; its -k figures are the figures)";
     case Tool::kSockperf:
-      return "sockperf for " + seconds(t.duration) + " by sockperf's own clock (its own warm-up handling)";
-    case Tool::kIperf3:
-      return "iperf3 for " + seconds(t.duration) + " by iperf3's own clock (throughput and loss only)";
+      // sockperf 3.x: -t is its whole run, of which it leaves out the first 400 ms
+      // and the last 50 ms; before every run it sleeps 2 s (tools/tool_time.h).
+      return "sockperf for " + seconds(t.duration) +
+             " by sockperf's own clock, its first 400 ms its own warm-up and its last 50 ms its "
+             "cool-down (the profile's warm-up is not applied), after the fixed 2-s pause sockperf "
+             "takes before every run";
+    case Tool::kIperf3: {
+      const auto whole = std::chrono::ceil<std::chrono::seconds>(t.warmup);
+      return "iperf3 for " + seconds(t.duration) + " by iperf3's own clock" +
+             (whole.count() > 0
+                  ? " after a " + seconds(whole) + " warm-up it sends but does not count (--omit)"
+                  : std::string(" (no warm-up)")) +
+             " (throughput and loss only)";
+    }
     case Tool::kSysbench:
       return "sysbench fileio for " + seconds(t.duration) + " (its own timing)";
     case Tool::kBuiltin: break;

@@ -45,7 +45,15 @@ TEST(Kinds, MeasuringSaysWhatTheToolDoesAndClaimsNoWarmUpItDoesNotExclude) {
   EXPECT_FALSE(contains(netperf, "warm-up (excluded)")) << netperf;
 
   t.tool = Tool::kSockperf;
-  EXPECT_FALSE(contains(measuring_description(t), "warm-up (excluded)"));
+  const std::string sockperf = measuring_description(t);
+  EXPECT_FALSE(contains(sockperf, "warm-up (excluded)")) << sockperf;
+  EXPECT_TRUE(contains(sockperf, "fixed 2-s pause")) << sockperf;
+
+  t.kind = TestKind::kTcpStream;
+  t.tool = Tool::kIperf3;  // --omit takes whole seconds: 500 ms is 1 s
+  EXPECT_TRUE(contains(measuring_description(t), "after a 1s warm-up it sends but does not count (--omit)"))
+      << measuring_description(t);
+  t.kind = TestKind::kTcpRr;
 
   t.tool = Tool::kBuiltin;
   t.kind = TestKind::kPingFlood;

@@ -1,6 +1,9 @@
 // The run.json of one results folder, updated and published by each gate step.
 #include "labgate/gate/run_book.h"
 
+#include <spdlog/spdlog.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -64,7 +67,21 @@ void RunBook::finish_at(int exit_code, results::Clock::time_point end) {
   run_.exit_code = exit_code;
 }
 
-void RunBook::publish() { report::publish(dir_, run_); }
+void RunBook::publish() {
+  const auto t0 = std::chrono::steady_clock::now();
+  report::publish(dir_, run_);
+  spdlog::debug(
+      "timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+}
+
+void RunBook::checkpoint() {
+  const auto t0 = std::chrono::steady_clock::now();
+  dir_.write_run(run_);
+  spdlog::debug(
+      "timing: run.json recorded ({} tests) in {} ms", run_.tests.size(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+}
 
 results::RunDir open_or_create_run_dir(const std::string& suffix) {
   if (const char* d = std::getenv("LABGATE_RUN_DIR"); d && *d) return results::RunDir::open(d);

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "fake_lab_test_util.h"
@@ -115,6 +116,18 @@ TEST_F(Book, NotCheckedPreconditionsAreNeverConforming) {
   EXPECT_EQ(book.run().not_checked_why, "-L latency left the preconditions out");
   EXPECT_THAT(read("junit.xml"), Not(HasSubstr("labgate.conforming\" value=\"yes\"")));
   EXPECT_EQ(exit_code_of(book.run()), ExitCode::kPassed);
+}
+
+TEST_F(Book, ACheckpointWritesRunJsonAloneAndPublishTheRest) {
+  RunBook book(*dir_, profile_);
+  book.put_test(record("p1", results::TestVerdict::kPass));
+  book.checkpoint();
+  EXPECT_EQ(results::run_result_from_json(nlohmann::json::parse(read("run.json"))).tests.size(), 1u);
+  for (const char* f : {"junit.xml", "junit-strict.xml", "report.html", "metrics.prom"})
+    EXPECT_FALSE(std::filesystem::exists(dir_->path() / f)) << f << " written by a checkpoint";
+  book.publish();
+  for (const char* f : {"junit.xml", "junit-strict.xml", "report.html", "metrics.prom"})
+    EXPECT_THAT(read(f), HasSubstr("p1")) << f;
 }
 
 TEST_F(Book, ALaterStepReadsWhatAnEarlierOnePublished) {

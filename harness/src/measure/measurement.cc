@@ -83,6 +83,11 @@ nlohmann::json to_json(const Measurement& m) {
   if (m.throughput_bps) j["throughput_bps"] = *m.throughput_bps;
   if (m.loss_fraction) j["loss_fraction"] = *m.loss_fraction;
   j["counts_drops"] = m.counts_drops;
+  if (m.cooldown_s > 0) j["cooldown_s"] = m.cooldown_s;
+  if (m.tool_time)
+    j["tool_time"] = {{"startup_s", m.tool_time->startup_s},
+                      {"wrapup_s", m.tool_time->wrapup_s},
+                      {"basis", m.tool_time->basis}};
   if (m.expectation)
     j["expectation"] = {{"expected", m.expectation->expected},
                         {"held", m.expectation->held},
@@ -130,6 +135,11 @@ Measurement measurement_from_json(const nlohmann::json& j) {
     m.throughput_bps = r.opt_num("throughput_bps");
     m.loss_fraction = r.opt_num("loss_fraction");
     m.counts_drops = r.bool_or("counts_drops", false);
+    m.cooldown_s = r.opt_num("cooldown_s").value_or(0);
+    if (r.has("tool_time")) {
+      const util::JsonReader t = r.object("tool_time");
+      m.tool_time = ToolTime{t.num("startup_s"), t.num("wrapup_s"), t.str("basis")};
+    }
     if (r.has("expectation")) {
       const util::JsonReader e = r.object("expectation");
       m.expectation =

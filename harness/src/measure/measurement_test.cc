@@ -115,6 +115,8 @@ Measurement full() {
   m.events = {{0.125, 15000, 2}};
   m.duration_s = 1.25;
   m.warmup_s = 0.1;
+  m.cooldown_s = 0.05;
+  m.tool_time = ToolTime{2.0, 0.125, "sockperf's own lines"};
   m.sent = 1003;
   m.received = 1000;
   m.dropped = 3;
@@ -136,6 +138,10 @@ TEST(MeasurementJson, RoundTripsExactly) {
   EXPECT_EQ(b.loss_fraction, a.loss_fraction);
   EXPECT_EQ(b.events.at(0).cpu, 2);
   EXPECT_EQ(b.series.at(1).length_s, 0.25);
+  EXPECT_EQ(b.cooldown_s, 0.05);
+  ASSERT_TRUE(b.tool_time);
+  EXPECT_EQ(b.tool_time->startup_s, 2.0);
+  EXPECT_EQ(b.tool_time->wrapup_s, 0.125);
 }
 
 TEST(MeasurementJson, AbsentOptionalsStayAbsent) {
@@ -144,6 +150,8 @@ TEST(MeasurementJson, AbsentOptionalsStayAbsent) {
   const Measurement b = measurement_from_json(to_json(a));
   EXPECT_FALSE(b.throughput_bps);
   EXPECT_FALSE(b.loss_fraction);
+  EXPECT_FALSE(b.tool_time);
+  EXPECT_FALSE(to_json(a).contains("cooldown_s")) << "run.json of the built-in probes stays as it was";
 }
 
 void expect_error(nlohmann::json j, const std::string& needle) {

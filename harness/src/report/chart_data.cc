@@ -24,6 +24,8 @@ ChartData chart_data(const nlohmann::json& j) {
   v.parameters = std::move(m.parameters);
   v.warmup_s = m.warmup_s;
   v.duration_s = m.duration_s;
+  v.cooldown_s = m.cooldown_s;
+  v.tool_time = std::move(m.tool_time);
   if (m.cpu >= 0) v.cpu = m.cpu;
   v.warnings = std::move(m.warnings);
   return v;

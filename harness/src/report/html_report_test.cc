@@ -78,6 +78,21 @@ TEST(HtmlReport, PreconditionTableShowsHostsSideBySide) {
   EXPECT_THAT(html, HasSubstr("echo &#39;net.ipv4.tcp_sack = 0&#39; &gt;&gt; /etc/sysctl.conf"));
 }
 
+TEST(HtmlReport, AToolsCoolDownAndItsOwnStartUpAreSaid) {
+  auto run = testing::synthetic_run();
+  auto& m = run.tests.at(0).measurement;
+  ASSERT_FALSE(m.is_null());
+  m["cooldown_s"] = 0.05;
+  m["tool_time"] = {{"startup_s", 2.0}, {"wrapup_s", 0.25}, {"basis", "sockperf's own lines"}};
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, HasSubstr("cool-down excluded: last 0.05 s"));
+  EXPECT_THAT(
+      html,
+      HasSubstr(
+          "the tool&#39;s own start-up 2 s before its run and wrap-up 0.25 s after it (not measuring)"));
+  EXPECT_THAT(html_report(testing::synthetic_run()), Not(HasSubstr("cool-down excluded")));
+}
+
 TEST(HtmlReport, EveryMeasuredTestHasItsPlotsAndContext) {
   const std::string html = html_report(testing::synthetic_run());
   // 4 tests with histograms and series, 3 plots each; the broken test has none.

@@ -76,6 +76,12 @@ std::string context_line(const TestRecord& t, const ChartData& v) {
   } else {
     parts.push_back("warm-up excluded: " + (v.warmup_s ? html_escape("first " + format_duration(*v.warmup_s))
                                                        : std::string("not recorded")));
+    if (v.cooldown_s > 0)
+      parts.push_back("cool-down excluded: last " + html_escape(format_duration(v.cooldown_s)));
+    if (v.tool_time)
+      parts.push_back(html_escape("the tool's own start-up " + format_duration(v.tool_time->startup_s) +
+                                  " before its run and wrap-up " + format_duration(v.tool_time->wrapup_s) +
+                                  " after it (not measuring)"));
     parts.push_back("CPU placement: " + html_escape(cpu_placement(v)));
   }
   if (const stats::Figure* f = t.figures.find("throughput")) parts.push_back("throughput " + html_escape(figure_text(*f)));

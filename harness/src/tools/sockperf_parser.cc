@@ -88,6 +88,7 @@ struct Summary {
   std::uint64_t observations = 0;
   bool counted = false;        ///< [Valid Duration] counts were read
   bool drops_counted = false;  ///< the dropped/duplicated/out-of-order line was read
+  std::optional<double> total_run_s;  ///< [Total Run] RunTime: warm-up + valid duration + cool-down
 };
 
 }  // namespace
@@ -140,7 +141,10 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       continue;
     }
     if (line.starts_with("[Total Run]")) {
-      if (auto w = field(line, "Warm up time")) m.warmup_s = *w / 1000.0;
+      if (auto w = field(line, "Warm up time")) {
+        m.warmup_s = *w / 1000.0;
+        s.total_run_s = field(line, "RunTime");  // 3.x: where the parts of the run are known
+      }
       continue;
     }
     if (line.starts_with("[Valid Duration]")) {
@@ -264,7 +268,12 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       half ? "doubled: sockperf reported half the round trip as 'latency' (run without --full-rtt)"
            : "as printed: sockperf ran with --full-rtt";
   m.parameters["warmup"] =
-      "sockperf's own warm-up stage (a few dummy messages) and its valid-duration window";
+      "sockperf's own: the first part of its run (Warm up time), left out of its valid duration";
+  // A 3.x run is warm-up + valid duration + a cool-down it leaves out at the end
+  // (50 ms); the cool-down is what its own figures leave over. 2.x prints no
+  // warm-up, so where its excluded part lies is not said: nothing is named.
+  if (s.total_run_s && s.counted && *s.total_run_s > m.warmup_s + m.duration_s)
+    m.cooldown_s = *s.total_run_s - m.warmup_s - m.duration_s;
   // sockperf counts drops by sequence number, for UDP and TCP alike.
   m.counts_drops = s.drops_counted && s.counted;
   // Sample accounting: every message received is an observation, and a closed

@@ -49,6 +49,7 @@ TEST(SockperfParser, Seed000Udp25IsDoubledToRoundTrip) {
   EXPECT_EQ(m.received, 1556913u);
   EXPECT_EQ(m.dropped, 0u);
   EXPECT_DOUBLE_EQ(m.duration_s, 120.0);
+  EXPECT_EQ(m.cooldown_s, 0) << "2.5 prints no warm-up: its 0.1 s outside the valid duration is not named";
   EXPECT_EQ(m.parameters.at("sockperf.version"), "2.5.208");
   EXPECT_EQ(m.parameters.at("sockperf.observations"), "1556913");
   EXPECT_THAT(m.parameters.at("latency_normalised"), HasSubstr("doubled"));
@@ -117,6 +118,7 @@ TEST_P(Sockperf37, RoundTripWhateverTheFlag) {
   EXPECT_EQ(m.received, r.sent);
   EXPECT_DOUBLE_EQ(m.duration_s, 2.55);
   EXPECT_DOUBLE_EQ(m.warmup_s, 0.4);  // "Warm up time=400 msec"
+  EXPECT_NEAR(m.cooldown_s, 0.05, 1e-9);  // RunTime 3.000 = 0.400 warm-up + 2.550 valid + the cool-down
   EXPECT_EQ(m.parameters.at("sockperf.version"), "3.7-no.git");
   EXPECT_THAT(m.parameters.at("latency_normalised"), HasSubstr(r.full_rtt ? "--full-rtt" : "doubled"));
 }

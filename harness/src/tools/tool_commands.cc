@@ -100,6 +100,9 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
            "sockperf has no option for the TCP congestion control; sweep congestion with tool = "
            "\"builtin\", \"netperf\" or \"iperf3\"");
   inv.server_protocol = tcp ? "tcp" : "udp";
+  // sockperf sr binds (and listens) before its receive loop, which it announces
+  // with "[tid N] using recvfrom() to block on socket(s)" (3.x and 2.x).
+  inv.server_ready_line = "to block on socket(s)";
   const std::string port = std::to_string(ep.port);
   inv.server_argv = {"sockperf", "sr", "-i", ep.server_address, "-p", port};
   if (tcp) inv.server_argv.push_back("--tcp");

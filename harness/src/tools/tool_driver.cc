@@ -3,12 +3,14 @@
 #include "labgate/tools/tool_driver.h"
 
 #include <arpa/inet.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <random>
 #include <thread>
 
 #include "labgate/tools/parsers.h"
+#include "labgate/tools/tool_time.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
 #include "text_scan.h"
@@ -67,17 +69,28 @@ std::string hex_le(const std::string& ipv4) {
   return buf;
 }
 
-/// Polls the server host's /proc/net until the port is bound, the server ends, or time runs out.
-void wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
-                          const Endpoint& ep, const DriverOptions& o) {
+long ms_since(Clock::time_point t0) {
+  return static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+}
+
+/// Waits for the server's readiness line, else polls the server host's /proc/net,
+/// until the port is bound, the server ends, or time runs out; says which decided.
+std::string wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
+                                 const Endpoint& ep, const DriverOptions& o) {
   const bool tcp = inv.server_protocol == "tcp";
   const std::vector<std::string> probe = {"cat", tcp ? "/proc/net/tcp" : "/proc/net/udp"};
   const auto deadline = Clock::now() + o.ready_timeout;
-  while (true) {
+  // The server's own word, as soon as it is said: no poll, no interval. Without
+  // it (ended, or a build that words it otherwise) /proc/net decides below.
+  if (!inv.server_ready_line.empty() &&
+      server.process().wait_for_output(inv.server_ready_line, o.ready_timeout))
+    return "its own line";
+  for (int polls = 1;; ++polls) {
     transport::RunOptions ro;
     ro.timeout = std::chrono::seconds(5);
     const RunResult r = server_host.run(probe, ro);
-    if (r.ok() && port_bound(r.out, ep.server_address, ep.port, tcp)) return;
+    if (r.ok() && port_bound(r.out, ep.server_address, ep.port, tcp))
+      return std::to_string(polls) + " read(s) of /proc/net";
     if (auto ended = server.process().wait(std::chrono::nanoseconds(0)))
       could_not_run(host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` ended (" +
                     ended->describe() + ") before listening on " + ep.server_address + ":" +
@@ -135,9 +148,12 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
       throw Failure(ExitCode::kUsageError, e.what());
     }
     const ToolInvocation& inv = run.invocation;
+    const auto t_server = Clock::now();
     ServerGuard server(server_host.start(inv.server_argv));
     try {
-      wait_until_listening(server_host, server, inv, ep, o);
+      const std::string by = wait_until_listening(server_host, server, inv, ep, o);
+      spdlog::debug("timing: {}: {} server listening in {} ms ({})", host_of(server_host),
+                    profile::to_string(spec.tool), ms_since(t_server), by);
     } catch (const Failure&) {
       const RunResult s = server.stop();
       if (chosen_port && port_try < o.port_attempts && port_taken(s)) continue;
@@ -147,8 +163,19 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
     const std::string tool = profile::to_string(spec.tool);
     transport::RunOptions ro;
     ro.timeout = inv.client_timeout;
+    // Each stdout line with its arrival, for the tool's own start-up and wrap-up.
+    const auto now = o.clock ? o.clock : [] { return Clock::now().time_since_epoch(); };
+    std::vector<TimedLine> lines;
+    ro.on_stdout_line = [&](std::string_view l) {
+      // Bounded: a tool that floods keeps its first lines and the latest one.
+      if (lines.size() == 256) lines.pop_back();
+      lines.push_back({now(), std::string(l.substr(0, 200))});
+    };
     for (int attempt = 1;; ++attempt) {
+      lines.clear();
+      const auto t_client = Clock::now();
       run.client = client_host.run(inv.client_argv, ro);
+      spdlog::debug("timing: {}: {} client ran {} ms", host_of(client_host), tool, ms_since(t_client));
       if (run.client.timed_out)
         could_not_run(host_of(client_host) + ": `" + transport::shell_join(inv.client_argv) + "` " +
                       run.client.describe() + "; the " + tool + " client was killed");
@@ -156,10 +183,11 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
         const ToolText text =
             text_from_string(tool + " output on " + host_of(client_host), parse_input(spec.tool, run.client));
         run.measurement = parse_tool_output(spec.tool, text, ParseOptions{spec.kind, spec.rate_per_sec});
+        account_tool_time(spec.tool, lines, run.measurement);
         break;
       } catch (const ParseError& e) {
         if (e.kind() == ParseFailure::kServerUnreachable && attempt < o.connect_attempts) {
-          std::this_thread::sleep_for(o.poll_interval * 4);
+          std::this_thread::sleep_for(o.retry_pause);
           continue;
         }
         std::string why = e.what();
@@ -169,7 +197,9 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
         could_not_run(host_of(client_host) + ": " + tool + " test '" + spec.name + "' failed: " + why);
       }
     }
+    const auto t_stop = Clock::now();
     run.server = server.stop();
+    spdlog::debug("timing: {}: {} server stopped in {} ms", host_of(server_host), tool, ms_since(t_stop));
 
     measure::Measurement& m = run.measurement;
     m.host = client_host.host_name();

@@ -100,14 +100,16 @@ RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOpti
   std::lock_guard lock(mutex_);
   calls_.push_back({argv, options.input, options.timeout, false});
   RunResult r = answer(argv);
-  // As the real transports do while the command runs: each complete stderr line.
-  if (options.on_stderr_line) {
-    std::string_view err = r.err;
-    for (auto nl = err.find('\n'); nl != std::string_view::npos; nl = err.find('\n')) {
-      options.on_stderr_line(err.substr(0, nl));
-      err.remove_prefix(nl + 1);
+  // As the real transports do while the command runs: each complete line.
+  const auto feed = [](std::string_view text, const std::function<void(std::string_view)>& sink) {
+    if (!sink) return;
+    for (auto nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n')) {
+      sink(text.substr(0, nl));
+      text.remove_prefix(nl + 1);
     }
-  }
+  };
+  feed(r.out, options.on_stdout_line);
+  feed(r.err, options.on_stderr_line);
   return r;
 }
 

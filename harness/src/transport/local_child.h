@@ -27,6 +27,8 @@ class LocalChild {
 
   /// Streams stderr lines to `sink` as they arrive (see RunOptions::on_stderr_line).
   void on_stderr_line(std::function<void(std::string_view)> sink) { err_.on_line(std::move(sink)); }
+  /// The same for stdout (RunOptions::on_stdout_line).
+  void on_stdout_line(std::function<void(std::string_view)> sink) { out_.on_line(std::move(sink)); }
   /// Moves data, waiting up to `max_wait`; true once both streams are at EOF and
   /// the process has been reaped.
   bool pump(std::chrono::milliseconds max_wait);

@@ -121,6 +121,7 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
   LocalChild child(full_argv(argv), options.input, options.output_limit);
   if (options.pgid_file) record_pgid(child, *options.pgid_file);
   if (options.on_stderr_line) child.on_stderr_line(options.on_stderr_line);
+  if (options.on_stdout_line) child.on_stdout_line(options.on_stdout_line);
   RunResult r;
   while (!child.pump(milliseconds(100))) {
     if (child.overflowed()) {

@@ -71,6 +71,8 @@ class SshExec {
 
   /// Streams stderr lines to `sink` as they arrive (see RunOptions::on_stderr_line).
   void on_stderr_line(std::function<void(std::string_view)> sink) { err_.on_line(std::move(sink)); }
+  /// The same for stdout (RunOptions::on_stdout_line).
+  void on_stdout_line(std::function<void(std::string_view)> sink) { out_.on_line(std::move(sink)); }
   /// Writes stdin and sends EOF (always, so a command reading stdin ends).
   void send_input(const std::string& input);
   /// Reads what is available, waiting up to `max_wait` for more; returns true

@@ -104,6 +104,7 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
       return overflow(refused, "`" + cmd + "`").run(argv, options);
     }
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
+    if (options.on_stdout_line) ex->on_stdout_line(options.on_stdout_line);
     ex->send_input(options.input);
     RunResult r;
     while (!ex->pump(milliseconds(0))) {

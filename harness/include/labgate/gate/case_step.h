@@ -1,8 +1,9 @@
 // Run -> judge -> record for one case: measures it on the session, keeps every
 // raw output in the results folder, judges each measurement with the one judge
 // (gate::judge_case), stamps when it started, how long it really took and the
-// run's conformance, and publishes. Shared by `labgate run`, the CTest suites and
-// anything else that measures; the GoogleTest case only turns it into assertions.
+// run's conformance, and records it in run.json (RunBook::checkpoint). Shared by
+// `labgate run`, the CTest suites and anything else that measures; the
+// GoogleTest case only turns it into assertions.
 #pragma once
 
 #include <optional>
@@ -57,8 +58,9 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c);
 void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m);
 
 /// Judges and records what measure_case left (keep_case first, unless done): raw files kept, one record per
-/// measurement (or the error record), published unless `publish` is false (the
-/// pairs of one round are published once, with the round's last).
+/// measurement (or the error record), written to run.json unless `publish` is false
+/// (the pairs of one round are written once, with the round's last). The reports
+/// follow at the step's end or a stop (RunBook::publish).
 CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
                         bool publish = true);
 

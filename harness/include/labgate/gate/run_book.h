@@ -1,8 +1,11 @@
 // The run.json of one results folder as each step of a gate run updates it: the
 // preconditions suite sets the checks, the latency suite adds a record per case,
-// `labgate run` closes it with the exit code. Every update is published at once
-// (run.json, checks.json, junit.xml, report.html), so an interrupted run keeps
-// everything it finished. Steps run one after another on one folder.
+// `labgate run` closes it with the exit code. Each case is recorded in run.json at
+// once (checkpoint), so a run killed at any moment leaves what it measured and
+// `labgate report` rebuilds the rest from it; the derived files (junit.xml,
+// report.html, metrics.prom) are published at the steps' ends and on a stop, so a
+// stopped or interrupted run leaves them complete, without rendering them again
+// after every case. Steps run one after another on one folder.
 #pragma once
 
 #include <string>
@@ -39,8 +42,12 @@ class RunBook {
   /// Ends the run at `end` (an import: the saved run's end, not the moment it was read).
   void finish_at(int exit_code, results::Clock::time_point end);
 
-  /// Writes run.json, checks.json, junit.xml and report.html.
+  /// Writes run.json, checks.json, junit.xml, junit-strict.xml, metrics.prom and
+  /// report.html.
   void publish();
+  /// Writes run.json alone: what a later step, or `labgate report` after a killed
+  /// run, reads. The derived files keep their last publish() until the next.
+  void checkpoint();
 
  private:
   results::RunDir dir_;

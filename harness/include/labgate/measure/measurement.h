@@ -45,6 +45,15 @@ struct Event {
 /// closed-loop request/response test, one transaction is in flight at a time, so
 /// the measured time divided by the mean round trip is the number of round trips
 /// the run had time for.
+/// What an external tool spent in its own process outside its run window
+/// (warm-up + measured time + cool-down), timed by labgate from the tool's output
+/// lines as they arrived: neither measuring nor labgate's own cost.
+struct ToolTime {
+  double startup_s = 0;  ///< its first output line to the start of its run
+  double wrapup_s = 0;   ///< the end of its run to its last output line
+  std::string basis;     ///< which lines bound each part, and what the tool does then
+};
+
 struct SampleExpectation {
   double expected = 0;  ///< samples the run should hold
   double held = 0;      ///< samples it holds (histogram count, transactions, observations)
@@ -75,6 +84,10 @@ struct Measurement {
 
   double duration_s = 0;  ///< measured time, warm-up excluded
   double warmup_s = 0;    ///< how long was excluded before measuring
+  double cooldown_s = 0;  ///< how long was excluded after measuring (a tool's own cool-down)
+  /// An external tool's start-up and wrap-up; nullopt for the built-in probes and
+  /// for tools that print nothing until they end (iperf3 -J, netperf).
+  std::optional<ToolTime> tool_time;
   std::uint64_t sent = 0, received = 0;
   std::uint64_t dropped = 0, duplicated = 0, out_of_order = 0;
   /// True when whoever measured counts drops (the built-in UDP probe, sockperf,

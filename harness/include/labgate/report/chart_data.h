@@ -28,6 +28,8 @@ struct ChartData {
   std::vector<EventPoint> events;
   std::map<std::string, std::string> parameters;
   std::optional<double> warmup_s, duration_s;
+  double cooldown_s = 0;                       ///< a tool's own cool-down, 0 when none
+  std::optional<measure::ToolTime> tool_time;  ///< an external tool's own start-up and wrap-up
   std::optional<int> cpu;  ///< jitter: the CPU measured
   std::vector<std::string> warnings;
   std::vector<std::string> problems;  ///< why the measurement could not be read

@@ -27,6 +27,10 @@ struct ToolInvocation {
   std::chrono::nanoseconds client_timeout{0};
   /// Transport the server listens with, for readiness checks ("tcp" or "udp").
   std::string server_protocol;
+  /// What the server prints once its socket is bound (its own readiness signal);
+  /// empty when it prints none in time (iperf3 buffers stdout into a pipe, netserver
+  /// prints before it listens): the driver then polls /proc/net instead.
+  std::string server_ready_line;
   /// The kind-independent settings as used ("message_size", "duration_s", ...).
   std::map<std::string, std::string> parameters;
   /// What the tool cannot do that the profile asked for, worded for the report.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,11 +18,18 @@ namespace labgate::tools {
 struct DriverOptions {
   /// How long the server may take to bind its port before the test is abandoned.
   std::chrono::nanoseconds ready_timeout = std::chrono::seconds(10);
-  std::chrono::nanoseconds poll_interval = std::chrono::milliseconds(50);
-  /// Client runs that found no server (still starting) before giving up.
+  /// Between reads of /proc/net for a server that gives no readiness line: each
+  /// read is an exec round trip already, so the pause only keeps it from spinning.
+  std::chrono::nanoseconds poll_interval = std::chrono::milliseconds(10);
+  /// Client runs that found no server (still starting) before giving up, and the
+  /// pause before each retry.
   int connect_attempts = 3;
+  std::chrono::nanoseconds retry_pause = std::chrono::milliseconds(200);
   /// Ports tried when the profile sets none and a chosen port is taken.
   int port_attempts = 3;
+  /// The clock the client's output lines are timed with (tools::account_tool_time);
+  /// unset: std::chrono::steady_clock. Tests give a scripted one.
+  std::function<std::chrono::nanoseconds()> clock;
 };
 
 /// Everything a tool run leaves: the Measurement and, for the results folder,

@@ -51,6 +51,9 @@ struct RunOptions {
   /// command runs (a probe's per-interval progress); the lines are kept in
   /// RunResult::err as well.
   std::function<void(std::string_view line)> on_stderr_line;
+  /// The same for stdout: an external tool's own progress lines, which labgate
+  /// times as they arrive (tools::ToolTime); kept in RunResult::out as well.
+  std::function<void(std::string_view line)> on_stdout_line;
 };
 
 struct StartOptions {
