@@ -126,6 +126,9 @@ class FakeHost : public transport::FakeTransport {
   /// Started processes stopped while still running (each a second channel on
   /// a real host: the kill).
   int kills = 0;
+  /// false: a server given --once still never ends by itself (a UDP client's
+  /// end-of-run datagrams all lost, a hung server).
+  bool ends_by_itself = true;
 
   /// Every command run or started, normalised, in order.
   std::vector<std::vector<std::string>> commands() const {
@@ -169,7 +172,8 @@ class FakeHost : public transport::FakeTransport {
     if (auto program = bracketed_program(n)) {
       note_channel(*program, true);
       transport::RunResult before = counters_answer();
-      const bool once = std::find(program->begin(), program->end(), "--once") != program->end();
+      const bool once = ends_by_itself &&
+                        std::find(program->begin(), program->end(), "--once") != program->end();
       return std::make_unique<BracketedProcess>(FakeTransport::start(*program, o), std::move(before), once,
                                                 [this] { return counters_answer(); }, kills);
     }
