@@ -19,9 +19,6 @@ using ::testing::HasSubstr;
 using transport::FakeTransport;
 namespace lt = testing;
 
-const std::string kRr =
-    "[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
-    "warmup = \"100ms\"\ninterval = \"100ms\"\n";
 
 std::string proc(const std::string& f) { return lt::testdata("tests/fixtures/seeds-extra/proc/" + f); }
 
@@ -30,7 +27,7 @@ class BuiltinCase : public lt::FakeLabTest {
   /// The recorded pingpong outputs; b's counters before and after differ by 3
   /// retransmitted segments, a's by none.
   TestCase script(const std::string& budget = "{ p50 = \"1ms\" }") {
-    const TestCase c = open_case(kRr + "budget = " + budget + "\n", {"a", "b"});
+    const TestCase c = open_case(lt::kRecordedRr + "budget = " + budget + "\n", {"a", "b"});
     lab_.host("b").on({"$RUN/pingpong", "server"},
                       FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
     lab_.host("a").on({"$RUN/pingpong", "client"},

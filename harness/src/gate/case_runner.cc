@@ -142,6 +142,8 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   if (watches_counters(c.spec->kind)) watch.emplace(session, c, CounterWatch::FromCommands{});
   const auto wrap = [&](const std::vector<std::string>& argv) { return watch ? bracketed_argv(argv) : argv; };
 
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ms = [](auto a, auto b) { return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count(); };
   BuiltinServer server(session.deployment(c.server).start(wrap(server_argv)), run);
   // The listening line is the first JSON line after the counters (which hold no brace).
   if (!server.process().wait_for_output("}\n", 10s))
@@ -164,7 +166,9 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
            (watch ? "(each run by /bin/sh between two reads of /proc/net/{snmp,netstat,dev})\n" : ""));
   spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
 
+  const auto t1 = std::chrono::steady_clock::now();
   auto r = session.deployment(c.client).run(wrap(client_argv), o);
+  const auto t2 = std::chrono::steady_clock::now();
   const Bracketed client_out = split_bracketed(r.out);
   r.out = client_out.body;
   keep(run, "client.out", r.out);
@@ -174,6 +178,9 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
                   "host " + c.client + ": " + c.name() + ": " + probe + " client " + probe_failure(r));
   run.measurements = parse_client(r, c);
   const std::string server_out = server.end();
+  // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.
+  spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it", c.name(),
+                ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
   if (watch) {
     watch->given(c.client, client_out);
     watch->given(c.server, split_bracketed(server_out));

@@ -36,6 +36,12 @@ namespace labgate::gate::testing {
 
 namespace fs = std::filesystem;
 
+/// The tcp_rr test of the recorded pingpong outputs (measure/testdata): 0.3 s
+/// measured after 0.1 s of warm-up, p50 ~48 us; a budget line may follow.
+inline const std::string kRecordedRr =
+    "[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+    "warmup = \"100ms\"\ninterval = \"100ms\"\n";
+
 /// What a run directory is called once the host's commands are normalised.
 inline constexpr const char* kRunDir = "$RUN";
 
