@@ -38,13 +38,13 @@ class StreamLab : public ProbeLab {
 TEST_F(StreamLab, WithOnceTheServerEndsRightAfterItsOneSession) {
   for (const std::string proto : {"tcp", "udp"}) {
     SCOPED_TRACE(proto);
-    Server s = start_server(lab().b(), {probe_path("stream"), "server", "--bind", NetnsPair::kAddrB, "--proto",
-                                        proto, "--idle-timeout", "20s", "--once"});
-    const ClientRun c = run_client(lab().a(),
-                                   {probe_path("stream"), "client", "--connect", NetnsPair::kAddrB, "--port",
-                                    std::to_string(s.listening.port), "--proto", proto, "--duration", "300ms",
-                                    "--warmup", "100ms"},
-                                   15s);
+    Server s = start_server(lab().b(), {probe_path("stream"), "server", "--bind", NetnsPair::kAddrB,
+                                        "--proto", proto, "--idle-timeout", "20s", "--once"});
+    const ClientRun c = run_client(
+        lab().a(),
+        {probe_path("stream"), "client", "--connect", NetnsPair::kAddrB, "--port",
+         std::to_string(s.listening.port), "--proto", proto, "--duration", "300ms", "--warmup", "100ms"},
+        15s);
     ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
     const auto done = s.process->wait(1s);  // the idle timeout is 20 s: only --once ends it this soon
     ASSERT_TRUE(done) << proto << " server still running 1 s after its session";

@@ -19,7 +19,6 @@ using ::testing::HasSubstr;
 using transport::FakeTransport;
 namespace lt = testing;
 
-
 std::string proc(const std::string& f) { return lt::testdata("tests/fixtures/seeds-extra/proc/" + f); }
 
 class BuiltinCase : public lt::FakeLabTest {
@@ -28,8 +27,9 @@ class BuiltinCase : public lt::FakeLabTest {
   /// retransmitted segments, a's by none.
   TestCase script(const std::string& budget = "{ p50 = \"1ms\" }") {
     const TestCase c = open_case(lt::kRecordedRr + "budget = " + budget + "\n", {"a", "b"});
-    lab_.host("b").on({"$RUN/pingpong", "server"},
-                      FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
+    lab_.host("b").on(
+        {"$RUN/pingpong", "server"},
+        FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
     lab_.host("a").on({"$RUN/pingpong", "client"},
                       FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json")));
     const std::string before = proc("snmp.txt") + proc("netstat.txt") + proc("dev.txt");
@@ -55,7 +55,8 @@ TEST_F(BuiltinCase, IsOneChannelPerHostTheCountersInsideThemAndTheServerEndsByIt
   std::vector<std::string> order;
   for (const char* h : {"a", "b"})
     lab_.host(h).before_run = [&order, h](const std::vector<std::string>& argv) {
-      if (argv.size() > 1 && (argv[1] == "server" || argv[1] == "client")) order.push_back(h + (" " + argv[1]));
+      if (argv.size() > 1 && (argv[1] == "server" || argv[1] == "client"))
+        order.push_back(h + (" " + argv[1]));
     };
   const CaseRun run = run_case(*session_, c);
   EXPECT_THAT(order, ElementsAre("b server", "a client"));
@@ -70,7 +71,8 @@ TEST_F(BuiltinCase, IsOneChannelPerHostTheCountersInsideThemAndTheServerEndsByIt
   const auto& m = run.measurements[0];
   EXPECT_EQ(m.parameters.at("counters.b.retransmits"), "3");
   EXPECT_EQ(m.parameters.at("counters.a.retransmits"), "0");
-  EXPECT_TRUE(m.warnings.size() == 1 && m.warnings[0].find("3 TCP segments retransmitted") != std::string::npos)
+  EXPECT_TRUE(m.warnings.size() == 1 &&
+              m.warnings[0].find("3 TCP segments retransmitted") != std::string::npos)
       << (m.warnings.empty() ? "no warning" : m.warnings[0]);
   // The kept outputs are the probes' own, the counters in their own files.
   const auto file = [&](const std::string& name) {
@@ -103,7 +105,8 @@ TEST_F(BuiltinCase, AClientThatFailsLeavesNoServerRunning) {
   // What the stopped server printed is kept for the report, without the counters.
   bool kept = false;
   for (const auto& [name, content] : partial.raw_files)
-    if (name == "server.out") kept = content == lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt");
+    if (name == "server.out")
+      kept = content == lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt");
   EXPECT_TRUE(kept) << "server.out missing or not the server's own output";
 }
 

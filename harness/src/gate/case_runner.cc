@@ -3,13 +3,13 @@
 
 #include <spdlog/spdlog.h>
 
-#include "labgate/gate/progress_line.h"
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/congestion_check.h"
 #include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
 #include "labgate/gate/netpath_runner.h"
+#include "labgate/gate/progress_line.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/tools/tool_driver.h"
@@ -143,7 +143,9 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const auto wrap = [&](const std::vector<std::string>& argv) { return watch ? bracketed_argv(argv) : argv; };
 
   const auto t0 = std::chrono::steady_clock::now();
-  const auto ms = [](auto a, auto b) { return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count(); };
+  const auto ms = [](auto a, auto b) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
+  };
   BuiltinServer server(session.deployment(c.server).start(wrap(server_argv)), run);
   // The listening line is the first JSON line after the counters (which hold no brace).
   if (!server.process().wait_for_output("}\n", 10s))
@@ -179,8 +181,8 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   run.measurements = parse_client(r, c);
   const std::string server_out = server.end();
   // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.
-  spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it", c.name(),
-                ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
+  spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it",
+                c.name(), ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
   if (watch) {
     watch->given(c.client, client_out);
     watch->given(c.server, split_bracketed(server_out));

@@ -130,7 +130,8 @@ TEST_F(CaseKinds, BothHostsListTheirCongestionControlsAtOnce) {
       if (what == list && both.arrive(std::chrono::seconds(2))) ++met;
     };
   }
-  EXPECT_THAT(run_judge_record(*session_, *book_, c).error, HasSubstr("host a has no TCP congestion control"));
+  EXPECT_THAT(run_judge_record(*session_, *book_, c).error,
+              HasSubstr("host a has no TCP congestion control"));
   EXPECT_EQ(met, 2) << "one host's list was asked for only after the other's had come";
 }
 

@@ -71,7 +71,8 @@ Bracketed split_bracketed(std::string_view out) {
   if (body == std::string_view::npos) return b;
   b.before.seen = true;
   const std::size_t after = out.find(kAfterMarker, body);
-  b.body = std::string(out.substr(body, after == std::string_view::npos ? std::string_view::npos : after - body));
+  b.body =
+      std::string(out.substr(body, after == std::string_view::npos ? std::string_view::npos : after - body));
   if (after == std::string_view::npos) return b;
   const std::size_t text = after + kAfterMarker.size();
   const std::size_t end = out.find(kEndMarker, text);

@@ -21,7 +21,8 @@ transport::RunResult run_here(const std::vector<std::string>& argv) {
 }
 
 TEST(CounterBracket, SnapshotsBeforeAndAfterTheProgramWhoseOutputAndStatusStayItsOwn) {
-  const auto r = run_here(bracketed_argv({"sh", "-c", "echo 'the program'; echo to-stderr >&2; exit 3", "x"}));
+  const auto r =
+      run_here(bracketed_argv({"sh", "-c", "echo 'the program'; echo to-stderr >&2; exit 3", "x"}));
   EXPECT_EQ(r.exit_status, 3) << r.err;
   EXPECT_EQ(r.err, "to-stderr\n");
   const Bracketed b = split_bracketed(r.out);

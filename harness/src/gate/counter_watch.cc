@@ -39,7 +39,8 @@ CounterWatch::CounterWatch(GateSession& session, const TestCase& c) : session_(s
       [&](std::size_t i) { return sides_[i].host; });
 }
 
-CounterWatch::CounterWatch(GateSession& session, const TestCase& c, FromCommands) : session_(session), case_(c) {
+CounterWatch::CounterWatch(GateSession& session, const TestCase& c, FromCommands)
+    : session_(session), case_(c) {
   for (const std::string& host : {c.client, c.server}) {
     if (host.empty()) continue;
     Side s;
@@ -122,8 +123,10 @@ void CounterWatch::finish(CaseRun& run) {
   };
   std::vector<std::size_t> to_take;
   for (std::size_t i = 0; i < sides_.size(); ++i)
-    if (sides_[i].before && !sides_[i].raw_after) to_take.push_back(i);
-    else after_of(i);
+    if (sides_[i].before && !sides_[i].raw_after)
+      to_take.push_back(i);
+    else
+      after_of(i);
   transport::on_each_host(
       to_take.size(), [&](std::size_t k) { after_of(to_take[k]); },
       [&](std::size_t k) { return sides_[to_take[k]].host; });

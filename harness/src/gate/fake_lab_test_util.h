@@ -9,20 +9,20 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../deploy/remote_scripts.h"
-#include "labgate/deploy/digest.h"
 #include "labgate/counters/snapshot.h"
+#include "labgate/deploy/digest.h"
 #include "labgate/gate/case_runner.h"
 #include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/run_book.h"
@@ -49,8 +49,8 @@ inline constexpr const char* kRunDir = "$RUN";
 /// program's stdout, cat's answer again (`after` unset: killed before it).
 inline std::string bracketed_output(const transport::RunResult& before, const std::string& body,
                                     const std::optional<transport::RunResult>& after) {
-  std::string out = before.out + before.err + std::string(kBeforeMarker) +
-                    std::to_string(before.exit_status) + "\n" + body;
+  std::string out =
+      before.out + before.err + std::string(kBeforeMarker) + std::to_string(before.exit_status) + "\n" + body;
   if (after)
     out += std::string(kAfterMarker) + after->out + after->err + std::string(kEndMarker) +
            std::to_string(after->exit_status) + "\n";
@@ -65,7 +65,10 @@ class BracketedProcess : public transport::Process {
  public:
   BracketedProcess(std::unique_ptr<transport::Process> inner, transport::RunResult before, bool once,
                    std::function<transport::RunResult()> after, int& kills)
-      : inner_(std::move(inner)), before_(std::move(before)), once_(once), after_(std::move(after)),
+      : inner_(std::move(inner)),
+        before_(std::move(before)),
+        once_(once),
+        after_(std::move(after)),
         kills_(kills) {}
   ~BracketedProcess() override { stop(transport::Nanos(0)); }
   std::optional<transport::RunResult> wait(transport::Nanos) override {
@@ -178,10 +181,11 @@ class FakeHost : public transport::FakeTransport {
     if (auto program = bracketed_program(n)) {
       note_channel(*program, true);
       transport::RunResult before = counters_answer();
-      const bool once = ends_by_itself &&
-                        std::find(program->begin(), program->end(), "--once") != program->end();
-      return std::make_unique<BracketedProcess>(FakeTransport::start(*program, o), std::move(before), once,
-                                                [this] { return counters_answer(); }, kills);
+      const bool once =
+          ends_by_itself && std::find(program->begin(), program->end(), "--once") != program->end();
+      return std::make_unique<BracketedProcess>(
+          FakeTransport::start(*program, o), std::move(before), once, [this] { return counters_answer(); },
+          kills);
     }
     note_channel(n, false);
     return FakeTransport::start(n, o);

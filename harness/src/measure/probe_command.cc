@@ -71,9 +71,8 @@ std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::stri
                                 "--proto",
                                 proto(spec.kind),
                                 "--idle-timeout",
-                                exact_duration(kIdleTimeout),
-                                // One client per server: the summary comes without a stop.
-                                "--once"};
+                                exact_duration(kIdleTimeout)};
+  argv.push_back("--once");  // one client per server: its summary comes without a stop
   if (spec.cpu.server) argv.insert(argv.end(), {"--cpu", std::to_string(*spec.cpu.server)});
   if (!peer_address.empty()) argv.insert(argv.end(), {"--peer", peer_address});
   if (profile::is_rr(spec.kind)) {

@@ -10,8 +10,8 @@
 
 #include "labgate/counters/delta.h"
 #include "labgate/counters/snapshot.h"
-#include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
 
@@ -40,10 +40,10 @@ class CounterWatch {
   /// before it read them) is taken by finish() as a command of its own.
   void given(const std::string& host, const Bracketed& b);
 
-  /// Takes the "after" snapshots not given yet (both hosts at once) and adds each host's delta to every measurement
-  /// of `run` (counters::add_to_measurement, plus unbudgeted_trouble() as
-  /// warnings); the raw snapshots go to run.raw_files. A host whose counters
-  /// could not be read is a warning: a budget on them then fails as not measured.
+  /// Takes the "after" snapshots not given yet (both hosts at once) and adds each host's delta to every
+  /// measurement of `run` (counters::add_to_measurement, plus unbudgeted_trouble() as warnings); the raw
+  /// snapshots go to run.raw_files. A host whose counters could not be read is a warning: a budget on them
+  /// then fails as not measured.
   void finish(CaseRun& run);
 
  private:
