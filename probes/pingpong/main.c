@@ -13,7 +13,7 @@ static const char kUsage[] =
     "usage:\n"
     "  pingpong server --bind ADDR --proto tcp|udp [--port P] [--size N] [--cpu C]\n"
     "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay] [--peer ADDR]\n"
-    "                  [--socket-buffer SIZE] [--congestion ALGO]\n"
+    "                  [--socket-buffer SIZE] [--congestion ALGO] [--once]\n"
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
@@ -22,6 +22,8 @@ static const char kUsage[] =
     "--socket-buffer sets SO_SNDBUF and SO_RCVBUF, --congestion TCP_CONGESTION (tcp).\n"
     "The server prints one line {\"event\":\"listening\",...,\"port\":P} when it is ready\n"
     "(--port 0, the default, picks a free port) and one JSON summary when it exits.\n"
+    "--once: the server exits after its first client (TCP: its connection closes;\n"
+    "UDP: the client's end-of-run datagram), --idle-timeout still the backstop.\n"
     "The client prints one JSON document: parameters, histogram of round-trip times\n"
     "(ns), per-interval series and counters. Exit status: 0 measured, 2 usage error,\n"
     "3 could not measure (the reason is in the JSON's \"error\" and on stderr).\n";
@@ -48,7 +50,8 @@ enum {
   OPT_HELP,
   OPT_SOCKET_BUFFER,
   OPT_CONGESTION,
-  OPT_PEER
+  OPT_PEER,
+  OPT_ONCE
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -73,6 +76,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
                                          {"congestion", required_argument, 0, OPT_CONGESTION},
                                          {"peer", required_argument, 0, OPT_PEER},
+                                         {"once", no_argument, 0, OPT_ONCE},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -174,6 +178,10 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
     case OPT_PEER: /* checked by the server, which owns the filter */
       if (!server) role_only = "--peer";
       cfg->peer = arg;
+      break;
+    case OPT_ONCE:
+      if (!server) role_only = "--once";
+      cfg->once = 1;
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

@@ -26,6 +26,11 @@
 #define PP_VERSION 1
 #define PP_MAX_TCP_SIZE (1u << 20)
 #define PP_MAX_UDP_SIZE 65507u
+/* A UDP client's end of run: shorter than any request (>= PP_HDR), so never one;
+ * sent a few times, a server with --once exits on the first that arrives. */
+#define PP_BYE "LGPPBYE"
+#define PP_BYE_LEN 8
+#define PP_BYE_COPIES 3
 
 typedef struct pp_config {
   int udp;
@@ -45,6 +50,7 @@ typedef struct pp_config {
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
   lg_tuning tune;           /**< --socket-buffer, --congestion (both ends) */
   const char* peer;         /**< server: --peer, the only client address served; NULL = any */
+  int once;                 /**< server: exit after the first client's session (--once) */
 } pp_config;
 
 /** Counts for one phase (warm-up or measured) of a client run. */

@@ -196,6 +196,10 @@ int pp_run_client(const pp_config* cfg) {
       pp_run_open(c);
     else
       pp_run_closed(c);
+    if (cfg->udp) { /* UDP has no end of session: tell a --once server (a lost one: its idle timeout) */
+      int i;
+      for (i = 0; i < PP_BYE_COPIES; i++) (void)send(c->fd, PP_BYE, PP_BYE_LEN, 0);
+    }
     close(c->fd);
   }
   if (c->stop && !c->error[0]) pp_fail(c, "stopped by a signal before the end of the run");

@@ -1,6 +1,7 @@
 /* The pingpong server: echoes every request unchanged, one TCP client at a
  * time or any UDP sender (only the --peer address when given), until nobody
- * it serves has talked to it for --idle-timeout. */
+ * it serves has talked to it for --idle-timeout, or (--once) until its first
+ * client is done. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
@@ -84,6 +85,7 @@ static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, 
     close(fd);
     last = lg_now_ns();
     if (idle) return "idle_timeout";
+    if (cfg->once) return "once"; /* the harness need not stop it: no second round trip */
   }
   return "signal";
 }
@@ -104,6 +106,10 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       continue;
     }
     last = lg_now_ns();
+    if (n == PP_BYE_LEN && memcmp(buf, PP_BYE, PP_BYE_LEN) == 0) { /* the client's end, not a request */
+      if (cfg->once) return "once";
+      continue;
+    }
     if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
     sendto(fd, buf, (size_t)n, 0, (struct sockaddr*)&from, flen);
     st->requests++;
@@ -125,9 +131,10 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
     printf("null");
   printf(
       ",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-      "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f},",
+      "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f,\"once\":%s},",
       port, cfg->size_given ? (unsigned long long)cfg->size : 0ull, cfg->cpu, cpu_actual, cpu_src,
-      cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9);
+      cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9,
+      cfg->once ? "true" : "false");
   printf(
       "\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
       "\"refused\":%llu,\"foreign\":%llu},\"memory\":",

@@ -13,6 +13,7 @@ static const char kUsage[] =
     "usage:\n"
     "  stream server --bind ADDR --proto tcp|udp [--port P] [--cpu C] [--idle-timeout 30s]\n"
     "                [--peer ADDR] (serve only this client address)\n"
+    "                [--once] (exit after the first client's session)\n"
     "  stream client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                [--warmup 1s] [--cpu C] [--nodelay] [--interval 1s] [--drain 200ms]\n"
     "                [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
@@ -41,6 +42,7 @@ enum {
   OPT_SERVER_TIMEOUT,
   OPT_CONNECT_TIMEOUT,
   OPT_IDLE_TIMEOUT,
+  OPT_ONCE,
   OPT_HELP,
   OPT_SOCKET_BUFFER,
   OPT_CONGESTION,
@@ -62,6 +64,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"server-timeout", required_argument, 0, OPT_SERVER_TIMEOUT},
                                          {"connect-timeout", required_argument, 0, OPT_CONNECT_TIMEOUT},
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
+                                         {"once", no_argument, 0, OPT_ONCE},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {"progress", no_argument, 0, OPT_PROGRESS},
                                          {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
@@ -94,7 +97,7 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
   size_t i;
   for (i = 0; i < sizeof(client_only) / sizeof(client_only[0]); i++)
     if (server && opt == client_only[i]) lg_usage_error("stream", "--%s is for `stream client` only", name);
-  if (!server && (opt == OPT_BIND || opt == OPT_IDLE_TIMEOUT || opt == OPT_PEER))
+  if (!server && (opt == OPT_BIND || opt == OPT_IDLE_TIMEOUT || opt == OPT_PEER || opt == OPT_ONCE))
     lg_usage_error("stream", "--%s is for `stream server` only", name);
   switch (opt) {
     case OPT_BIND:
@@ -137,6 +140,9 @@ static void apply(st_config* cfg, int server, int opt, const char* name, const c
       break;
     case OPT_IDLE_TIMEOUT:
       cfg->idle_timeout_ns = duration_arg("--idle-timeout", arg);
+      break;
+    case OPT_ONCE:
+      cfg->once = 1;
       break;
     case OPT_PROGRESS:
       cfg->progress = 1;

@@ -39,6 +39,7 @@ typedef struct st_config {
   uint64_t server_timeout_ns; /**< a control answer later than this: the server is gone */
   uint64_t connect_timeout_ns;
   uint64_t idle_timeout_ns; /**< server: exit after this long without a client */
+  int once;                 /**< server: exit after the first client's session (--once) */
   lg_tuning tune;           /**< --socket-buffer, --congestion (both ends) */
   const char* peer;         /**< server: --peer, the only client address served; NULL = any */
 } st_config;

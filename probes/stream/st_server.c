@@ -1,6 +1,7 @@
 /* The stream server: one client session at a time (only from the --peer
  * address when given); swallows the payload and reports what arrived, until
- * nobody it serves has talked to it for --idle-timeout. */
+ * nobody it serves has talked to it for --idle-timeout, or (--once) until its
+ * first session is over. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -167,6 +168,7 @@ static const char* serve(server* s) {
     close(fd);
     last = lg_now_ns();
     if (idle) return "idle_timeout";
+    if (s->cfg->once) return "once"; /* the harness need not stop it: no second round trip */
   }
   return "signal";
 }
@@ -241,12 +243,12 @@ int st_run_server(const st_config* cfg) {
     printf("null");
   printf(
       ",\"port\":%d,\"udp_port\":%d,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-      "\"idle_timeout_s\":%.3f},\"counters\":{\"sessions\":%llu,\"refused\":%llu,\"foreign\":%llu,"
-      "\"stray_datagrams\":%llu,"
+      "\"idle_timeout_s\":%.3f,\"once\":%s},\"counters\":{\"sessions\":%llu,\"refused\":%llu,"
+      "\"foreign\":%llu,\"stray_datagrams\":%llu,"
       "\"datagrams\":%llu,\"bytes\":%llu,\"total_datagrams\":%llu,\"total_bytes\":%llu},\"memory\":",
-      s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9, s.sessions,
-      s.refused, s.peer.foreign, s.stray, s.all.datagrams, s.all.bytes, s.all.total_datagrams,
-      s.all.total_bytes);
+      s.port, s.udp_port, cfg->cpu, cpu_actual, cpu_src, (double)cfg->idle_timeout_ns / 1e9,
+      cfg->once ? "true" : "false", s.sessions, s.refused, s.peer.foreign, s.stray, s.all.datagrams,
+      s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);

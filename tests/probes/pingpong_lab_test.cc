@@ -161,6 +161,34 @@ TEST_F(PingpongLab, ServerBindsOnlyItsAddressAndLeavesWhenIdle) {
   EXPECT_EQ(summary(*done)["exit_reason"], "idle_timeout");
 }
 
+// --once (what the gate passes): the server ends right after its one client,
+// so the gate reads its summary without a second channel to stop it. UDP has
+// no end of session: the client's end-of-run datagrams are what ends it, and
+// they are no request (not echoed, not counted).
+TEST_F(PingpongLab, WithOnceTheServerEndsRightAfterItsOneClient) {
+  for (const std::string proto : {"tcp", "udp"}) {
+    SCOPED_TRACE(proto);
+    Server s = server(proto, {"--once", "--size", "64"});
+    const ClientRun c = client(s, {"--duration", "300ms", "--warmup", "100ms"});
+    ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+    const auto done = s.process->wait(1s);  // the idle timeout is 20 s: only --once ends it this soon
+    ASSERT_TRUE(done) << proto << " server still running 1 s after its client";
+    EXPECT_EQ(done->exit_status, 0);
+    const nlohmann::json sum = summary(*done);
+    EXPECT_EQ(sum["exit_reason"], "once");
+    EXPECT_EQ(sum["parameters"]["once"], true);
+    EXPECT_EQ(sum["counters"]["size_mismatch"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(sum["counters"]["requests"].get<std::uint64_t>(),
+              c.doc["counters"]["warmup"]["sent"].get<std::uint64_t>() + c.m().sent);
+  }
+  // Without --once the end-of-run datagrams are ignored: the server serves on.
+  Server s = server("udp", {"--size", "64"});
+  ASSERT_EQ(client(s, {"--duration", "200ms", "--warmup", "0s"}).result.exit_status, 0);
+  EXPECT_FALSE(s.process->wait(500ms)) << "a server without --once ended after its client";
+  const nlohmann::json sum = summary(s.process->stop(2s));
+  EXPECT_EQ(sum["counters"]["size_mismatch"].get<std::uint64_t>(), 0u);
+}
+
 TEST_F(PingpongLab, RefusesAMessageSizeTheServerDoesNotServe) {
   Server s = server("tcp", {"--size", "64"});
   const ClientRun c = client(s, {"--size", "128", "--duration", "1s"});

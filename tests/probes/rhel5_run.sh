@@ -19,6 +19,7 @@ fail() { echo "rhel5_run $probe: $*" >&2; exit 1; }
 
 # Starts "$probe server" under the filter and sets $port from its listening line.
 start_server() {
+  : >"$work/server.out"  # before the background start: never read the last server's port
   "$RHEL5_EXEC" "$PROBE_DIR/$probe" server --bind 127.0.0.1 --idle-timeout 10s "$@" >"$work/server.out" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
@@ -34,6 +35,20 @@ stop_server() {
   kill "$server_pid"
   wait "$server_pid" || true
   server_pid=""
+}
+
+# A --once server (what the gate passes) ends by itself within 1 s of its client.
+expect_ended() {
+  local i
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$server_pid" 2>/dev/null && fail "$1: the --once server still runs 1 s after its client"
+  wait "$server_pid" || fail "$1: the --once server exited $?"
+  server_pid=""
+  grep -q '"exit_reason":"once"' "$work/server.out" || fail "$1: no exit_reason once: $(cat "$work/server.out")"
+  echo "ok: $1 ended by itself"
 }
 
 # Runs one client (or jitter) under the filter and checks its JSON.
@@ -57,6 +72,10 @@ case "$probe" in
       check_run "$proto open loop" "${client[@]}" --rate 2000/s
       check_run "$proto busy poll" "${client[@]}" --busy-poll
       stop_server
+      start_server --proto "$proto" --once
+      check_run "$proto once" "$PROBE_DIR/pingpong" client --connect 127.0.0.1 --port "$port" --proto "$proto" \
+        --duration 300ms --warmup 0s --cpu 0
+      expect_ended "$proto once"
     done
     # A swept socket buffer and congestion control: setsockopt as 2.6.18 has it.
     start_server --proto tcp --socket-buffer 64KiB --congestion reno
@@ -77,6 +96,10 @@ case "$probe" in
       grep -q '"mode":"open_loop","rate_per_s":2000' "$work/out.json" ||
         fail "$proto paced stream: not paced: $(head -c 600 "$work/out.json")"
       stop_server
+      start_server --proto "$proto" --once
+      check_run "$proto stream once" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" \
+        --proto "$proto" --duration 300ms --warmup 0s --cpu 0
+      expect_ended "$proto stream once"
     done
     start_server --proto tcp --socket-buffer 64KiB --congestion reno
     check_run "tcp tuned stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" --proto tcp \

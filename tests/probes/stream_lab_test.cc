@@ -33,6 +33,28 @@ class StreamLab : public ProbeLab {
   Server server_;
 };
 
+// --once (what the gate passes): the server ends as soon as its one session
+// is over, its report sent, so the gate reads its summary without stopping it.
+TEST_F(StreamLab, WithOnceTheServerEndsRightAfterItsOneSession) {
+  for (const std::string proto : {"tcp", "udp"}) {
+    SCOPED_TRACE(proto);
+    Server s = start_server(lab().b(), {probe_path("stream"), "server", "--bind", NetnsPair::kAddrB,
+                                        "--proto", proto, "--idle-timeout", "20s", "--once"});
+    const ClientRun c = run_client(
+        lab().a(),
+        {probe_path("stream"), "client", "--connect", NetnsPair::kAddrB, "--port",
+         std::to_string(s.listening.port), "--proto", proto, "--duration", "300ms", "--warmup", "100ms"},
+        15s);
+    ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+    const auto done = s.process->wait(1s);  // the idle timeout is 20 s: only --once ends it this soon
+    ASSERT_TRUE(done) << proto << " server still running 1 s after its session";
+    const auto second = done->out.find('\n');
+    const nlohmann::json sum = nlohmann::json::parse(done->out.substr(second + 1), nullptr, false);
+    EXPECT_EQ(sum["exit_reason"], "once");
+    EXPECT_EQ(sum["counters"]["sessions"].get<std::uint64_t>(), 1u);
+  }
+}
+
 TEST_F(StreamLab, TcpThroughputWithEveryByteDelivered) {
   const ClientRun c = stream("tcp", {"--duration", "2s", "--warmup", "300ms", "--size", "16KiB"});
   ASSERT_EQ(c.result.exit_status, 0) << c.result.err;

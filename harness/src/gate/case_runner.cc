@@ -3,12 +3,13 @@
 
 #include <spdlog/spdlog.h>
 
-#include "labgate/gate/progress_line.h"
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/congestion_check.h"
+#include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
 #include "labgate/gate/netpath_runner.h"
+#include "labgate/gate/progress_line.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/tools/tool_driver.h"
@@ -82,6 +83,51 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
   return run;
 }
 
+/// A built-in server, started over its own channel: ends by itself after its one
+/// client (--once), its summary and "after" counters read from that channel.
+/// Whatever happens, it is stopped (its process group killed) if it is still
+/// running when the case ends, and its output is kept.
+class BuiltinServer {
+ public:
+  BuiltinServer(std::unique_ptr<transport::Process> p, CaseRun& run) : p_(std::move(p)), run_(run) {}
+  BuiltinServer(const BuiltinServer&) = delete;
+  BuiltinServer& operator=(const BuiltinServer&) = delete;
+  ~BuiltinServer() {
+    if (kept_) return;
+    try {
+      keep(p_->stop());
+    } catch (const std::exception& e) {
+      spdlog::warn("stopping {}: {}", p_->command(), e.what());
+    }
+  }
+  transport::Process& process() { return *p_; }
+  /// After a client that measured: the server's own end, a stop only as the
+  /// backstop (a UDP client's end-of-run datagrams all lost, a hung server).
+  /// Returns its whole stdout, counters included.
+  std::string end() {
+    auto r = p_->wait(kEndsWithin);
+    if (!r) {
+      spdlog::debug("{} did not end within {} ms of its client: stopping it", p_->command(),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(kEndsWithin).count());
+      r = p_->stop();
+    }
+    keep(*r);
+    return r->out;
+  }
+
+ private:
+  static constexpr auto kEndsWithin = 2s;
+  void keep(const transport::RunResult& r) {
+    kept_ = true;
+    run_.raw_files.emplace_back("server.out", split_bracketed(r.out).body);
+    run_.raw_files.emplace_back("server.err", r.err);
+  }
+
+  std::unique_ptr<transport::Process> p_;
+  CaseRun& run_;
+  bool kept_ = false;
+};
+
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_for(c.spec->kind);
@@ -90,27 +136,22 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address,
                                                       session.host(c.client).test_address_of(c.spec->network));
   const std::string client_dir = probe_dir(session, c.client, c);
+  // The counters ride on the server's and the client's own commands: two round
+  // trips per case (start the server, run the client) instead of six.
+  std::optional<CounterWatch> watch;
+  if (watches_counters(c.spec->kind)) watch.emplace(session, c, CounterWatch::FromCommands{});
+  const auto wrap = [&](const std::vector<std::string>& argv) { return watch ? bracketed_argv(argv) : argv; };
 
-  auto server = session.deployment(c.server).start(server_argv);
-  // Whatever happens below, the server is stopped and its output kept.
-  struct StopServer {
-    transport::Process& p;
-    CaseRun& run;
-    ~StopServer() {
-      try {
-        auto r = p.stop();
-        run.raw_files.emplace_back("server.out", r.out);
-        run.raw_files.emplace_back("server.err", r.err);
-      } catch (const std::exception& e) {
-        spdlog::warn("stopping {}: {}", p.command(), e.what());
-      }
-    }
-  } stop{*server, run};
-
-  if (!server->wait_for_output("\n", 10s))
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ms = [](auto a, auto b) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
+  };
+  BuiltinServer server(session.deployment(c.server).start(wrap(server_argv)), run);
+  // The listening line is the first JSON line after the counters (which hold no brace).
+  if (!server.process().wait_for_output("}\n", 10s))
     throw Failure(ExitCode::kCouldNotRun,
                   "host " + c.server + ": " + probe + " server did not report a listening port within 10 s");
-  const std::string first = server->stdout_so_far();
+  const std::string first = split_bracketed(server.process().stdout_so_far()).body;
   measure::ListeningLine listening;
   try {
     listening = measure::parse_listening_line(first.substr(0, first.find('\n')));
@@ -123,16 +164,30 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   watch_progress(client_argv, o, c.suite + "." + c.name());
   keep(run, "command.txt",
        "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
-           transport::shell_join(client_argv) + "\n");
+           transport::shell_join(client_argv) + "\n" +
+           (watch ? "(each run by /bin/sh between two reads of /proc/net/{snmp,netstat,dev})\n" : ""));
   spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
 
-  auto r = session.deployment(c.client).run(client_argv, o);
+  const auto t1 = std::chrono::steady_clock::now();
+  auto r = session.deployment(c.client).run(wrap(client_argv), o);
+  const auto t2 = std::chrono::steady_clock::now();
+  const Bracketed client_out = split_bracketed(r.out);
+  r.out = client_out.body;
   keep(run, "client.out", r.out);
   keep(run, "client.err", r.err);
   if (!r.ok())
     throw Failure(ExitCode::kCouldNotRun,
                   "host " + c.client + ": " + c.name() + ": " + probe + " client " + probe_failure(r));
   run.measurements = parse_client(r, c);
+  const std::string server_out = server.end();
+  // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.
+  spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it",
+                c.name(), ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
+  if (watch) {
+    watch->given(c.client, client_out);
+    watch->given(c.server, split_bracketed(server_out));
+    watch->finish(run);
+  }
   return run;
 }
 
@@ -166,15 +221,17 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
   check_congestion(session, c);
-  std::optional<CounterWatch> watch;
-  if (watches_counters(c.spec->kind)) watch.emplace(session, c);
-  if (c.spec->kind == profile::TestKind::kPingFlood)
-    run_ping_flood(session, c, run);
-  else if (c.spec->tool == profile::Tool::kBuiltin)
-    run_builtin(session, c, run);
-  else
-    run_tool(session, c, run);
-  if (watch) watch->finish(run);
+  if (c.spec->kind != profile::TestKind::kPingFlood && c.spec->tool == profile::Tool::kBuiltin) {
+    run_builtin(session, c, run);  // reads the counters in its own commands
+  } else {
+    std::optional<CounterWatch> watch;
+    if (watches_counters(c.spec->kind)) watch.emplace(session, c);
+    if (c.spec->kind == profile::TestKind::kPingFlood)
+      run_ping_flood(session, c, run);
+    else
+      run_tool(session, c, run);
+    if (watch) watch->finish(run);
+  }
   if (judges_bdp(session.profile(), c)) judge_bdp(session, c, run);
   return run;
 }

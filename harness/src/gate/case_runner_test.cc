@@ -7,10 +7,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "fake_lab_test_util.h"
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/congestion_check.h"
+#include "labgate/transport/shell_quote.h"
 
 namespace labgate::gate {
 namespace {
@@ -112,6 +115,24 @@ TEST_F(CaseKinds, ACongestionControlAHostLacksStopsTheCaseBeforeItMeasures) {
   EXPECT_TRUE(out.could_not_run);
   EXPECT_THAT(out.error, HasSubstr("host b has no TCP congestion control \"htcp\"; it has: reno cubic bbr"));
   EXPECT_EQ(lab_.host("a").count({"$RUN/stream"}) + lab_.host("b").count({"$RUN/stream"}), 0);
+}
+
+TEST_F(CaseKinds, BothHostsListTheirCongestionControlsAtOnce) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"ts\"\nkind = \"tcp_stream\"\nfrom = \"a\"\nto = \"b\"\ncongestion = \"htcp\"\n"
+      "budget = { min_throughput = \"1Mbit/s\" }\n");
+  transport::Rendezvous both(2);
+  std::atomic<int> met{0};
+  const std::string list = transport::shell_join(congestion_list_command());
+  for (const char* h : {"a", "b"}) {
+    lab_.host(h).on(congestion_list_command(), FakeTransport::ok("reno cubic\n"));
+    lab_.host(h).on_step = [&](const std::string& what) {
+      if (what == list && both.arrive(std::chrono::seconds(2))) ++met;
+    };
+  }
+  EXPECT_THAT(run_judge_record(*session_, *book_, c).error,
+              HasSubstr("host a has no TCP congestion control"));
+  EXPECT_EQ(met, 2) << "one host's list was asked for only after the other's had come";
 }
 
 std::string sysctls(const std::string& max) {

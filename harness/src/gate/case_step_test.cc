@@ -19,10 +19,7 @@ using ::testing::Not;
 using transport::FakeTransport;
 namespace lt = testing;
 
-// The recorded run: 0.3 s measured after 0.1 s of warm-up, p50 ~48 us.
-const std::string kRr =
-    "[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
-    "warmup = \"100ms\"\ninterval = \"100ms\"\n";
+const std::string& kRr = lt::kRecordedRr;
 
 class CaseStep : public lt::FakeLabTest {
  protected:

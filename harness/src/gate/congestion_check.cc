@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "labgate/netpath/congestion.h"
+#include "labgate/transport/connect_all.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
@@ -20,10 +21,21 @@ std::vector<std::string> congestion_list_command() {
 
 void check_congestion(GateSession& session, const TestCase& c) {
   if (!c.spec->congestion) return;
-  for (const std::string& host : {c.client, c.server}) {
-    transport::RunOptions o;
-    o.timeout = 10s;
-    const auto r = session.transport(host).run(congestion_list_command(), o);
+  // Both hosts at once: one channel round trip per case, not one per host.
+  const std::vector<std::string> hosts{c.client, c.server};
+  std::vector<transport::RunResult> lists(hosts.size());
+  transport::on_each_host(
+      hosts.size(),
+      [&](std::size_t i) {
+        transport::RunOptions o;
+        o.timeout = 10s;
+        lists[i] = session.transport(hosts[i]).run(congestion_list_command(), o);
+      },
+      [&](std::size_t i) { return hosts[i]; })
+      .throw_if_any("hosts could not list their TCP congestion controls");
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const std::string& host = hosts[i];
+    const transport::RunResult& r = lists[i];
     const auto available = netpath::parse_congestion_list(r.out);
     if (available.empty())
       throw Failure(ExitCode::kCouldNotRun, "host " + host + ": " + c.name() +

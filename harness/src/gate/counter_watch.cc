@@ -39,6 +39,37 @@ CounterWatch::CounterWatch(GateSession& session, const TestCase& c) : session_(s
       [&](std::size_t i) { return sides_[i].host; });
 }
 
+CounterWatch::CounterWatch(GateSession& session, const TestCase& c, FromCommands)
+    : session_(session), case_(c) {
+  for (const std::string& host : {c.client, c.server}) {
+    if (host.empty()) continue;
+    Side s;
+    s.host = host;
+    s.error = "host " + host + ": no counter snapshot before the test";
+    sides_.push_back(std::move(s));
+  }
+}
+
+void CounterWatch::given(const std::string& host, const Bracketed& b) {
+  for (Side& s : sides_) {
+    if (s.host != host) continue;
+    std::string why;
+    if (auto text = b.before.snapshot(why)) {
+      s.raw_before = *text;
+      s.error.clear();
+      try {
+        s.before = counters::parse_snapshot(*text, "counters on " + host);
+      } catch (const std::exception& e) {
+        s.error = "host " + host + ": reading network counters: " + e.what();
+      }
+    } else {
+      s.raw_before = b.before.text;
+      s.error = "host " + host + ": counters before the test: " + why;
+    }
+    if (auto text = b.after.snapshot(why)) s.raw_after = *text;
+  }
+}
+
 std::optional<counters::Snapshot> CounterWatch::take(const std::string& host, std::string& raw,
                                                      std::string& error) {
   const auto argv = counters::snapshot_command();
@@ -72,16 +103,33 @@ void CounterWatch::finish(CaseRun& run) {
           it == run.measurements[i].reported.end() ? std::nullopt : std::optional<double>(it->second);
     }
   bool partial = false;
-  // The after-snapshots of both hosts at once (each a channel round trip).
+  // The after-snapshots not given by the case's commands: of both hosts at
+  // once (each a channel round trip).
   std::vector<std::string> raw_afters(sides_.size()), errors(sides_.size());
   std::vector<std::optional<counters::Snapshot>> afters(sides_.size());
+  const auto after_of = [&](std::size_t i) {
+    errors[i] = sides_[i].error;
+    if (!sides_[i].before) return;
+    if (!sides_[i].raw_after) {
+      afters[i] = take(sides_[i].host, raw_afters[i], errors[i]);
+      return;
+    }
+    raw_afters[i] = *sides_[i].raw_after;
+    try {
+      afters[i] = counters::parse_snapshot(raw_afters[i], "counters on " + sides_[i].host);
+    } catch (const std::exception& e) {
+      errors[i] = "host " + sides_[i].host + ": reading network counters: " + e.what();
+    }
+  };
+  std::vector<std::size_t> to_take;
+  for (std::size_t i = 0; i < sides_.size(); ++i)
+    if (sides_[i].before && !sides_[i].raw_after)
+      to_take.push_back(i);
+    else
+      after_of(i);
   transport::on_each_host(
-      sides_.size(),
-      [&](std::size_t i) {
-        errors[i] = sides_[i].error;
-        if (sides_[i].before) afters[i] = take(sides_[i].host, raw_afters[i], errors[i]);
-      },
-      [&](std::size_t i) { return sides_[i].host; });
+      to_take.size(), [&](std::size_t k) { after_of(to_take[k]); },
+      [&](std::size_t k) { return sides_[to_take[k]].host; });
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     Side& s = sides_[i];
     const std::string& raw_after = raw_afters[i];

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,13 +15,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../deploy/remote_scripts.h"
+#include "labgate/counters/snapshot.h"
 #include "labgate/deploy/digest.h"
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
@@ -32,8 +36,75 @@ namespace labgate::gate::testing {
 
 namespace fs = std::filesystem;
 
+/// The tcp_rr test of the recorded pingpong outputs (measure/testdata): 0.3 s
+/// measured after 0.1 s of warm-up, p50 ~48 us; a budget line may follow.
+inline const std::string kRecordedRr =
+    "[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\nduration = \"300ms\"\n"
+    "warmup = \"100ms\"\ninterval = \"100ms\"\n";
+
 /// What a run directory is called once the host's commands are normalised.
 inline constexpr const char* kRunDir = "$RUN";
+
+/// What /bin/sh prints for a bracketed_argv() command: cat's answer, the
+/// program's stdout, cat's answer again (`after` unset: killed before it).
+inline std::string bracketed_output(const transport::RunResult& before, const std::string& body,
+                                    const std::optional<transport::RunResult>& after) {
+  std::string out =
+      before.out + before.err + std::string(kBeforeMarker) + std::to_string(before.exit_status) + "\n" + body;
+  if (after)
+    out += std::string(kAfterMarker) + after->out + after->err + std::string(kEndMarker) +
+           std::to_string(after->exit_status) + "\n";
+  return out;
+}
+
+/// A started bracketed_argv() command on a fake host, as the real shell and
+/// probe behave: a server given --once has ended by the time it is waited for
+/// (its after-snapshot read then); any other keeps running until stopped, and
+/// a stop kills it before the after-snapshot (counted in `kills`).
+class BracketedProcess : public transport::Process {
+ public:
+  BracketedProcess(std::unique_ptr<transport::Process> inner, transport::RunResult before, bool once,
+                   std::function<transport::RunResult()> after, int& kills)
+      : inner_(std::move(inner)),
+        before_(std::move(before)),
+        once_(once),
+        after_(std::move(after)),
+        kills_(kills) {}
+  ~BracketedProcess() override { stop(transport::Nanos(0)); }
+  std::optional<transport::RunResult> wait(transport::Nanos) override {
+    if (result_) return result_;
+    if (!once_) return std::nullopt;
+    transport::RunResult r = *inner_->wait(transport::Nanos(0));
+    r.out = bracketed_output(before_, r.out, after_());
+    result_ = r;
+    return result_;
+  }
+  bool wait_for_output(std::string_view needle, transport::Nanos) override {
+    return stdout_so_far().find(needle) != std::string::npos;
+  }
+  transport::RunResult stop(transport::Nanos grace) override {
+    if (result_) return *result_;
+    ++kills_;
+    transport::RunResult r = inner_->stop(grace);
+    r.out = bracketed_output(before_, r.out, std::nullopt);
+    r.signal = "TERM";
+    result_ = r;
+    return r;
+  }
+  std::string stdout_so_far() override {
+    return result_ ? result_->out : bracketed_output(before_, inner_->stdout_so_far(), std::nullopt);
+  }
+  long pgid() const override { return inner_->pgid(); }
+  const std::string& command() const override { return inner_->command(); }
+
+ private:
+  std::unique_ptr<transport::Process> inner_;
+  transport::RunResult before_;
+  bool once_;
+  std::function<transport::RunResult()> after_;
+  int& kills_;
+  std::optional<transport::RunResult> result_;
+};
 
 /// A scripted host with probe_dir /tmp. The run's commands reach the rules
 /// without the run marker (`env LABGATE_RUN=<dir>`) and with the run's random
@@ -49,12 +120,24 @@ class FakeHost : public transport::FakeTransport {
     on(deploy::sweep_leftovers_argv("/tmp", "labgate-" + lab + "." + name + ".", ""), ok(""));
   }
 
-  /// Called before every command is answered (argv normalised): a test's way to
+  /// Called before every command is answered (argv normalised; a bracketed one's
+  /// program): a test's way to
   /// act in the middle of a case (a signal arriving while it measures).
   std::function<void(const std::vector<std::string>&)> before_run;
   /// Answers a command by looking at all of it (a ping's size, sysbench's last
   /// word) before the prefix rules; nullopt leaves it to them.
   std::function<std::optional<transport::RunResult>(const std::vector<std::string>&)> respond;
+
+  /// Every channel the host was asked for, in order: each command run or started
+  /// (normalised), a bracketed_argv() one as "[counters]" and its program, not
+  /// the pieces the fake answers it from.
+  std::vector<std::vector<std::string>> channels;
+  /// Started processes stopped while still running (each a second channel on
+  /// a real host: the kill).
+  int kills = 0;
+  /// false: a server given --once still never ends by itself (a UDP client's
+  /// end-of-run datagrams all lost, a hung server).
+  bool ends_by_itself = true;
 
   /// Every command run or started, normalised, in order.
   std::vector<std::vector<std::string>> commands() const {
@@ -73,20 +156,38 @@ class FakeHost : public transport::FakeTransport {
   transport::RunResult run(const std::vector<std::string>& argv,
                            const transport::RunOptions& o = {}) override {
     const auto n = normalise(argv);
-    if (before_run) before_run(n);
+    // A bracketed command is seen as its program (the shell around it is the fake's).
+    if (before_run) before_run(bracketed_program(n).value_or(n));
     if (!argv.empty() && argv.back() == "--self-digest" && argv.size() >= 2) {
       digest_checks.push_back(n);
       auto it = files.find(argv[argv.size() - 2]);
       return it == files.end() ? exit_with(127, "no such file") : ok(deploy::sha256_hex(it->second) + "\n");
     }
-    if (respond)
-      if (auto r = respond(n)) once(n, *r);
-    return FakeTransport::run(n, o);
+    if (auto program = bracketed_program(n)) {
+      note_channel(*program, true);
+      const transport::RunResult before = counters_answer();
+      transport::RunResult r = answer_run(*program, o);
+      r.out = bracketed_output(before, r.out, counters_answer());
+      return r;
+    }
+    note_channel(n, false);
+    return answer_run(n, o);
   }
   std::unique_ptr<transport::Process> start(const std::vector<std::string>& argv,
                                             const transport::StartOptions& o = {}) override {
     const auto n = normalise(argv);
-    if (before_run) before_run(n);
+    // A bracketed command is seen as its program (the shell around it is the fake's).
+    if (before_run) before_run(bracketed_program(n).value_or(n));
+    if (auto program = bracketed_program(n)) {
+      note_channel(*program, true);
+      transport::RunResult before = counters_answer();
+      const bool once =
+          ends_by_itself && std::find(program->begin(), program->end(), "--once") != program->end();
+      return std::make_unique<BracketedProcess>(
+          FakeTransport::start(*program, o), std::move(before), once, [this] { return counters_answer(); },
+          kills);
+    }
+    note_channel(n, false);
     return FakeTransport::start(n, o);
   }
   std::optional<FileInfo> lstat(const std::string& p) override {
@@ -108,6 +209,28 @@ class FakeHost : public transport::FakeTransport {
   std::vector<std::vector<std::string>> digest_checks;
 
  private:
+  transport::RunResult answer_run(const std::vector<std::string>& n, const transport::RunOptions& o) {
+    if (respond)
+      if (auto r = respond(n)) once(n, *r);
+    return FakeTransport::run(n, o);
+  }
+  /// What the shell's own `cat` printed: the scripted answer, a failure as cat's error.
+  transport::RunResult counters_answer() {
+    try {
+      return FakeTransport::run(counters::snapshot_command());
+    } catch (const std::exception& e) {
+      return exit_with(1, std::string("cat: ") + e.what() + "\n");
+    }
+  }
+  void note_channel(const std::vector<std::string>& argv, bool bracketed) {
+    std::lock_guard<std::mutex> lock(channels_mutex_);
+    std::vector<std::string> c;
+    if (bracketed) c.push_back("[counters]");
+    c.insert(c.end(), argv.begin(), argv.end());
+    channels.push_back(std::move(c));
+  }
+  std::mutex channels_mutex_;
+
   std::vector<std::string> normalise(const std::vector<std::string>& argv) const {
     std::vector<std::string> out(argv);
     std::string dir;

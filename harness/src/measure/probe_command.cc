@@ -15,8 +15,9 @@ using profile::TestSpec;
 /// the probe's hard deadline (connect + warm-up + duration + 2 x server timeout + 5 s).
 constexpr auto kServerTimeout = 3s;
 constexpr auto kConnectTimeout = 3s;
-/// A server with no client for this long exits by itself (the harness stops it
-/// after each test anyway; this is what cleans up if the harness dies).
+/// A server with no client for this long exits by itself. With --once it ends
+/// right after its one client anyway; this is what cleans up if the client
+/// never comes (or the harness dies), and if a UDP client's end is lost.
 constexpr auto kIdleTimeout = 30s;
 
 std::string path(const std::string& dir, TestKind kind) {
@@ -71,6 +72,7 @@ std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::stri
                                 proto(spec.kind),
                                 "--idle-timeout",
                                 exact_duration(kIdleTimeout)};
+  argv.push_back("--once");  // one client per server: its summary comes without a stop
   if (spec.cpu.server) argv.insert(argv.end(), {"--cpu", std::to_string(*spec.cpu.server)});
   if (!peer_address.empty()) argv.insert(argv.end(), {"--peer", peer_address});
   if (profile::is_rr(spec.kind)) {

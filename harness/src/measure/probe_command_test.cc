@@ -32,7 +32,7 @@ TEST(ProbeCommand, TcpRrWithEverything) {
   s.interval = 500ms;
   EXPECT_EQ(probe_server_argv(s, "/tmp/lg.x", "198.18.1.2"),
             (Argv{"/tmp/lg.x/pingpong", "server", "--bind", "198.18.1.2", "--port", "5001", "--proto", "tcp",
-                  "--idle-timeout", "30s", "--cpu", "3", "--size", "64", "--busy-poll"}));
+                  "--idle-timeout", "30s", "--once", "--cpu", "3", "--size", "64", "--busy-poll"}));
   EXPECT_EQ(probe_client_argv(s, "/tmp/lg.x", "198.18.1.2", 5001), (Argv{"/tmp/lg.x/pingpong",
                                                                          "client",
                                                                          "--connect",
@@ -62,7 +62,7 @@ TEST(ProbeCommand, UdpRrPlainAndAnyPort) {
   s.nodelay = false;  // meaningless for UDP: no flag either way
   EXPECT_EQ(probe_server_argv(s, "", "198.18.1.2"),
             (Argv{"pingpong", "server", "--bind", "198.18.1.2", "--port", "0", "--proto", "udp",
-                  "--idle-timeout", "30s", "--size", "64"}));
+                  "--idle-timeout", "30s", "--once", "--size", "64"}));
   EXPECT_EQ(probe_client_argv(s, "", "198.18.1.2", 40000),
             (Argv{"pingpong", "client", "--connect", "198.18.1.2", "--port", "40000", "--proto", "udp",
                   "--size", "64", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));
@@ -82,7 +82,7 @@ TEST(ProbeCommand, Streams) {
   s.busy_poll = true;  // rr only
   EXPECT_EQ(probe_server_argv(s, "/p", "198.18.1.2"),
             (Argv{"/p/stream", "server", "--bind", "198.18.1.2", "--port", "0", "--proto", "udp",
-                  "--idle-timeout", "30s"}));
+                  "--idle-timeout", "30s", "--once"}));
   EXPECT_EQ(probe_client_argv(s, "/p", "198.18.1.2", 7),
             (Argv{"/p/stream", "client", "--connect", "198.18.1.2", "--port", "7", "--proto", "udp", "--size",
                   "1472", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));

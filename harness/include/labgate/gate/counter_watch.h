@@ -11,6 +11,7 @@
 #include "labgate/counters/delta.h"
 #include "labgate/counters/snapshot.h"
 #include "labgate/gate/case_runner.h"
+#include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/session.h"
 #include "labgate/gate/test_cases.h"
 
@@ -28,11 +29,21 @@ class CounterWatch {
  public:
   /// Takes the "before" snapshot on the case's client and server.
   CounterWatch(GateSession& session, const TestCase& c);
+  /// Reads nothing itself: each host's snapshots come from the output of a
+  /// bracketed_argv() command the case runs there anyway (given()), so before
+  /// and after cost no round trip of their own.
+  struct FromCommands {};
+  CounterWatch(GateSession& session, const TestCase& c, FromCommands);
 
-  /// Takes the "after" snapshots and adds each host's delta to every measurement
-  /// of `run` (counters::add_to_measurement, plus unbudgeted_trouble() as
-  /// warnings); the raw snapshots go to run.raw_files. A host whose counters
-  /// could not be read is a warning: a budget on them then fails as not measured.
+  /// `host`'s snapshots as its bracketed command printed them. A missing
+  /// "before" is the side's error; a missing "after" (the command was stopped
+  /// before it read them) is taken by finish() as a command of its own.
+  void given(const std::string& host, const Bracketed& b);
+
+  /// Takes the "after" snapshots not given yet (both hosts at once) and adds each host's delta to every
+  /// measurement of `run` (counters::add_to_measurement, plus unbudgeted_trouble() as warnings); the raw
+  /// snapshots go to run.raw_files. A host whose counters could not be read is a warning: a budget on them
+  /// then fails as not measured.
   void finish(CaseRun& run);
 
  private:
@@ -41,6 +52,7 @@ class CounterWatch {
     std::optional<counters::Snapshot> before;
     std::string raw_before;
     std::string error;
+    std::optional<std::string> raw_after;  ///< given by the case's own command
   };
   std::optional<counters::Snapshot> take(const std::string& host, std::string& raw, std::string& error);
 

@@ -1,0 +1,85 @@
+// Counter snapshots around a program in one shell line (see counter_bracket.h).
+#include "labgate/gate/counter_bracket.h"
+
+#include <charconv>
+
+#include "labgate/counters/snapshot.h"
+#include "labgate/transport/shell_quote.h"
+
+namespace labgate::gate {
+namespace {
+
+// "$@" is the program. $s > 128 is a signal's death as sh reports it; raising
+// it again on the shell itself keeps the transport's "killed by SIG..." true.
+constexpr const char* kScriptTail =
+    "\"$@\"; s=$?; printf '\\037labgate-counters-after\\n'; %CAT% 2>&1; "
+    "printf '\\037labgate-counters-end %d\\n' $?; "
+    "if [ $s -gt 128 ] && [ $s -lt 160 ]; then kill -$((s-128)) $$; fi; exit $s";
+
+std::string script() {
+  std::string cat;
+  for (const auto& w : counters::snapshot_command()) cat += (cat.empty() ? "" : " ") + w;
+  std::string s = cat + " 2>&1; printf '\\037labgate-counters-before %d\\n' $?; " + kScriptTail;
+  const std::string tag = "%CAT%";
+  s.replace(s.find(tag), tag.size(), cat);
+  return s;
+}
+
+/// Reads "<status>\n" after a marker at `at`; the position past the newline, or npos.
+std::size_t read_status(std::string_view out, std::size_t at, int& status) {
+  const std::size_t nl = out.find('\n', at);
+  if (nl == std::string_view::npos) return nl;
+  int v = -1;
+  auto [p, ec] = std::from_chars(out.data() + at, out.data() + nl, v);
+  status = ec == std::errc() && p == out.data() + nl ? v : -1;
+  return nl + 1;
+}
+
+}  // namespace
+
+std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv) {
+  return transport::sh_argv(script(), argv);
+}
+
+std::optional<std::vector<std::string>> bracketed_program(const std::vector<std::string>& argv) {
+  const auto head = transport::sh_argv(script());
+  if (argv.size() < head.size() || !std::equal(head.begin(), head.end(), argv.begin())) return std::nullopt;
+  return std::vector<std::string>(argv.begin() + static_cast<long>(head.size()), argv.end());
+}
+
+std::optional<std::string> BracketSnapshot::snapshot(std::string& why) const {
+  if (!seen) {
+    why = "the command ended before it read them";
+    return std::nullopt;
+  }
+  if (status != 0) {
+    why = "cat /proc/net/{snmp,netstat,dev} exited " + std::to_string(status) + ": " + text.substr(0, 200);
+    return std::nullopt;
+  }
+  return text;
+}
+
+Bracketed split_bracketed(std::string_view out) {
+  Bracketed b;
+  const std::size_t before = out.find(kBeforeMarker);
+  if (before == std::string_view::npos) {
+    b.body = std::string(out);
+    return b;
+  }
+  b.before.text = std::string(out.substr(0, before));
+  const std::size_t body = read_status(out, before + kBeforeMarker.size(), b.before.status);
+  if (body == std::string_view::npos) return b;
+  b.before.seen = true;
+  const std::size_t after = out.find(kAfterMarker, body);
+  b.body =
+      std::string(out.substr(body, after == std::string_view::npos ? std::string_view::npos : after - body));
+  if (after == std::string_view::npos) return b;
+  const std::size_t text = after + kAfterMarker.size();
+  const std::size_t end = out.find(kEndMarker, text);
+  if (end == std::string_view::npos) return b;
+  b.after.text = std::string(out.substr(text, end - text));
+  b.after.seen = read_status(out, end + kEndMarker.size(), b.after.status) != std::string_view::npos;
+  return b;
+}
+
+}  // namespace labgate::gate

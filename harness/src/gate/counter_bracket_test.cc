@@ -1,0 +1,80 @@
+// The counters-around-a-program shell line, run by this machine's real /bin/sh
+// (dash here, bash 3.2 on RHEL 5: both plain POSIX) through the local transport,
+// and the splitting of its output, complete or cut short.
+#include "labgate/gate/counter_bracket.h"
+
+#include <gtest/gtest.h>
+
+#include "labgate/counters/snapshot.h"
+#include "labgate/transport/transport.h"
+
+namespace labgate::gate {
+namespace {
+
+transport::RunResult run_here(const std::vector<std::string>& argv) {
+  profile::Host h;
+  h.name = "here";
+  h.address = "local";
+  transport::RunOptions o;
+  o.timeout = std::chrono::seconds(10);
+  return transport::make_transport(h)->run(argv, o);
+}
+
+TEST(CounterBracket, SnapshotsBeforeAndAfterTheProgramWhoseOutputAndStatusStayItsOwn) {
+  const auto r =
+      run_here(bracketed_argv({"sh", "-c", "echo 'the program'; echo to-stderr >&2; exit 3", "x"}));
+  EXPECT_EQ(r.exit_status, 3) << r.err;
+  EXPECT_EQ(r.err, "to-stderr\n");
+  const Bracketed b = split_bracketed(r.out);
+  EXPECT_EQ(b.body, "the program\n");
+  std::string why;
+  ASSERT_TRUE(b.before.snapshot(why)) << why;
+  ASSERT_TRUE(b.after.snapshot(why)) << why;
+  // Both are what the separate `cat` read: snmp, netstat and the dev table.
+  const auto before = counters::parse_snapshot(b.before.text, "before");
+  const auto after = counters::parse_snapshot(b.after.text, "after");
+  EXPECT_NE(before.find("Tcp", "RetransSegs"), nullptr);
+  EXPECT_NE(after.find("Tcp", "RetransSegs"), nullptr);
+  EXPECT_FALSE(after.interfaces.empty());
+}
+
+TEST(CounterBracket, AProgramKilledByASignalIsReportedKilledNotAsAnExitStatus) {
+  const auto r = run_here(bracketed_argv({"sh", "-c", "kill -TERM $$"}));
+  EXPECT_EQ(r.signal, "TERM") << r.describe();
+  EXPECT_TRUE(split_bracketed(r.out).after.seen) << "the after snapshot is read before the signal is raised";
+}
+
+TEST(CounterBracket, TheProgramIsFoundInsideItsCommandAndNowhereElse) {
+  const std::vector<std::string> program{"/tmp/x/pingpong", "server", "--bind", "1.2.3.4"};
+  EXPECT_EQ(bracketed_program(bracketed_argv(program)), program);
+  EXPECT_FALSE(bracketed_program(program));
+  EXPECT_FALSE(bracketed_program({"/bin/sh", "-c", "cat /proc/net/snmp", "labgate-sh", "x"}));
+}
+
+TEST(CounterBracket, OutputCutShortKeepsWhatArrivedAndSaysWhatIsMissing) {
+  const std::string before = "Tcp: RetransSegs\nTcp: 1\n";
+  const std::string marker = std::string(kBeforeMarker) + "0\n";
+  // A server still running: its listening line, no after snapshot yet.
+  Bracketed b = split_bracketed(before + marker + "{\"event\":\"listening\"}\n");
+  EXPECT_TRUE(b.before.seen);
+  EXPECT_EQ(b.before.text, before);
+  EXPECT_EQ(b.body, "{\"event\":\"listening\"}\n");
+  EXPECT_FALSE(b.after.seen);
+  std::string why;
+  EXPECT_FALSE(b.after.snapshot(why));
+  EXPECT_EQ(why, "the command ended before it read them");
+  // cat failed: its error is the reason, the program still ran.
+  b = split_bracketed("cat: /proc/net/netstat: No such file\n" + std::string(kBeforeMarker) + "1\nbody\n" +
+                      std::string(kAfterMarker) + before + std::string(kEndMarker) + "0\n");
+  EXPECT_FALSE(b.before.snapshot(why));
+  EXPECT_EQ(why, "cat /proc/net/{snmp,netstat,dev} exited 1: cat: /proc/net/netstat: No such file\n");
+  EXPECT_EQ(b.body, "body\n");
+  EXPECT_TRUE(b.after.snapshot(why));
+  // No marker at all (not a bracketed command's output): all of it is the body.
+  b = split_bracketed("{\"a\":1}\n");
+  EXPECT_EQ(b.body, "{\"a\":1}\n");
+  EXPECT_FALSE(b.before.seen);
+}
+
+}  // namespace
+}  // namespace labgate::gate
