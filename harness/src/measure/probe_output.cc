@@ -151,7 +151,12 @@ Measurement read_stream(const JsonReader& r) {
   m.reported["send_errors"] = static_cast<double>(c.count("send_errors"));
   m.throughput_bps = r.num("throughput_bps");
   m.reported["send_throughput_bps"] = r.num("send_throughput_bps");
-  if (m.kind == "udp_stream") m.loss_fraction = r.num("loss_fraction");
+  if (m.kind == "udp_stream") {
+    m.loss_fraction = r.num("loss_fraction");
+    // After its measured window the client waits --drain for datagrams in flight
+    // to land before it asks the receiver: the probe's own cool-down.
+    m.cooldown_s = r.object("parameters").num("drain_s");
+  }
   if (m.histogram.count() != m.sent)
     r.fail("histogram", "holds " + std::to_string(m.histogram.count()) + " sends but counters.measured says " +
                             std::to_string(m.sent));

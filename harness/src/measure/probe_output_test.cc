@@ -206,6 +206,8 @@ TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
   // A paced stream (--rate 2000/s for 0.3 s, a real run on a loaded VM) is held
   // to its schedule too, and says it fell behind before catching up.
   const Measurement paced = parse_probe_output(fixture("stream-udp-open.json")).at(0);
+  EXPECT_DOUBLE_EQ(paced.cooldown_s, 0.2) << "the client's --drain after its window is its cool-down";
+  EXPECT_EQ(parse_probe_output(fixture("stream-tcp.json")).at(0).cooldown_s, 0) << "tcp waits for no drain";
   ASSERT_TRUE(paced.expectation);
   EXPECT_NEAR(paced.expectation->expected, 601, 1);
   EXPECT_EQ(paced.expectation->held, 601);
