@@ -76,11 +76,18 @@ wait_gate() {
 }
 
 # Pids of processes in namespace $1 whose command line holds $2.
+# Prints the pids in namespace $1 whose command line matches $2, or, with a
+# third argument `comm`, whose program is exactly $2 (a probe itself, not the
+# /bin/sh line that reads the counters around it and names it too).
 ns_pids() {
   local pid
   for pid in $(ip netns pids "$1" 2>/dev/null); do
     [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && continue
-    tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q -- "$2" && echo "$pid"
+    if [ "${3:-}" = comm ]; then
+      [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && echo "$pid"
+    else
+      tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q -- "$2" && echo "$pid"
+    fi
   done
 }
 
@@ -88,7 +95,7 @@ ns_pids() {
 wait_remote_process() {
   local until=$((SECONDS + $3)) pids
   while [ $SECONDS -lt $until ]; do
-    pids=$(ns_pids "$1" "$2")
+    pids=$(ns_pids "$1" "$2" "${4:-}")
     [ -n "$pids" ] && { echo "$pids"; return 0; }
     kill -0 "$gate_pid" 2>/dev/null || break
     sleep 0.05

@@ -36,8 +36,8 @@ if ! bash "$src/tests/faults/inspect_leftovers.sh" --pair "$pair" --wait 2; then
 fi
 
 # The server half of the measurement runs on b, the client on a.
-server_probe() { wait_remote_process "$ns_b" "pingpong" "${1:-40}"; }
-client_probe() { wait_remote_process "$ns_a" "pingpong" "${1:-40}"; }
+server_probe() { wait_remote_process "$ns_b" "pingpong" "${1:-40}" comm; }
+client_probe() { wait_remote_process "$ns_a" "pingpong" "${1:-40}" comm; }
 
 case $case_name in
   sshd-before)

@@ -9,8 +9,9 @@
 #                     banner): the run passes, the lease is taken on both hosts as
 #                     that user and released
 #   maxsessions       sshd on b allows one session per connection: the run passes,
-#                     what finds no slot going over another connection, and says
-#                     so once naming MaxSessions on host b, never sftp
+#                     one channel at a time, what still finds no slot going over
+#                     another connection, said at most once naming MaxSessions on
+#                     host b, never sftp
 #   probe-dir-full    host a's probe_dir is a full 64 KiB tmpfs: exit 3 naming host
 #                     a, "No space left" and the bytes free there, for the lease
 #                     (lease_dir defaults to probe_dir) and, with the lease
@@ -158,12 +159,17 @@ case $case_name in
     rr_test 1s
     start_gate
     wait_gate 60
-    # It copes: what finds no slot (the probe server's stop, the clean-up and the
-    # lease's release while a server holds the only one) goes over another
-    # connection, and the run says why, once.
+    # It copes: its steps take one channel at a time (a refused one is retried
+    # while sshd frees the last one's slot, after the idle SFTP channel is
+    # closed), and whatever still finds no slot goes over another connection,
+    # said once, naming MaxSessions. Needing none, it says nothing.
     expect_pass
-    expect_once "host b \\(root@$mgmt_b:22\\): .*MaxSessions"
-    expect_message "host b \\(root@$mgmt_b:22\\): .*(opens connection 2 to this host|over a connection of its own)"
+    said=$(LC_ALL=C grep -aEc -- "host b \\(root@$mgmt_b:22\\): .*MaxSessions" "$(run_log)")
+    if [ "$said" -gt 0 ]; then
+      expect_once "host b \\(root@$mgmt_b:22\\): .*MaxSessions"
+      expect_message "host b \\(root@$mgmt_b:22\\): .*(opens connection 2 to this host|over a connection of its own)"
+    fi
+    echo "MaxSessions named $said time(s) (a second connection was $([ "$said" -gt 0 ] || echo "not ")needed)"
     expect_results
     # Never blamed on the SFTP server's configuration, a lost link, or host a.
     expect_no_message 'Subsystem sftp|SFTP subsystem|connection lost|host a [^:]*:[^(]*MaxSessions'
