@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 using transport::FakeTransport;
 namespace lt = testing;
 
-std::string proc(const std::string& f) { return lt::testdata("tests/fixtures/seeds-extra/proc/" + f); }
+using lt::counters;
 
 class BuiltinCase : public lt::FakeLabTest {
  protected:
@@ -32,7 +32,7 @@ class BuiltinCase : public lt::FakeLabTest {
         FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
     lab_.host("a").on({"$RUN/pingpong", "client"},
                       FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json")));
-    const std::string before = proc("snmp.txt") + proc("netstat.txt") + proc("dev.txt");
+    const std::string before = counters();
     const std::string after = std::regex_replace(before, std::regex("1647598 4 0"), "1647598 7 0");
     EXPECT_NE(after, before);
     lab_.host("a").on(counters::snapshot_command(), FakeTransport::ok(before));

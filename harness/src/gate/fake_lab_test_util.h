@@ -377,6 +377,11 @@ inline std::string testdata(const std::string& relative) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// A recorded /proc/net file of a real host (tests/fixtures/seeds-extra/proc).
+inline std::string proc(const std::string& file) { return testdata("tests/fixtures/seeds-extra/proc/" + file); }
+/// What the counter snapshot of one host reads: /proc/net/snmp, netstat and dev.
+inline std::string counters() { return proc("snmp.txt") + proc("netstat.txt") + proc("dev.txt"); }
+
 /// Two hosts a and b (root logins, address 10.0.0.x, test_address 192.168.1.x)
 /// in lab "fakelab"; `tests` is appended.
 inline std::string two_hosts(const std::string& tests = "") {

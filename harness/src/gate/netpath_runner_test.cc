@@ -106,8 +106,7 @@ TEST_F(NetKinds, APingThatCannotRunIsCouldNotRunNamingTheHost) {
 const std::string kFlood =
     "[[test]]\nname = \"flood\"\nkind = \"ping_flood\"\nfrom = \"a\"\nto = \"b\"\ncount = 77214\n";
 
-std::string proc(const std::string& f) { return lt::testdata("tests/fixtures/seeds-extra/proc/" + f); }
-std::string counters() { return proc("snmp.txt") + proc("netstat.txt") + proc("dev.txt"); }
+using lt::counters;
 
 TEST_F(NetKinds, PingFloodIsJudgedOnItsSummaryAndTheCountersAroundIt) {
   const TestCase c = open_case(
