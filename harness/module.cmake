@@ -1,7 +1,10 @@
 # labgate_module(NAME DEPS ...): a static library labgate_NAME from src/NAME/*.cc|*.c
 # (without *_test.cc / *_bench.cc), a unit-test binary NAME_tests from the
-# *_test.cc beside the code, and a benchmark binary NAME_bench from *_bench.cc.
+# *_test.cc beside the code (with testing/ on its include path), and a benchmark
+# binary NAME_bench from *_bench.cc.
 # Files are globbed so that adding a file to a concept needs no CMake edit.
+set(LABGATE_TESTING_DIR ${CMAKE_CURRENT_LIST_DIR}/testing CACHE INTERNAL "labgate's test-support headers")
+
 function(labgate_module name)
   cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
   set(dir ${CMAKE_CURRENT_SOURCE_DIR}/src/${name})
@@ -29,6 +32,10 @@ function(labgate_module name)
     add_executable(${name}_tests ${tests})
     target_link_libraries(${name}_tests PRIVATE labgate_${name} ${M_TEST_DEPS} GTest::gmock GTest::gtest_main)
     target_compile_definitions(${name}_tests PRIVATE LABGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+    # Test support (fakes of the lab, temp dirs, recorded runs) lives in
+    # harness/testing, on the include path of tests only: "gate/fake_lab_test_util.h",
+    # or the bare name from the concept's own tests.
+    target_include_directories(${name}_tests PRIVATE ${LABGATE_TESTING_DIR} ${LABGATE_TESTING_DIR}/${name})
     set_target_properties(${name}_tests PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
     gtest_discover_tests(${name}_tests TEST_PREFIX "unit.${name}." PROPERTIES LABELS "unit" DISCOVERY_TIMEOUT 30)
     set_property(GLOBAL APPEND PROPERTY LABGATE_UNIT_TEST_TARGETS ${name}_tests)

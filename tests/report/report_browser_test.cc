@@ -14,8 +14,8 @@
 #include "labgate/report/publish.h"
 #include "labgate/results/atomic_file.h"
 #include "labgate/results/run_dir.h"
+#include "report/synthetic_run.h"
 #include "run_process.h"
-#include "testing/synthetic_run.h"
 
 namespace labgate::report_test {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "cli_test_util.h"
-#include "labgate/results/testing/temp_dir.h"
+#include "cli/cli_test_util.h"
+#include "results/temp_dir.h"
 
 namespace labgate::cli {
 namespace {

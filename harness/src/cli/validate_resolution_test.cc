@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli_test_util.h"
+#include "cli/cli_test_util.h"
 
 namespace labgate::cli {
 using test_util::Outcome;

@@ -5,10 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "labgate/util/testing/source_file.h"
-
-
 #include "labgate/measure/probe_output.h"
+#include "util/source_file.h"
 
 namespace labgate::cmdlatency {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "../util/failure_test_util.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
+#include "util/failure_test_util.h"
 
 namespace labgate::deploy {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <filesystem>
 
-#include "../transport/proc_watch_test_util.h"
 #include "labgate/deploy/digest.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
+#include "transport/proc_watch_test_util.h"
 
 namespace labgate::deploy {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <fstream>
 
-#include "../transport/proc_watch_test_util.h"
 #include "labgate/transport/transport.h"
+#include "transport/proc_watch_test_util.h"
 
 namespace labgate::deploy {
 namespace {

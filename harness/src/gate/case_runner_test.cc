@@ -9,7 +9,7 @@
 
 #include <atomic>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/congestion_check.h"

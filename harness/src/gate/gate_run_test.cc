@@ -9,7 +9,7 @@
 
 #include <map>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/bios/conrep.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/preconditions_step.h"

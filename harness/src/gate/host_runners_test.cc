@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/gate/records.h"
 #include "labgate/util/exit_code.h"
 

@@ -4,9 +4,9 @@
 // a live run of it, or recorded without one; its time, and errors naming file:line.
 #include "labgate/gate/import_run.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -17,8 +17,8 @@
 #include "labgate/gate/test_cases.h"
 #include "labgate/profile/load.h"
 #include "labgate/results/run_dir.h"
-#include "labgate/results/testing/temp_dir.h"
 #include "labgate/util/exit_code.h"
+#include "results/temp_dir.h"
 
 namespace labgate::gate {
 namespace {

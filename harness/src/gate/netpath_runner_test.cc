@@ -8,7 +8,7 @@
 
 #include <regex>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/counters/snapshot.h"
 #include "labgate/gate/case_runner.h"
 #include "labgate/gate/case_step.h"

@@ -20,7 +20,7 @@
 #include "labgate/report/compare.h"
 #include "labgate/report/markup.h"
 #include "labgate/results/run_dir.h"
-#include "labgate/results/testing/temp_dir.h"
+#include "results/temp_dir.h"
 #include "labgate/stats/histogram.h"
 #include "labgate/tools/tool_driver.h"
 #include "labgate/transport/fake_transport.h"

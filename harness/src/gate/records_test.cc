@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/measure/probe_output.h"
 
 namespace labgate::gate {

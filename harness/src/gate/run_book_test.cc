@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
 #include "labgate/gate/gate_run.h"
 
 namespace labgate::gate {

@@ -2,12 +2,11 @@
 // fake lease: every host reached, the lease, every host's run directory; a failure
 // names each failing host once and leaves nothing behind; probes are uploaded once
 // and their digest checked. (session_test.cc: the one-connection and at-once steps.)
-#include "labgate/gate/session.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "fake_lab_test_util.h"
+#include "gate/fake_lab_test_util.h"
+#include "labgate/gate/session.h"
 
 namespace labgate::gate {
 namespace {

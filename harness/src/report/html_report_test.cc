@@ -7,7 +7,7 @@
 
 #include <regex>
 
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
 
 namespace labgate::report {
 namespace {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/report/junit_strict.h"
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
 
 namespace labgate::report {
 namespace {

@@ -12,7 +12,7 @@
 #include "labgate/report/publish.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/util/exit_code.h"
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
 
 namespace labgate::report {
 namespace {

@@ -11,9 +11,9 @@
 #include "labgate/report/html_report.h"
 #include "labgate/report/junit.h"
 #include "labgate/results/atomic_file.h"
-#include "labgate/results/testing/temp_dir.h"
 #include "labgate/util/exit_code.h"
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
+#include "results/temp_dir.h"
 
 namespace labgate::report {
 namespace {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "labgate/report/latency_charts.h"
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
 
 namespace labgate::report {
 namespace {

@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "testing/synthetic_run.h"
+#include "report/synthetic_run.h"
 
 namespace labgate::report {
 namespace {

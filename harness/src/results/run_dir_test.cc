@@ -16,8 +16,8 @@
 #include <functional>
 
 #include "labgate/results/atomic_file.h"
-#include "labgate/results/testing/temp_dir.h"
 #include "labgate/util/exit_code.h"
+#include "results/temp_dir.h"
 
 namespace labgate::results {
 namespace {

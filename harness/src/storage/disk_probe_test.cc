@@ -5,9 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "labgate/util/testing/source_file.h"
-
 #include <nlohmann/json.hpp>
+
+#include "util/source_file.h"
 
 namespace labgate::storage {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "labgate/tools/parsers.h"
-#include "parse_test_util.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "labgate/tools/parsers.h"
-#include "parse_test_util.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "labgate/measure/figures.h"
 #include "labgate/tools/parsers.h"
-#include "parse_test_util.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "labgate/tools/parsers.h"
-#include "parse_test_util.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/tools/parsers.h"
-#include "parse_test_util.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {

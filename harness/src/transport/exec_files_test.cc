@@ -10,9 +10,9 @@
 
 #include <fstream>
 
-#include "../util/failure_test_util.h"
 #include "labgate/util/exit_code.h"
 #include "local_transport.h"
+#include "util/failure_test_util.h"
 
 namespace labgate::transport {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "labgate/transport/interrupt.h"
 #include "labgate/util/exit_code.h"
-#include "proc_watch_test_util.h"
+#include "transport/proc_watch_test_util.h"
 
 namespace labgate::transport {
 namespace {

@@ -10,7 +10,7 @@
 #include "labgate/profile/profile.h"
 #include "labgate/transport/shell_quote.h"
 #include "local_transport.h"
-#include "proc_watch_test_util.h"
+#include "transport/proc_watch_test_util.h"
 
 namespace labgate::transport {
 namespace {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "../deploy/remote_scripts.h"
+#include "../../src/deploy/remote_scripts.h"
 #include "labgate/counters/snapshot.h"
 #include "labgate/deploy/digest.h"
 #include "labgate/gate/case_runner.h"
