@@ -3,7 +3,8 @@
 // turns saved runs of an external tool into labgate results. With --results each
 // file becomes a results folder (gate::import_run) that compare and trend read
 // like any run; without, one file becomes Measurement JSON on stdout or --out.
-// Given a profile test, its budget judges the figures, exactly as a live run's.
+// Every form is judged by the one judge of a live case (gate::SavedCase): the
+// sample accounting always, and a profile test's budget when one is named.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -12,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "labgate/budget/budget.h"
 #include "labgate/cli/commands.h"
 #include "labgate/gate/import_run.h"
 #include "labgate/profile/load.h"
@@ -28,51 +28,24 @@ struct ImportArgs {
 
 [[noreturn]] void usage(const std::string& msg) { throw Failure(ExitCode::kUsageError, "import: " + msg); }
 
-/// One line per bound: "  ok    p99     272us <= 300us (margin 28us, 9.3%)".
-void print_verdicts(std::ostream& os, const profile::TestSpec& test, const budget::BudgetResult& r) {
-  os << "test " << test.name << " (" << test.pos.str() << "): " << (r.pass ? "within budget" : "OVER BUDGET")
-     << "\n";
-  for (const budget::StatVerdict& v : r.verdicts) {
-    os << "  " << (v.pass ? "ok  " : "FAIL") << "  " << v.name << "  ";
-    if (v.observed)
-      os << budget::format_value(v.stat, *v.observed) << (v.floor ? " >= " : " <= ") << v.as_written;
-    else
-      os << "not measured, limit " << v.as_written;
-    if (!v.reason.empty()) os << "  (" << v.reason << ")";
-    os << "\n";
-  }
-}
-
-/// Without --results: one file, its Measurement JSON, and the test's verdict.
+/// Without --results: one file, its Measurement JSON, and its verdict by the
+/// same judge as a live case (and as --results): figures, sample accounting, budget.
 ExitCode import_to_json(const ImportArgs& a, const gate::ImportRequest& req) {
   if (a.files.size() != 1) usage("several files need --results DIR (one results folder each)");
-  const profile::TestSpec* test = req.profile ? &gate::find_test(*req.profile, req.test) : nullptr;
-  tools::ParseOptions options;
-  options.kind = req.kind;
-  if (test) {
-    if (req.kind && *req.kind != test->kind)
-      usage("--kind " + a.kind + " differs from test '" + test->name + "', which is " +
-            profile::to_string(test->kind));
-    options.kind = test->kind;
-  }
-  gate::SavedOutput saved = gate::read_saved_output(req.file, req.tool, options);
-  measure::Measurement& m = saved.measurement;
-  m.parameters["imported_from"] = req.file;
+  gate::SavedCase saved(req);
+  const measure::Measurement& m = saved.saved().measurement;
   for (const std::string& w : m.warnings) spdlog::warn("{}: {}", req.file, w);
+  for (const std::string& w : saved.warnings()) spdlog::info("{}", w);
   const std::string json = to_json(m).dump(2) + "\n";
   if (a.out.empty())
     std::cout << json;
   else
     results::write_file_atomic(a.out, json);
   std::cout.flush();
-  if (!test) return ExitCode::kPassed;
-  if (test->tool != saved.tool)
-    spdlog::info("test '{}' runs {} today; judging this {} run by its budget", test->name,
-                 profile::to_string(test->tool), profile::to_string(saved.tool));
-  const budget::BudgetResult r = budget::evaluate(m, test->budget);
+  const results::TestRecord r = saved.judge();
   // The verdict goes where it cannot spoil JSON on stdout.
-  print_verdicts(a.out.empty() ? std::cerr : std::cout, *test, r);
-  return r.pass ? ExitCode::kPassed : ExitCode::kGateFailed;
+  (a.out.empty() ? std::cerr : std::cout) << gate::verdict_text(saved, r);
+  return r.verdict == results::TestVerdict::kPass ? ExitCode::kPassed : ExitCode::kGateFailed;
 }
 
 ExitCode run_import(const ImportArgs& a) {
@@ -116,7 +89,8 @@ ExitCode run_import(const ImportArgs& a) {
     req.file = file;
     const gate::ImportedRun r = gate::import_run(a.results, req);
     std::cout << file << " -> " << r.dir.string() << " (" << r.run.verdict() << ", started "
-              << results::format_time(r.run.start_time) << " from " << r.run.imported->time_source << ")\n";
+              << results::format_time(r.run.start_time) << " from " << r.run.imported->time_source << ")\n"
+              << r.verdict;
     const int code = r.run.exit_code.value_or(0);
     if (code > static_cast<int>(worst)) worst = static_cast<ExitCode>(code);
   }

@@ -5,10 +5,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 
+#include "labgate/budget/budget.h"
 #include "labgate/deploy/digest.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/kinds.h"
+#include "labgate/gate/records.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/test_cases.h"
 #include "labgate/util/exit_code.h"
@@ -94,7 +97,7 @@ StartTime start_of(const ImportRequest& req, const measure::Measurement& m) {
           "the file's modification time (" + m.source + " printed no date; --started sets it)"};
 }
 
-ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
+SavedCase::SavedCase(const ImportRequest& req) {
   if (req.test.empty() != (req.profile == nullptr))
     usage("--test and --profile go together: the budget is the profile's test's");
   const profile::TestSpec* test = req.profile ? &find_test(*req.profile, req.test) : nullptr;
@@ -106,65 +109,91 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
             "', which is " + profile::to_string(test->kind));
     options.kind = test->kind;  // the run must be of the test's kind: a mismatch names file:line
   }
-  SavedOutput saved = read_saved_output(req.file, req.tool, options);
-  measure::Measurement& m = saved.measurement;
+  saved_ = read_saved_output(req.file, req.tool, options);
+  measure::Measurement& m = saved_.measurement;
   m.parameters["imported_from"] = req.file;
 
-  // The case it is recorded as: the profile test's (its first case), or one of
+  // The case it is judged as: the profile test's (its first case), or one of
   // the output's own kind. The record says who measured: this file's tool, even
   // when the profile's test runs another one today.
-  profile::TestSpec spec = test ? *test : bare_test(saved.tool, m, req.file);
-  spec.tool = saved.tool;
-  TestCase c;
-  std::vector<std::string> warnings;
+  spec_ = test ? *test : bare_test(saved_.tool, m, req.file);
+  spec_.tool = saved_.tool;
   if (test) {
     const std::vector<TestCase> cases = expand_cases(*req.profile, test->name);
     if (cases.empty()) usage("test '" + test->name + "' of " + req.profile->path + " has no case to record");
-    c = cases.front();
+    case_ = cases.front();
     if (cases.size() > 1)
-      warnings.push_back("test " + test->name + " has " + std::to_string(cases.size()) +
-                         " cases; the saved output is recorded as its first, " + c.pair);
-    if (test->tool != saved.tool)
-      warnings.push_back("test " + test->name + " runs " + profile::to_string(test->tool) + " today; this " +
-                         profile::to_string(saved.tool) + " output was judged by its budget");
+      warnings_.push_back("test " + test->name + " has " + std::to_string(cases.size()) +
+                          " cases; the saved output is recorded as its first, " + case_.pair);
+    if (test->tool != saved_.tool)
+      warnings_.push_back("test " + test->name + " runs " + profile::to_string(test->tool) + " today; this " +
+                          profile::to_string(saved_.tool) + " output was judged by its budget");
   } else {
-    c = bare_case(spec);
-    warnings.push_back(
+    case_ = bare_case(spec_);
+    warnings_.push_back(
         "imported without --profile/--test: no budget judged these figures; the verdict is the sample "
         "accounting alone (what the output holds against what the run must have produced)");
   }
-  c.spec = &spec;
-  m.host = c.client;
-  m.peer = c.server;
+  case_.spec = &spec_;
+  m.host = case_.client;
+  m.peer = case_.server;
+}
 
-  const StartTime start = start_of(req, m);
+results::TestRecord SavedCase::judge() const { return judge_case(case_, saved_.measurement, case_.pair); }
+
+std::string verdict_text(const SavedCase& c, const results::TestRecord& r) {
+  const bool pass = r.verdict == results::TestVerdict::kPass;
+  std::string s =
+      "test " + c.spec().name + " (" + c.spec().pos.str() +
+      "): " + (pass ? (r.budget.empty() ? "samples accounted for, no budget" : "within budget") : "FAILED") +
+      "\n";
+  for (const results::BudgetLine& b : r.budget) {
+    const auto stat = profile::parse_stat(b.stat);
+    const auto value = [&](double v) { return stat ? budget::format_value(*stat, v) : std::to_string(v); };
+    s += std::string("  ") + (b.pass ? "ok  " : "FAIL") + "  " + b.stat + "  " +
+         (b.observed ? value(*b.observed) + (stat && profile::is_floor(*stat) ? " >= " : " <= ")
+                     : std::string("not measured, limit ")) +
+         value(b.limit) + (b.reason.empty() ? "" : "  (" + b.reason + ")") + "\n";
+  }
+  // The failure as run.json and JUnit carry it: the sample accounting's, then the budget's.
+  if (!pass) {
+    std::string line;
+    for (std::istringstream in(r.failure); std::getline(in, line);) s += "  " + line + "\n";
+  }
+  return s;
+}
+
+ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
+  SavedCase saved(req);
+  const TestCase& c = saved.test_case();
+  const StartTime start = start_of(req, saved.saved().measurement);
   results::RunResult run;
   run.suffix = req.suffix;
   run.start_time = start.at;
   run.labgate_version = LABGATE_VERSION;
   run.not_checked_why = kImportedNotChecked;
-  run.imported = results::ImportedFrom{profile::to_string(saved.tool), req.file, deploy::sha256_hex(saved.raw),
-                                       start.source};
+  run.imported = results::ImportedFrom{profile::to_string(saved.saved().tool), req.file,
+                                       deploy::sha256_hex(saved.saved().raw), start.source};
   if (req.profile) {
     run.profile_path = req.profile->path;
     run.lab_name = req.profile->lab_name;
     for (const auto& h : req.profile->hosts)
       if (h.name == c.client || h.name == c.server) run.hosts.push_back({h.name, h.address, h.test_address});
   }
-  run.warnings.insert(run.warnings.end(), warnings.begin(), warnings.end());
+  run.warnings.insert(run.warnings.end(), saved.warnings().begin(), saved.warnings().end());
 
   const results::RunDir dir = results::RunDir::create(results_root, req.suffix, start.at);
   RunBook book(dir, std::move(run));
   if (req.profile) book.dir().copy_profile(req.profile->path);
   CaseRun saved_run;
-  saved_run.raw_files.emplace_back(base_name(req.file), saved.raw);  // the file itself, kept verbatim
-  saved_run.measurements.push_back(std::move(saved.measurement));
+  saved_run.raw_files.emplace_back(base_name(req.file), saved.saved().raw);  // the file itself, kept verbatim
+  saved_run.measurements.push_back(saved.saved().measurement);
   const double took = saved_run.measurements.front().duration_s;
-  record_case(book, c, saved_run, start.at, took);
+  const std::vector<results::TestRecord> records = record_case(book, c, saved_run, start.at, took);
   const auto end = start.at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(took));
   book.finish_at(static_cast<int>(exit_code_of(book.run())), end);
   book.publish();
-  return {book.dir().path(), book.run()};
+  return {book.dir().path(), book.run(), verdict_text(saved, records.front())};
 }
 
 }  // namespace labgate::gate

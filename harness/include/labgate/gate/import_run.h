@@ -3,13 +3,17 @@
 // junit-strict.xml, metrics.prom, report.html) through the gate's own record
 // path (record_case: the one judge, the test's budget, the one results writer),
 // marked as imported: the tool, the file and its SHA-256, where its time came
-// from, and conformance "not checked" because no precondition was.
+// from, and conformance "not checked" because no precondition was. Without
+// --results the same case (SavedCase) is judged by the same judge, so every
+// form of `labgate import` gives one verdict with one message (verdict_text).
 #pragma once
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "labgate/gate/test_cases.h"
 #include "labgate/measure/measurement.h"
 #include "labgate/profile/profile.h"
 #include "labgate/results/run_result.h"
@@ -55,9 +59,44 @@ struct StartTime {
 /// the file's modification time (netperf and sockperf print no date).
 StartTime start_of(const ImportRequest& req, const measure::Measurement& m);
 
+/// A saved output as the case it is judged as: the profile test's first case
+/// (or, with no test named, one of the output's own kind with no budget), the
+/// parsed measurement and why it was read so. Built once, for every form of
+/// `import`, so each is judged by the same judge on the same case.
+class SavedCase {
+ public:
+  /// Reads and parses req.file. Throws Failure(kUsageError) naming file:line or the option.
+  explicit SavedCase(const ImportRequest& req);
+  SavedCase(const SavedCase&) = delete;  // case_.spec points at spec_
+  SavedCase& operator=(const SavedCase&) = delete;
+
+  const TestCase& test_case() const { return case_; }
+  const profile::TestSpec& spec() const { return spec_; }
+  SavedOutput& saved() { return saved_; }
+  const SavedOutput& saved() const { return saved_; }
+  /// What the reader must know: several cases, another tool, no budget.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// The one judge (gate::judge_case), as a live case of the test is judged:
+  /// its figures, its sample accounting and its budget.
+  results::TestRecord judge() const;
+
+ private:
+  profile::TestSpec spec_;
+  TestCase case_;
+  SavedOutput saved_;
+  std::vector<std::string> warnings_;
+};
+
+/// The verdict as every form of `import` prints it, from the judged record:
+/// "test udp_rr_64 (profile.toml:31:1): FAILED", one line per budget bound
+/// ("  ok    p99  6us <= 130us") and the failure text a live case carries in
+/// run.json and JUnit (sample accounting first).
+std::string verdict_text(const SavedCase& c, const results::TestRecord& r);
+
 struct ImportedRun {
   std::filesystem::path dir;
   results::RunResult run;
+  std::string verdict;  ///< verdict_text of its one case
 };
 
 /// Writes one results folder under `results_root` for `req.file` and returns it.
