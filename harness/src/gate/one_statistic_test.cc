@@ -1,11 +1,11 @@
 // One statistic, one number (issue 12): for a netperf -k run with its decade
 // histogram, the p99 that `labgate import` writes in run.json, the p99 a live
-// netperf case records, the report's table, junit.xml, `compare` and the verdict
-// are the same number from the same source ("tool"), never the p99 rebuilt from
-// netperf's decade-wide buckets. The live case is the gate's real path from the
-// tool driver on (tools::run_tool_test over a scripted transport that returns
-// the saved netperf output as the client's stdout, then record_case and the
-// results writer); only the SSH hop to the hosts is scripted.
+// netperf case records, the report's table and histogram chart, junit.xml,
+// `compare` and the verdict are the same number from the same source ("tool"),
+// never the p99 rebuilt from netperf's decade-wide buckets. The live case is the
+// gate's real path from the tool driver on (tools::run_tool_test over a scripted
+// transport that returns the saved netperf output as the client's stdout, then
+// record_case and the results writer); only the SSH hop to the hosts is scripted.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -18,12 +18,13 @@
 #include "labgate/gate/test_cases.h"
 #include "labgate/profile/load.h"
 #include "labgate/report/compare.h"
+#include "labgate/report/format.h"
 #include "labgate/report/markup.h"
 #include "labgate/results/run_dir.h"
-#include "results/temp_dir.h"
 #include "labgate/stats/histogram.h"
 #include "labgate/tools/tool_driver.h"
 #include "labgate/transport/fake_transport.h"
+#include "results/temp_dir.h"
 
 namespace labgate::gate {
 namespace {
@@ -86,7 +87,8 @@ TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
   ASSERT_EQ(liv.tests.size(), 1u);
   const auto buckets = stats::Histogram::from_json(imp.tests[0].measurement.at("histogram"));
   ASSERT_GT(buckets.count(), 0u);
-  EXPECT_NE(static_cast<double>(buckets.percentile(99.0)), p99);
+  const double bucket_p99 = static_cast<double>(buckets.percentile(99.0));
+  EXPECT_NE(report::format_ns(bucket_p99), report::format_ns(p99));
 
   for (const fs::path& dir : {imported, live}) {
     SCOPED_TRACE(dir.filename().string());
@@ -109,6 +111,14 @@ TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
     EXPECT_THAT(html, HasSubstr("<td class=\"num\">85.0 \u00b5s</td><td class=\"num\">136 \u00b5s</td>"));
     EXPECT_THAT(html, HasSubstr("<tr><th>p99</th><td class=\"num\">136 \u00b5s</td><td>" +
                                 report::html_escape(source) + "</td></tr>"));
+    // The histogram chart marks the same p50/p99/max, never the buckets' own.
+    const std::size_t chart = html.find("Histogram of round-trip time");
+    ASSERT_NE(chart, std::string::npos);
+    const std::string svg = html.substr(chart, html.find("</svg>", chart) - chart);
+    EXPECT_THAT(svg, HasSubstr(">p50 85.0 \u00b5s<"));
+    EXPECT_THAT(svg, HasSubstr(">p99 136 \u00b5s<"));
+    EXPECT_THAT(svg, HasSubstr(">max 1.10 ms<"));
+    EXPECT_THAT(svg, ::testing::Not(HasSubstr(">p99 " + report::format_ns(bucket_p99) + "<")));
   }
   EXPECT_THAT(slurp(imported / "report.html"), HasSubstr("IMPORTED from netperf output 000-01.txt"));
   EXPECT_THAT(slurp(live / "report.html"), ::testing::Not(HasSubstr("IMPORTED")));
