@@ -57,6 +57,35 @@ cleanup() {
   lab_up 2>&1 # the sshds' configs as ci/lab writes them (MaxSessions back), for the next case
 }
 trap cleanup EXIT
+
+# sshd on b refuses a second session on one connection (MaxSessions 1 has taken
+# effect), seen with OpenSSH's client: one connection, one session held open,
+# then a second asked for on it. Without this the case would pass on a server
+# that never limited anything.
+expect_one_session_per_connection() {
+  local ctl=$work/mux
+  mux() {
+    timeout 15 ssh -F /dev/null -i "$state/id_rsa" -o IdentitiesOnly=yes -o BatchMode=yes \
+      -o UserKnownHostsFile="$state/known_hosts" -o StrictHostKeyChecking=yes -o ConnectTimeout=5 \
+      -o ControlPath="$ctl" "$@"
+  }
+  # The master goes away by itself 20 s after its last session, whatever fails below.
+  mux -M -f -N -o ControlPersist=20 "root@$mgmt_b" </dev/null >/dev/null 2>"$work/master.err" ||
+    fail "cannot open an OpenSSH connection to host b ($mgmt_b): $(cat "$work/master.err")"
+  mux "root@$mgmt_b" 'echo open; sleep 5' >"$work/first.out" 2>&1 &
+  local first=$!
+  for _ in $(seq 100); do grep -q open "$work/first.out" && break; sleep 0.05; done
+  grep -q open "$work/first.out" || fail "the first session on host b did not open: $(cat "$work/first.out")"
+  # Refused, the client says so and falls back to a connection of its own, so
+  # its exit code says nothing: the refusal is the proof.
+  mux "root@$mgmt_b" true >"$work/second.out" 2>&1
+  kill "$first" 2>/dev/null
+  wait "$first" 2>/dev/null
+  mux -O exit "root@$mgmt_b" 2>/dev/null
+  grep -qiE 'session open refused|administratively prohibited' "$work/second.out" ||
+    fail "host b opened a second session on one connection: MaxSessions 1 did not take effect ($(cat "$work/second.out"))"
+  echo "MaxSessions 1 in effect on host b: $(grep -iE 'refused|prohibited' "$work/second.out")"
+}
 cd "$work" || fail "cannot enter $work"
 lab_up || fail "ci/lab up --pair $pair --accounts failed"
 # A case that failed before may have left the pair dirty: start from new hosts.
@@ -154,6 +183,7 @@ case $case_name in
     kill -HUP "$(cat "$state/sshd-b-22.pid")" # sshd re-executes itself with the new config
     sleep 0.3
     for _ in $(seq 50); do bash -c "exec 3<>/dev/tcp/$mgmt_b/22" 2>/dev/null && break; sleep 0.1; done
+    expect_one_session_per_connection
     lab_profile "$work/p.toml"
     profile=$work/p.toml
     rr_test 1s

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "labgate/measure/figures.h"
+
 namespace labgate::measure {
 namespace {
 
@@ -189,6 +191,18 @@ TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
   EXPECT_EQ(udp.expectation->expected, 7705);  // requests sent
   EXPECT_EQ(udp.expectation->held, 7705);      // round trips + counted drops
   EXPECT_FALSE(parse_probe_output(fixture("pingpong-tcp.json")).at(0).counts_drops);
+  // Replies really dropped (a real run on loopback, 2% of the server's replies
+  // dropped by nft, 5 ms receive timeout): each counted drop is a request
+  // accounted for, so the run holds every request it sent, and fails nothing.
+  const Measurement lossy = parse_probe_output(fixture("pingpong-udp-dropped.json")).at(0);
+  EXPECT_TRUE(lossy.counts_drops);
+  EXPECT_EQ(lossy.dropped, 12u);
+  EXPECT_EQ(lossy.histogram.count(), 416u);
+  EXPECT_EQ(lossy.stat("dropped"), 12);
+  ASSERT_TRUE(lossy.expectation);
+  EXPECT_EQ(lossy.expectation->expected, 428);  // requests sent
+  EXPECT_EQ(lossy.expectation->held, 428);      // 416 round trips + 12 counted drops
+  EXPECT_TRUE(judge_figures(lossy).accounting.pass) << judge_figures(lossy).accounting.message;
   // An open loop must also have kept its schedule: 2000/s for 0.3 s.
   const Measurement open = parse_probe_output(fixture("pingpong-tcp-open.json")).at(0);
   ASSERT_TRUE(open.expectation);
