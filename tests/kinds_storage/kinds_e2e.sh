@@ -13,10 +13,12 @@ set -uo pipefail
 bin=$1
 src=$2
 pair=${3:-8}
-work=$(mktemp -d)
+# shellcheck source=../e2e_work.sh
+. "$src/tests/e2e_work.sh"
+e2e_work "$bin" kinds
 # A pair this test brought up is taken down again: nothing is left running.
 lab_down_if_ours() { [ -z "${brought_up:-}" ] || "$src/ci/lab" down --pair "$pair" >/dev/null 2>&1; }
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; lab_down_if_ours' EXIT
+trap 'rc=$?; lab_down_if_ours; e2e_work_done $rc' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 if ! "$src/ci/lab" status --pair "$pair" >/dev/null 2>&1; then
@@ -184,7 +186,7 @@ left=$(ls "$state"/tmp-a "$state"/tmp-b 2>/dev/null | grep -c 'labgate-disk\|tes
 # Runs that cannot measure are "could not run" (exit 3) naming host, test and
 # why; a command that is not installed is a failed run with the shell's reason.
 ln -sfn /var/tmp "$state/tmp-b/lgw2-escape"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"; rm -f "$state/tmp-b/lgw2-escape"; lab_down_if_ours' EXIT
+trap 'rc=$?; rm -f "$state/tmp-b/lgw2-escape"; lab_down_if_ours; e2e_work_done $rc' EXIT
 sed '/^\[\[test\]\]/,$d' "$work/kinds.toml" >"$work/errors.toml"
 cat >>"$work/errors.toml" <<'TOML'
 [[test]]

@@ -12,14 +12,17 @@ set -uo pipefail
 case_name=$1
 bin=$2
 src=$3
-work=$(mktemp -d)
+# shellcheck source=../e2e_work.sh
+. "$src/tests/e2e_work.sh"
+e2e_work "$bin" "netkinds-$case_name"
 ns_a=lg2-a ns_b=lg2-b
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cleanup() {
+  local rc=$?
   ip netns exec $ns_b nft delete table inet lgloss 2>/dev/null
   ip netns exec $ns_b ip link set ic0 mtu 1500 2>/dev/null
   if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair 2 >/dev/null 2>&1; fi
-  rm -rf "$work"
+  e2e_work_done $rc
 }
 trap cleanup EXIT
 cd "$src"
