@@ -2,9 +2,10 @@
 """gate.e2e.pass's verdict on a run of profiles/lab.toml: the gate must have run
 and judged every case, and the lab must conform; a budget that only the host's
 scheduler can break on a shared CI VM (a latency or throughput figure: timer
-jitter, a max, a p99) may fail without failing this test, said on stdout. Any
-other failure fails it: a precondition, an error or not-run case, lost samples
-or drops, a rule. The budgets themselves are proven by tests that inject their
+jitter, a max, a p99; a TCP run's samples short of its time, which only a stall
+explains) may fail without failing this test, said on stdout. Any other failure
+fails it: a precondition, an error or not-run case, lost UDP samples or drops,
+a rule. The budgets themselves are proven by tests that inject their
 cause (ctest -L faults, -L impair).
 
     scheduler_only.py RESULTS_FOLDER     exit 0 when only timing budgets failed
@@ -37,7 +38,10 @@ def main():
             continue
         accounting = t.get("accounting") or {}
         if accounting.get("checked") and not accounting.get("pass"):
-            problems.append(f"{name}: lost samples: {accounting.get('message')}")
+            # TCP loses nothing: a shortfall there is time the tool did not run
+            # (descheduled), the scheduler's; over UDP it may be real loss.
+            line = f"{name}: samples short: {accounting.get('message')}"
+            (broken if t["kind"].startswith("tcp_") else problems).append(line)
         for b in t["budget"]:
             if b["pass"]:
                 continue
