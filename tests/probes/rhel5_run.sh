@@ -69,6 +69,11 @@ case "$probe" in
       client=("$PROBE_DIR/pingpong" client --connect 127.0.0.1 --port "$port" --proto "$proto" --duration 500ms
               --warmup 100ms --cpu 0)
       check_run "$proto closed loop" "${client[@]}"
+      # Outliers kept with their circumstances, the CPU the 2.6.18 way.
+      grep -q '"worst_kept":64,' "$work/out.json" || fail "$proto: no 64 worst kept: $(head -c 600 "$work/out.json")"
+      grep -q '"outlier_sources":{"cpu":"proc_stat"' "$work/out.json" ||
+        fail "$proto: the outliers' CPU was not read from /proc/self/stat under the filter"
+      grep -q '"cpu_after":0,' "$work/out.json" || fail "$proto: no outlier with its CPU: $(grep -o '"items":.\{300\}' "$work/out.json")"
       check_run "$proto open loop" "${client[@]}" --rate 2000/s
       check_run "$proto busy poll" "${client[@]}" --busy-poll
       stop_server
