@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
   }
   lg_prefault(st->ring, st->cap * sizeof(wt_window));
   st->has_softirqs = access("/proc/softirqs", R_OK) == 0;
+  st->has_schedstat = access("/proc/self/schedstat", R_OK) == 0;
   for (i = 0; i < st->ncpus; i++) st->msr_fd[i] = -1;
   wt_open_smi(st);
   lg_install_stop_handlers(&g_stop);

@@ -83,12 +83,46 @@ static wt_task* task_slot(wt_state* st, int pid, const char* comm) {
   return &st->tasks[st->ntasks++];
 }
 
-/* Run time in ns: schedstat's first field where the kernel has it, else jiffies. */
-static uint64_t task_runtime(wt_state* st, int pid, int tid, uint64_t jiffies) {
-  char path[64];
-  snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
-  if (slurp(st, path) > 0) return strtoull(st->buf, NULL, 10);
-  return jiffies * (1000000000ull / 100);
+/* The slot of `tid` in the seen table (0 = free), or NULL when it is full. */
+static int seen_slot(wt_state* st, int tid) {
+  unsigned h = (unsigned)tid * 2654435761u, k;
+  for (k = 0; k < WT_SEEN; k++) {
+    unsigned i = (h + k) % WT_SEEN;
+    if (st->seen_tid[i] == tid || st->seen_tid[i] == 0) return (int)i;
+  }
+  return -1;
+}
+
+/* One task: a schedstat read (cheap) tells whether it ran since the last scan;
+ * only then is its stat read (comm, CPU). Without schedstat every stat is read. */
+static void scan_task(wt_state* st, wt_window* w, int pid, int tid) {
+  char path[64], comm[32];
+  int cpu, i, slot = -1;
+  uint64_t jiffies, rt = 0, before = UINT64_MAX;
+  wt_task* t;
+  if (st->has_schedstat) {
+    snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
+    if (slurp(st, path) <= 0) return;
+    rt = strtoull(st->buf, NULL, 10);
+    slot = seen_slot(st, tid);
+    if (slot >= 0) {
+      if (st->seen_tid[slot] == tid) before = st->seen_rt[slot];
+      st->seen_tid[slot] = tid;
+      st->seen_rt[slot] = rt;
+      if (before == rt) return; /* did not run */
+    }
+  }
+  snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+  if (slurp(st, path) <= 0 || wt_parse_task_stat(st->buf, comm, sizeof(comm), &cpu, &jiffies) != 0) return;
+  for (i = 0; i < st->ncpus && st->cpus[i] != cpu; i++) {
+  }
+  if (i == st->ncpus || (t = task_slot(st, tid, comm)) == NULL) return; /* not on a watched CPU */
+  if (!st->has_schedstat) { /* its stat is read every scan: the last value is fresh */
+    rt = jiffies * (1000000000ull / 100);
+    before = t->runtime_ns;
+  }
+  if (before != UINT64_MAX && rt > before) add_item(w, 't', i, (int)(t - st->tasks), rt - before);
+  t->runtime_ns = rt;
 }
 
 static void scan_tasks(wt_state* st, wt_window* w) {
@@ -105,24 +139,8 @@ static void scan_tasks(wt_state* st, wt_window* w) {
     snprintf(tdir, sizeof(tdir), "/proc/%d/task", pid);
     if ((tasks = opendir(tdir)) == NULL) continue;
     while ((t = readdir(tasks)) != NULL) {
-      char path[64], comm[32];
-      int cpu, i, tid;
-      uint64_t jiffies, rt;
-      wt_task* slot;
-      if (t->d_name[0] < '0' || t->d_name[0] > '9') continue;
-      tid = atoi(t->d_name);
-      if (tid == st->self) continue;
-      snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-      if (slurp(st, path) <= 0 || wt_parse_task_stat(st->buf, comm, sizeof(comm), &cpu, &jiffies) != 0)
-        continue;
-      for (i = 0; i < st->ncpus && st->cpus[i] != cpu; i++) {
-      }
-      if (i == st->ncpus) continue; /* not on a watched CPU */
-      if ((slot = task_slot(st, tid, comm)) == NULL) continue;
-      rt = task_runtime(st, pid, tid, jiffies);
-      if (slot->runtime_ns != UINT64_MAX && rt > slot->runtime_ns)
-        add_item(w, 't', i, (int)(slot - st->tasks), rt - slot->runtime_ns);
-      slot->runtime_ns = rt;
+      if (t->d_name[0] >= '0' && t->d_name[0] <= '9' && atoi(t->d_name) != st->self)
+        scan_task(st, w, pid, atoi(t->d_name));
     }
     closedir(tasks);
   }

@@ -5,6 +5,7 @@
 #include "wt.h"
 
 #define WT_MAX_TASKS 1024
+#define WT_SEEN 8192
 
 typedef struct wt_task {
   int pid;
@@ -26,7 +27,10 @@ typedef struct wt_state {
   wt_cpustat stat_prev[WT_MAX_CPUS];
   int msr_fd[WT_MAX_CPUS];
   uint64_t smi_prev[WT_MAX_CPUS];
-  char smi_why[192]; /**< empty when every watched CPU's SMI count is readable */
+  char smi_why[192];     /**< empty when every watched CPU's SMI count is readable */
+  int has_schedstat;     /**< /proc/self/schedstat exists: run time in ns */
+  int seen_tid[WT_SEEN]; /**< every task's last run time, by tid (open addressing) */
+  uint64_t seen_rt[WT_SEEN];
   wt_task tasks[WT_MAX_TASKS];
   int ntasks;
   uint64_t tasks_not_kept;
