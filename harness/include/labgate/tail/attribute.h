@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,12 @@ struct Attribution {
 };
 
 Attribution attribute(const AttributionInput& in);
+
+/// The attribution as run.json records it: {"top","outliers_total","unexplained",
+/// "limits":[..],"ranked":[{"cause","kind","count"}],"outliers":[{"seq","value_ns",
+/// "at_ns","split","cause","evidence":[{"kind","host","text"}]}]}, where an
+/// outlier's "cause" is its first evidence's text or "unexplained".
+nlohmann::json to_json(const Attribution& a);
 
 /// "850 ns", "412 us", "2.1 ms".
 std::string format_ns(std::uint64_t ns);
