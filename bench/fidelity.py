@@ -17,6 +17,7 @@ import benchlib as bl  # noqa: E402
 import histjson  # noqa: E402
 
 TOOLS = ("built-in pingpong", "sockperf pp --full-rtt", "pingpong_min.c")
+OTHER_PROBE = "built-in pingpong (--compare-probe)"
 
 
 class Server:
@@ -70,7 +71,7 @@ class Runner:
         self.a, self.pair, self.tmp = args, pair, Path(tmp)
         self.probe = bl.built(args.build, "probes/pingpong", "probe_pingpong")
         self.minimal = bl.built(args.build, "bench/pingpong_min", "pingpong_min")
-        self.labgate = bl.built(args.build, "bin/labgate", "labgate")
+        self.labgate = None if args.no_sockperf else bl.built(args.build, "bin/labgate", "labgate")
         self.port = 25000 + pair.n * 100
         self.limit = args.duration + args.warmup + 30
 
@@ -82,11 +83,12 @@ class Runner:
         self.port += 1  # a fresh port each run: no TIME_WAIT or stale-reply crosstalk
         return self.port
 
-    def builtin(self, proto, duration, wrap=()):
-        srv = [str(self.probe), "server", "--bind", self.pair.ic["b"], "--proto", proto, "--idle-timeout", "30s"]
+    def builtin(self, proto, duration, wrap=(), probe=None):
+        probe = probe or self.probe
+        srv = [str(probe), "server", "--bind", self.pair.ic["b"], "--proto", proto, "--idle-timeout", "30s"]
         with Server(self.pair, self.pin("server") + srv, "line") as s:
             port = json.loads(s.first_line)["port"]
-            cli = [*wrap, *self.pin("client"), str(self.probe), "client", "--connect", self.pair.ic["b"],
+            cli = [*wrap, *self.pin("client"), str(probe), "client", "--connect", self.pair.ic["b"],
                    "--port", str(port), "--proto", proto, "--size", str(self.a.size),
                    "--duration", f"{duration}s", "--warmup", f"{self.a.warmup}s"]
             r = bl.run(self.pair.in_ns("a", cli), timeout=duration + self.limit)
@@ -126,6 +128,8 @@ class Runner:
     def one(self, tool, proto):
         if tool == TOOLS[0]:
             return self.builtin(proto, self.a.duration)
+        if tool == OTHER_PROBE:
+            return self.builtin(proto, self.a.duration, probe=self.a.compare_probe)
         return self.sockperf(proto) if tool == TOOLS[1] else self.minimal_loop(proto)
 
 
@@ -154,7 +158,13 @@ def main():
     p.add_argument("--server-cpu", type=int, help="pin every server to this CPU (taskset)")
     p.add_argument("--rss-short", type=int, default=5, help="short run for the RSS table, s (default 5)")
     p.add_argument("--rss-long", type=int, default=60, help="long run for the RSS table, s (default 60)")
+    p.add_argument("--compare-probe", help="another pingpong probe binary (e.g. an older build) run beside the others")
+    p.add_argument("--no-sockperf", action="store_true", help="leave sockperf out (where it is not installed)")
     a = p.parse_args()
+    tools = [t for t in TOOLS if not (a.no_sockperf and t == TOOLS[1])]
+    if a.compare_probe:
+        bl.need_file(a.compare_probe, "--compare-probe names a pingpong binary")
+        tools.insert(1, OTHER_PROBE)
     protos = [x for x in a.protos.split(",") if x]
     if not protos or any(x not in ("tcp", "udp") for x in protos):
         bl.die(f"--protos takes tcp and/or udp, not '{a.protos}'")
@@ -162,24 +172,26 @@ def main():
     pair.require_up()
     with tempfile.TemporaryDirectory(prefix="labgate-bench-") as tmp:
         runner = Runner(a, pair, tmp)
-        got = {(proto, t): [] for proto in protos for t in TOOLS}
+        got = {(proto, t): [] for proto in protos for t in tools}
         for _ in range(a.rounds):
             for proto in protos:
-                for t in TOOLS:
+                for t in tools:
                     got[(proto, t)].append(runner.one(t, proto))
         rss = rss_rows(runner, protos) if a.rss_long > 0 else []
 
     rows = []
     for proto in protos:
-        med = {t: {q: bl.median([r[q] for r in got[(proto, t)]]) for q in ("p50", "p99")} for t in TOOLS}
-        best = {q: min(med[t][q] for t in TOOLS) for q in ("p50", "p99")}
-        for t in TOOLS:
+        med = {t: {q: bl.median([r[q] for r in got[(proto, t)]]) for q in ("p50", "p99")} for t in tools}
+        best = {q: min(med[t][q] for t in tools) for q in ("p50", "p99")}
+        for t in tools:
             p99s = [r["p99"] for r in got[(proto, t)]]
             rows.append([f"{proto}_rr {a.size} B", t, bl.fmt_us(med[t]["p50"]), bl.fmt_us(med[t]["p99"]),
                          f"{med[t]['p50'] / best['p50']:.3f}", f"{med[t]['p99'] / best['p99']:.3f}",
                          f"{min(p99s) / 1000:.1f}–{max(p99s) / 1000:.1f} µs",
                          int(bl.median([r["samples"] for r in got[(proto, t)]]))])
     pinning = "unpinned" if a.client_cpu is None else f"client CPU {a.client_cpu}, server CPU {a.server_cpu}"
+    if a.compare_probe:
+        pinning += f"; --compare-probe {a.compare_probe}"
     bl.print_table(f"Probe fidelity: round-trip time on lab pair {pair.n}'s interconnect (veth), {pinning}",
                    ["test", "tool", "p50 RTT", "p99 RTT", "p50 / best", "p99 / best", "p99 range over rounds",
                     "samples per run"],
@@ -187,7 +199,7 @@ def main():
                    notes=[f"Median over {a.rounds} interleaved rounds of {a.duration} s each "
                           f"(warm-up {a.warmup} s excluded; sockperf uses its own fixed warm-up). "
                           "All blocking receive (no busy-poll), TCP_NODELAY. Ratios are to the lowest of "
-                          "the three per column: 1.000 is the best. The built-in probe reports the highest "
+                          "the tools per column: 1.000 is the best. The built-in probe reports the highest "
                           "value of a histogram bucket (<= 0.1% high); pingpong_min sorts every sample."])
     if rss:
         bl.print_table("Built-in pingpong probe: peak memory, short vs long run",

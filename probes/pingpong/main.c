@@ -13,12 +13,16 @@ static const char kUsage[] =
     "usage:\n"
     "  pingpong server --bind ADDR --proto tcp|udp [--port P] [--size N] [--cpu C]\n"
     "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay] [--peer ADDR]\n"
-    "                  [--socket-buffer SIZE] [--congestion ALGO] [--once]\n"
+    "                  [--socket-buffer SIZE] [--congestion ALGO] [--once] [--worst K]\n"
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
     "                  [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
     "                  [--socket-buffer SIZE] [--congestion ALGO]\n"
+    "                  [--outlier DURATION] [--worst K]\n"
+    "--outlier: every round trip over it is kept with its circumstances (default:\n"
+    "10x the p50 of the last interval), as are the K worst (--worst, default 64;\n"
+    "the server keeps its K worst turnarounds).\n"
     "--socket-buffer sets SO_SNDBUF and SO_RCVBUF, --congestion TCP_CONGESTION (tcp).\n"
     "The server prints one line {\"event\":\"listening\",...,\"port\":P} when it is ready\n"
     "(--port 0, the default, picks a free port) and one JSON summary when it exits.\n"
@@ -51,7 +55,9 @@ enum {
   OPT_SOCKET_BUFFER,
   OPT_CONGESTION,
   OPT_PEER,
-  OPT_ONCE
+  OPT_ONCE,
+  OPT_OUTLIER,
+  OPT_WORST
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -77,6 +83,8 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"congestion", required_argument, 0, OPT_CONGESTION},
                                          {"peer", required_argument, 0, OPT_PEER},
                                          {"once", no_argument, 0, OPT_ONCE},
+                                         {"outlier", required_argument, 0, OPT_OUTLIER},
+                                         {"worst", required_argument, 0, OPT_WORST},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -183,6 +191,14 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
       if (!server) role_only = "--once";
       cfg->once = 1;
       break;
+    case OPT_OUTLIER:
+      if (server) role_only = "--outlier";
+      cfg->outlier_ns = duration_arg("--outlier", arg);
+      if (cfg->outlier_ns == 0) lg_usage_error("pingpong", "--outlier must be > 0");
+      break;
+    case OPT_WORST:
+      cfg->worst = (unsigned)long_arg("--worst", arg, 0, 4096);
+      break;
     case OPT_HELP:
       fputs(kUsage, stdout);
       exit(0);
@@ -239,6 +255,7 @@ int main(int argc, char** argv) {
   cfg.server_timeout_ns = 3000000000ull;
   cfg.connect_timeout_ns = 3000000000ull;
   cfg.idle_timeout_ns = 30000000000ull;
+  cfg.worst = LG_OUTLIERS_WORST_DEFAULT;
   opterr = 0;
   optind = 2;
   while ((opt = getopt_long(argc, argv, "", kOptions, NULL)) != -1) {

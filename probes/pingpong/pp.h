@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "labgate/stats/hist_core.h"
+#include "lg_moment.h"
+#include "lg_outliers.h"
 #include "lg_series.h"
 #include "lg_tune.h"
 #include "pp_seqwin.h"
@@ -51,6 +53,8 @@ typedef struct pp_config {
   lg_tuning tune;           /**< --socket-buffer, --congestion (both ends) */
   const char* peer;         /**< server: --peer, the only client address served; NULL = any */
   int once;                 /**< server: exit after the first client's session (--once) */
+  uint64_t outlier_ns;      /**< --outlier: keep every sample over this; 0 = 10x the running p50 (client) */
+  unsigned worst;           /**< --worst: how many of the worst samples to keep */
 } pp_config;
 
 /** Counts for one phase (warm-up or measured) of a client run. */
@@ -71,6 +75,9 @@ typedef struct pp_client {
   uint64_t t_measure_start, t_measure_end;
   uint64_t series_end; /**< end of the measured window: later completions go in its last interval */
   uint64_t last_reply_ns;
+  lg_outliers outliers; /**< the worst round trips and those over the threshold */
+  lg_moment moment;     /**< what is learned about each of them */
+  size_t series_seen;   /**< intervals closed when the threshold last followed the p50 */
   volatile int stop;
   char error[512];  /**< first fatal error; empty while all is well */
   char tuning[192]; /**< lg_describe_tuning() of the socket, for the parameters */
@@ -107,7 +114,14 @@ static inline pp_counters* pp_phase(pp_client* c, uint64_t seq) {
   return seq >= c->first_measured ? &c->meas : &c->warm;
 }
 
-/** Books a completed round trip of request `seq`, finished at `t1`. */
+/** Keeps round trip `seq` as an outlier, with its circumstances (the slow path). */
+void pp_capture(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1);
+/** Without --outlier: the threshold follows 10x the p50 of the last closed interval. */
+void pp_follow_p50(pp_client* c);
+
+/** Books a completed round trip of request `seq`, finished (its reply read) at
+ * `t1`. Beyond the histogram and series, a sample costs two compares and a
+ * decrement unless it is an outlier. */
 static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1) {
   pp_counters* k = pp_phase(c, seq);
   k->received++;
@@ -115,7 +129,13 @@ static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint
   if (k == &c->meas) {
     lg_hist_record(c->hist, rtt_ns);
     lg_series_record(&c->series, t1 < c->series_end ? t1 : c->series_end - 1, rtt_ns);
+    if (c->series.len != c->series_seen) pp_follow_p50(c);
+    if (lg_outliers_wants(&c->outliers, rtt_ns)) {
+      pp_capture(c, seq, rtt_ns, t1);
+      return;
+    }
   }
+  lg_moment_tick(&c->moment, seq + 1);
 }
 
 /** Classifies a reply that is not (or not only) the awaited round trip and books

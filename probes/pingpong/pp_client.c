@@ -43,6 +43,23 @@ int pp_book_reply(pp_client* c, uint64_t seq) {
   return kind == PP_REPLY_OK;
 }
 
+void pp_capture(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1) {
+  lg_outlier r;
+  r.value_ns = rtt_ns;
+  r.at_ns = t1;
+  r.seq = seq;
+  lg_moment_capture(&c->moment, &r, c->fd, t1);
+  lg_outliers_add(&c->outliers, &r);
+}
+
+void pp_follow_p50(pp_client* c) {
+  const lg_interval* last;
+  c->series_seen = c->series.len;
+  if (c->cfg->outlier_ns > 0 || c->series.len == 0) return;
+  last = &c->series.items[c->series.len - 1];
+  if (last->count > 0) c->outliers.threshold_ns = 10 * last->p50_ns;
+}
+
 static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
   const pp_config* cfg = c->cfg;
   char err[256];
@@ -142,7 +159,11 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
   print_counters("warmup", &c->warm);
   printf("}");
   lg_write_measured(stdout, c->hist, &c->series, cfg->warmup_ns, duration, timer_cost);
-  printf("}\n");
+  printf(",\"outliers\":");
+  lg_outliers_write_json(&c->outliers, stdout);
+  printf(",\"outlier_sources\":");
+  lg_moment_write_json(&c->moment, stdout);
+  printf(",\"outlier_threshold_source\":\"%s\"}\n", cfg->outlier_ns > 0 ? "outlier" : "10x_interval_p50");
   fflush(stdout);
 }
 
@@ -156,6 +177,7 @@ static int allocate(pp_client* c) {
   lg_hist_reset(c->hist);
   lg_prefault(c->hist, sizeof(lg_hist));
   if (lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) return -1;
+  if (lg_outliers_init(&c->outliers, cfg->worst, LG_OUTLIERS_OVER_DEFAULT, cfg->outlier_ns) != 0) return -1;
   return pp_seqwin_init(&c->win, PP_WINDOW_BITS);
 }
 
@@ -190,8 +212,10 @@ int pp_run_client(const pp_config* cfg) {
     pp_fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);
   timer_cost = lg_timer_cost_ns();
+  lg_moment_init(&c->moment, 1);
   if (!c->error[0]) c->fd = cfg->udp ? udp_connect(c, &addr) : tcp_connect(c, &addr);
   if (c->fd >= 0) {
+    lg_moment_stamps(&c->moment, c->fd, cfg->udp);
     if (cfg->rate > 0)
       pp_run_open(c);
     else

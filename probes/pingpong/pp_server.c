@@ -23,6 +23,33 @@ typedef struct server_stats {
 
 static volatile int g_stop;
 
+/* The server's outliers: the worst turnarounds (request read -> reply sent),
+ * keyed by the request's sequence number so the harness can join them with the
+ * client's round trips without a shared clock. */
+typedef struct server_tail {
+  lg_outliers outliers;
+  lg_moment moment;
+} server_tail;
+
+/* Books the turnaround of the request in `buf` (n bytes), read at t_read and
+ * answered at t_sent. Requests shorter than PP_HDR carry no sequence number. */
+static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, size_t n, uint64_t t_read,
+                            uint64_t t_sent) {
+  uint64_t seq;
+  if (n < PP_HDR) return;
+  seq = pp_get_seq(buf);
+  if (lg_outliers_wants(&t->outliers, t_sent - t_read)) {
+    lg_outlier r;
+    r.value_ns = t_sent - t_read;
+    r.at_ns = t_sent;
+    r.seq = seq;
+    lg_moment_capture(&t->moment, &r, fd, t_read);
+    lg_outliers_add(&t->outliers, &r);
+  } else {
+    lg_moment_tick(&t->moment, seq + 1);
+  }
+}
+
 /* The hello exchange; returns the client's message size, or 0 if refused. */
 static uint32_t tcp_hello(const pp_config* cfg, int fd, server_stats* st) {
   uint32_t in[4], out[4];
@@ -46,10 +73,11 @@ static uint32_t tcp_hello(const pp_config* cfg, int fd, server_stats* st) {
 }
 
 /* Serves one connection; returns 1 if it ended by going idle (time to exit). */
-static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st) {
+static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_stats* st, server_tail* t) {
   char err[256];
   int one = 1;
   uint32_t size;
+  uint64_t now;
   if (cfg->nodelay) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   /* Inherited from the listener on current kernels; set again for those that do not. */
   if (lg_tune_socket(fd, 1, &cfg->tune, err, sizeof(err)) != 0) {
@@ -59,13 +87,20 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
   lg_set_io_timeout(fd, cfg->idle_timeout_ns);
   size = tcp_hello(cfg, fd, st);
   if (size == 0) return 0;
+  lg_moment_stamps(&t->moment, fd, 0);
+  now = lg_now_ns();
   while (!g_stop) {
-    ssize_t r = lg_read_full(fd, buf, size, lg_now_ns() + cfg->idle_timeout_ns, cfg->busy_poll);
+    /* The two clock reads each request already had (for the deadlines) time its turnaround. */
+    ssize_t r = lg_read_full(fd, buf, size, now + cfg->idle_timeout_ns, cfg->busy_poll);
+    uint64_t t_read;
     if (r == -2) return 1;
     if (r <= 0) return 0; /* EOF: the client is done; error: drop the connection */
-    if (lg_write_full(fd, buf, size, lg_now_ns() + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
+    t_read = lg_now_ns();
+    if (lg_write_full(fd, buf, size, t_read + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
+    now = lg_now_ns();
     st->requests++;
     st->bytes += size;
+    book_turnaround(t, fd, buf, size, t_read, now);
   }
   return 0;
 }
@@ -73,7 +108,7 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
 /* Connections from anyone but the peer are reset by lg_accept_peer and do not
  * count as activity: a stranger cannot keep the server alive. */
 static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, unsigned char* buf,
-                           server_stats* st) {
+                           server_stats* st, server_tail* t) {
   uint64_t last = lg_now_ns();
   while (!g_stop) {
     int fd = lg_accept_peer(lfd, peer, last + cfg->idle_timeout_ns);
@@ -81,7 +116,7 @@ static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, 
     if (fd == -2) return "idle_timeout";
     if (fd < 0) continue; /* EINTR: re-check g_stop */
     st->connections++;
-    idle = serve_tcp(cfg, fd, buf, st);
+    idle = serve_tcp(cfg, fd, buf, st, t);
     close(fd);
     last = lg_now_ns();
     if (idle) return "idle_timeout";
@@ -91,8 +126,9 @@ static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, 
 }
 
 static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, unsigned char* buf,
-                           server_stats* st) {
+                           server_stats* st, server_tail* t) {
   uint64_t last = lg_now_ns();
+  lg_moment_stamps(&t->moment, fd, 1);
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
   while (!g_stop) {
@@ -114,12 +150,14 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
     sendto(fd, buf, (size_t)n, 0, (struct sockaddr*)&from, flen);
     st->requests++;
     st->bytes += (uint64_t)n;
+    book_turnaround(t, fd, buf, (size_t)n, last, lg_now_ns());
   }
   return "signal";
 }
 
 static void print_summary(const pp_config* cfg, int port, int cpu_actual, const char* cpu_src,
-                          const char* reason, const server_stats* st, const lg_peer_filter* peer) {
+                          const char* reason, const server_stats* st, const lg_peer_filter* peer,
+                          const server_tail* t) {
   printf("{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"role\":\"server\",\"status\":\"ok\",");
   printf("\"exit_reason\":\"%s\",\"parameters\":{\"proto\":\"%s\",\"bind\":", reason,
          cfg->udp ? "udp" : "tcp");
@@ -141,6 +179,10 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
       (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
       (unsigned long long)st->size_mismatch, (unsigned long long)st->refused, peer->foreign);
   lg_json_memory(stdout);
+  printf(",\"turnaround_outliers\":");
+  lg_outliers_write_json(&t->outliers, stdout);
+  printf(",\"outlier_sources\":");
+  lg_moment_write_json(&t->moment, stdout);
   printf("}\n");
   fflush(stdout);
 }
@@ -152,6 +194,7 @@ int pp_run_server(const pp_config* cfg) {
   const char* cpu_src = "none";
   const char* reason;
   server_stats st;
+  static server_tail tail;
   lg_peer_filter peer;
   unsigned char* buf;
   memset(&st, 0, sizeof(st));
@@ -166,7 +209,8 @@ int pp_run_server(const pp_config* cfg) {
   }
   cpu_actual = lg_current_cpu(&cpu_src);
   buf = (unsigned char*)malloc(PP_MAX_TCP_SIZE);
-  if (buf == NULL) return LG_EXIT_RUN;
+  if (buf == NULL || lg_outliers_init(&tail.outliers, cfg->worst, 0, 0) != 0) return LG_EXIT_RUN;
+  lg_moment_init(&tail.moment, 1);
   fd = cfg->udp ? lg_bind_udp(&addr, &port, err, sizeof(err)) : lg_listen_tcp(&addr, &port, err, sizeof(err));
   if (fd >= 0 && lg_tune_socket(fd, !cfg->udp, &cfg->tune, err, sizeof(err)) != 0) {
     close(fd);
@@ -184,9 +228,9 @@ int pp_run_server(const pp_config* cfg) {
   lg_json_string(stdout, cfg->addr);
   printf(",\"port\":%d}\n", port);
   fflush(stdout);
-  reason = cfg->udp ? run_udp(cfg, fd, &peer, buf, &st) : run_tcp(cfg, fd, &peer, buf, &st);
+  reason = cfg->udp ? run_udp(cfg, fd, &peer, buf, &st, &tail) : run_tcp(cfg, fd, &peer, buf, &st, &tail);
   close(fd);
-  print_summary(cfg, port, cpu_actual, cpu_src, reason, &st, &peer);
+  print_summary(cfg, port, cpu_actual, cpu_src, reason, &st, &peer, &tail);
   free(buf);
   return LG_EXIT_OK;
 }

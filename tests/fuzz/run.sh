@@ -27,17 +27,22 @@ declare -A LIBS=(
   [netperf]="tools measure profile stats util"
   [sockperf]="tools measure profile stats util"
   [iperf3]="tools measure profile stats util"
+  [outliers]=""
+)
+# Probe (C) sources a target compiles itself, beside the harness archives.
+declare -A PROBE_SRCS=(
+  [outliers]="common/lg_outliers.c common/lg_measure_util.c"
 )
 declare -A MAXLEN=(
   [profile]=16384 [units]=64 [facts]=16384 [probe_output]=16384
-  [netperf]=8192 [sockperf]=8192 [iperf3]=32768
+  [netperf]=8192 [sockperf]=8192 [iperf3]=32768 [outliers]=4096
 )
-TARGETS=(units profile facts probe_output netperf sockperf iperf3)
+TARGETS=(units profile facts probe_output netperf sockperf iperf3 outliers)
 
 version="$(sed -n 's/^project(labgate VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLists.txt")"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # -Wno-unused-command-line-argument: the pkg-config flags include -pthread at link.
-cflags="-g -O1 $san -fsanitize=fuzzer-no-link -I$ROOT/harness/include -I$ROOT/harness/src \
+cflags="-g -O1 $san -fsanitize=fuzzer-no-link -I$ROOT/harness/include -I$ROOT/harness/src -I$ROOT/probes/common \
 -DLABGATE_VERSION=\\\"$version\\\" \
 $(pkg-config --cflags tomlplusplus spdlog fmt nlohmann_json)"
 ldlibs="$(pkg-config --libs tomlplusplus spdlog fmt) -pthread"
@@ -80,6 +85,12 @@ ninja_file="$BUILD/build.ninja"
     echo "build obj/fuzz/${t}_fuzz.o: cxx $HERE/${t}_fuzz.cc"
     archives=""
     for c in ${LIBS[$t]}; do archives+=" lib/liblabgate_${c//\//_}.a"; done
+    for src in ${PROBE_SRCS[$t]:-}; do
+      obj="obj/probes/${src//\//_}.o"
+      echo "build $obj: cc $ROOT/probes/$src"
+      echo "  cflags = \$cflags -D_GNU_SOURCE"
+      archives+=" $obj"
+    done
     echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$archives"
   done
 } >"$ninja_file.new"

@@ -3,7 +3,7 @@
 # RHEL 5 (Linux 2.6.18) system-call emulation, on loopback: server and client
 # both under the filter, each run must end with status "ok", and the CPU must be
 # learned the 2.6.18 way (getcpu is newer: "cpu_actual_source":"proc_stat").
-# Usage: RHEL5_EXEC=... PROBE_DIR=... rhel5_run.sh pingpong|stream|jitter
+# Usage: RHEL5_EXEC=... PROBE_DIR=... rhel5_run.sh pingpong|stream|jitter|watch
 set -euo pipefail
 : "${RHEL5_EXEC:?RHEL5_EXEC must name tests/rhel5_exec}" "${PROBE_DIR:?PROBE_DIR must name the built probes}"
 probe=${1:?usage: rhel5_run.sh pingpong|stream|jitter}
@@ -69,6 +69,11 @@ case "$probe" in
       client=("$PROBE_DIR/pingpong" client --connect 127.0.0.1 --port "$port" --proto "$proto" --duration 500ms
               --warmup 100ms --cpu 0)
       check_run "$proto closed loop" "${client[@]}"
+      # Outliers kept with their circumstances, the CPU the 2.6.18 way.
+      grep -q '"worst_kept":64,' "$work/out.json" || fail "$proto: no 64 worst kept: $(head -c 600 "$work/out.json")"
+      grep -q '"outlier_sources":{"cpu":"proc_stat"' "$work/out.json" ||
+        fail "$proto: the outliers' CPU was not read from /proc/self/stat under the filter"
+      grep -q '"cpu_after":0,' "$work/out.json" || fail "$proto: no outlier with its CPU: $(grep -o '"items":.\{300\}' "$work/out.json")"
       check_run "$proto open loop" "${client[@]}" --rate 2000/s
       check_run "$proto busy poll" "${client[@]}" --busy-poll
       stop_server
@@ -110,6 +115,16 @@ case "$probe" in
     ;;
   jitter)
     check_run "jitter" "$PROBE_DIR/jitter" --cpus 0 --duration 500ms --warmup 100ms
+    ;;
+  watch)
+    # /proc and the SMI MSR as 2.6.18 reads them; clock_nanosleep(TIMER_ABSTIME) paces it.
+    "$RHEL5_EXEC" "$PROBE_DIR/watch" --cpus 0 --interval 10ms --duration 300ms >"$work/out.json" 2>"$work/err.txt" ||
+      fail "watch: exit $? ($(cat "$work/err.txt"))"
+    grep -q '"probe":"watch","status":"ok"' "$work/out.json" || fail "watch: status not ok: $(head -c 300 "$work/out.json")"
+    windows=$(grep -o '"t0":' "$work/out.json" | wc -l)
+    [ "$windows" -ge 20 ] || fail "watch: $windows windows in 300 ms at 10 ms (expected about 29)"
+    grep -q '"names":{"irq":\["' "$work/out.json" || fail "watch: no interrupt names read under the filter"
+    echo "ok: watch ($windows windows)"
     ;;
   *) fail "unknown probe '$probe'" ;;
 esac

@@ -109,6 +109,12 @@ std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::stri
   if (profile::is_rr(spec.kind)) {
     if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
     if (spec.busy_poll) argv.push_back("--busy-poll");
+    // The outliers worth explaining: over `outlier`, else over the p99 budget
+    // (without either the probe follows 10x its running p50).
+    std::optional<std::chrono::nanoseconds> outlier = spec.outlier;
+    if (const profile::Bound* b = spec.find_bound(profile::Stat::kP99); !outlier && b && b->limit >= 1)
+      outlier = std::chrono::nanoseconds(static_cast<long long>(b->limit));
+    if (outlier) argv.insert(argv.end(), {"--outlier", exact_duration(*outlier)});
   }
   // Both probes pace on --rate (pingpong's requests, stream's messages); a stream
   // without it sends as fast as the socket takes.

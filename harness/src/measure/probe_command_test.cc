@@ -68,6 +68,25 @@ TEST(ProbeCommand, UdpRrPlainAndAnyPort) {
                   "--size", "64", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));
 }
 
+TEST(ProbeCommand, OutlierThresholdFromTheKeyElseTheProbeP99Budget) {
+  auto s = spec(TestKind::kUdpRr);
+  const auto outlier_of = [](const Argv& a) {
+    auto it = std::find(a.begin(), a.end(), "--outlier");
+    return it == a.end() || it + 1 == a.end() ? std::string("(none)") : *(it + 1);
+  };
+  EXPECT_EQ(outlier_of(probe_client_argv(s, "", "198.18.1.2", 1)), "(none)") << "the probe's 10x p50";
+  profile::Bound p99;
+  p99.stat = profile::Stat::kP99;
+  p99.limit = 140000;
+  p99.as_written = "140us";
+  s.budget.push_back(p99);
+  EXPECT_EQ(outlier_of(probe_client_argv(s, "", "198.18.1.2", 1)), "140us");
+  s.outlier = 250us;
+  EXPECT_EQ(outlier_of(probe_client_argv(s, "", "198.18.1.2", 1)), "250us");
+  s.kind = TestKind::kUdpStream;
+  EXPECT_EQ(outlier_of(probe_client_argv(s, "", "198.18.1.2", 1)), "(none)") << "streams have no round trips";
+}
+
 TEST(ProbeCommand, TcpRrWithoutNodelaySaysSo) {
   auto s = spec(TestKind::kTcpRr);
   s.nodelay = false;

@@ -13,7 +13,7 @@ constexpr const char* kFieldKeys[] = {
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule"};
+    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule", "outlier"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -157,6 +157,12 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   }
   if (auto v = r.get_bool("nodelay")) s.nodelay = *v;
   if (auto v = r.get_bool("busy_poll")) s.busy_poll = *v;
+  if (auto v = r.get_duration("outlier")) {
+    if (v->count() > 0)
+      s.outlier = *v;
+    else
+      r.diag().error(r.get("outlier")->pos, r.key_path("outlier"), "must be above 0, e.g. \"200us\"");
+  }
   if (auto v = r.get_int("port", 1, 65535)) s.port = static_cast<int>(*v);
   if (const Node* n = r.get("sample_tolerance")) {
     if (auto v = read_percentage(*n, r.key_path("sample_tolerance"), r.diag())) {

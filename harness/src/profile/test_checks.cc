@@ -45,6 +45,7 @@ constexpr KeyFit kKeyFits[] = {
     {"rate", rr_or_stream, "`rate` paces the messages of tcp/udp tests"},
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
+    {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
     {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
     {"socket_buffer", rr_or_stream, "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets"},
     {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},

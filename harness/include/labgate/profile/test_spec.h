@@ -192,6 +192,9 @@ struct TestSpec {
   Nanos interval = std::chrono::seconds(1);         ///< length of one interval of the series
   bool nodelay = true;                              ///< TCP_NODELAY (tcp kinds)
   bool busy_poll = false;                           ///< spin on non-blocking receive instead of sleeping
+  /// rr: every round trip over this is kept with its circumstances ("Why the
+  /// tail"); unset: the p99 budget, else the probe's 10x running p50.
+  std::optional<Nanos> outlier;
   Nanos threshold = std::chrono::microseconds(10);  ///< jitter: a gap above this is an event
   std::optional<int> port;                          ///< server port; unset = chosen per run
   /// Sample accounting: the share of the samples a run must have produced that may

@@ -1,0 +1,74 @@
+// Why the tail: each outlier of a round-trip test joined with what the noise
+// watch saw on both hosts around it, and a cause named only with the evidence
+// that supports it. A pure function (no I/O): the gate gives it the parsed
+// probe outputs (labgate/tail/tail_records.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "labgate/tail/tail_records.h"
+
+namespace labgate::tail {
+
+struct AttributionInput {
+  const OutlierSet* client = nullptr;  ///< the client's round trips (host a's clock); required
+  const OutlierSet* server = nullptr;  ///< the server's turnarounds (host b's clock), joined by seq
+  const WatchOutput* watch_client = nullptr;
+  const WatchOutput* watch_server = nullptr;
+  std::string client_host = "a", server_host = "b";
+  std::optional<int> server_cpu;  ///< where the server ran (else its records' CPU)
+  std::uint64_t typical_ns = 0;   ///< the test's p50: what a round trip costs with no cause
+  /// The measuring programs themselves: never a cause.
+  std::vector<std::string> own_comms = {"pingpong", "watch"};
+};
+
+/// One piece of evidence for an outlier. `key` groups like causes for the
+/// ranking ("stress-ng (pid 4242) on CPU 1 of host a"); `text` is what is shown.
+struct Evidence {
+  std::string
+      kind;  ///< preempted | irq | softirq | steal | smi | server_turnaround | client_not_running | wire
+  std::string host;
+  std::string key;
+  std::string text;
+};
+
+struct OutlierCause {
+  std::uint64_t seq = 0, value_ns = 0, at_ns = 0;
+  std::vector<Evidence> evidence;  ///< empty: unexplained
+  std::string
+      split;  ///< what the round trip is known to consist of ("reply waited 12 us in host a's socket; ...")
+};
+
+struct RankedCause {
+  std::string key;
+  std::string kind;
+  std::size_t count = 0;  ///< outliers with this cause among their evidence
+};
+
+struct Attribution {
+  std::vector<OutlierCause> outliers;  ///< the client's kept outliers, worst first
+  std::vector<RankedCause> ranked;     ///< most frequent first
+  std::size_t unexplained = 0;
+  std::vector<std::string> limits;  ///< what could not be seen, per host ("host a: SMI: not available: ...")
+  /// One line for the console and JUnit: "14 of 16 outliers: stress-ng (pid 4242) on CPU 1 of host a",
+  /// or "16 of 16 outliers unexplained (no evidence on either host)".
+  std::string top;
+};
+
+Attribution attribute(const AttributionInput& in);
+
+/// The attribution as run.json records it: {"top","outliers_total","unexplained",
+/// "limits":[..],"ranked":[{"cause","kind","count"}],"outliers":[{"seq","value_ns",
+/// "at_ns","split","cause","evidence":[{"kind","host","text"}]}]}, where an
+/// outlier's "cause" is its first evidence's text or "unexplained".
+nlohmann::json to_json(const Attribution& a);
+
+/// "850 ns", "412 us", "2.1 ms".
+std::string format_ns(std::uint64_t ns);
+
+}  // namespace labgate::tail

@@ -1,0 +1,255 @@
+// Attribution of round-trip outliers to what the watch saw (see attribute.h).
+// Every rule names the figure it rests on; a burst is judged against the same
+// counter's median per window over the whole run, so routine ticks (LOC, TIMER,
+// the test's own NET_RX) are never a cause.
+#include "labgate/tail/attribute.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace labgate::tail {
+namespace {
+
+struct Span {
+  std::uint64_t from = 0, to = 0;
+};
+
+bool overlaps(std::uint64_t a0, std::uint64_t a1, const Span& s) { return a1 >= s.from && a0 <= s.to; }
+
+std::uint64_t median(std::vector<std::uint64_t> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median count per window of each (kind, name) on one CPU over the whole run.
+using Baseline = std::map<std::pair<char, std::string>, std::uint64_t>;
+
+Baseline baseline(const WatchOutput& w, int cpu) {
+  std::map<std::pair<char, std::string>, std::vector<std::uint64_t>> per;
+  for (const WatchWindow& win : w.windows) {
+    for (const NamedCount& c : win.irq)
+      if (c.cpu == cpu) per[{'i', c.name}].push_back(c.count);
+    for (const NamedCount& c : win.softirq)
+      if (c.cpu == cpu) per[{'s', c.name}].push_back(c.count);
+  }
+  Baseline b;
+  for (auto& [k, v] : per) {
+    v.resize(w.windows.size(), 0);  // windows without the entry counted 0
+    b[k] = median(v);
+  }
+  return b;
+}
+
+/// What one host's watch shows on `cpu` during `span`.
+std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& span, std::uint64_t excess,
+                                    const std::string& host, const std::vector<std::string>& own,
+                                    const Baseline& base, const std::string& switches) {
+  std::vector<Evidence> out;
+  const int ix = w.index_of(cpu);
+  if (ix < 0) return out;
+  const std::string where = "CPU " + std::to_string(cpu) + " of host " + host;
+  std::map<std::pair<char, std::string>, std::uint64_t> counts;
+  std::map<std::pair<int, std::string>, std::uint64_t> ran;  // (pid, comm) -> ns
+  std::uint64_t steal = 0, smi = 0, nwin = 0, task_span = 0;
+  for (const WatchWindow& win : w.windows) {
+    if (overlaps(win.t0, win.t1, span)) {
+      ++nwin;
+      for (const NamedCount& c : win.irq)
+        if (c.cpu == cpu) counts[{'i', c.name}] += c.count;
+      for (const NamedCount& c : win.softirq)
+        if (c.cpu == cpu) counts[{'s', c.name}] += c.count;
+      steal += win.cpu[static_cast<std::size_t>(ix)].steal_jiffies;
+      smi += win.cpu[static_cast<std::size_t>(ix)].smi.value_or(0);
+    }
+    if (!win.tasks.empty() && overlaps(win.tasks_since, win.t1, span)) {
+      task_span = std::max(task_span, win.t1 - win.tasks_since);
+      for (const TaskRun& t : win.tasks)
+        if (t.cpu == cpu && std::find(own.begin(), own.end(), t.comm) == own.end())
+          ran[{t.pid, t.comm}] += t.ran_ns;
+    }
+  }
+  // Another task that ran there for at least a quarter of the excess (and 10 us).
+  std::vector<std::tuple<std::uint64_t, int, std::string>> tasks;
+  for (const auto& [k, ns] : ran)
+    if (ns >= std::max<std::uint64_t>(10000, excess / 4)) tasks.emplace_back(ns, k.first, k.second);
+  std::sort(tasks.rbegin(), tasks.rend());
+  if (!tasks.empty()) {
+    const auto& [ns, pid, comm] = tasks.front();
+    const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
+                             " on " + where + " (in the " + format_ns(task_span) + " around it)";
+    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text});
+  }
+  for (const auto& [k, n] : counts) {
+    const std::uint64_t usual = base.count(k) ? base.at(k) * nwin : 0;
+    if (n <= 2 * usual + 3) continue;  // within the run's routine
+    const bool irq = k.first == 'i';
+    const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
+    out.push_back({irq ? "irq" : "softirq", host, what + " on " + where,
+                   what + " x" + std::to_string(n) + " on " + where + " (usually " + std::to_string(usual) +
+                       " in as long)"});
+  }
+  if (steal > 0) {
+    const std::string ms = format_ns(steal * 1000000000ull / static_cast<std::uint64_t>(w.user_hz));
+    out.push_back({"steal", host, "steal on " + where, "steal " + ms + " (hypervisor) on " + where});
+  }
+  if (smi > 0)
+    out.push_back({"smi", host, "SMI on " + where, "SMI +" + std::to_string(smi) + " on " + where});
+  return out;
+}
+
+/// Host b's clock minus host a's, from the requests both kept (the server's
+/// reply leaves about half a round trip before the client reads it).
+std::optional<std::int64_t> clock_offset(const OutlierSet& client, const OutlierSet& server) {
+  std::map<std::uint64_t, const OutlierRecord*> by_seq;
+  for (const OutlierRecord& s : server.items) by_seq[s.seq] = &s;
+  std::vector<std::int64_t> d;
+  for (const OutlierRecord& c : client.items) {
+    auto it = by_seq.find(c.seq);
+    if (it != by_seq.end())
+      d.push_back(static_cast<std::int64_t>(it->second->at_ns) -
+                  static_cast<std::int64_t>(c.at_ns - c.value_ns / 2));
+  }
+  if (d.empty()) return std::nullopt;
+  std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
+  return d[d.size() / 2];
+}
+
+bool covers(const WatchOutput* w, const Span& s) {
+  if (w == nullptr) return false;
+  for (const WatchWindow& win : w->windows)
+    if (overlaps(win.t0, win.t1, s)) return true;
+  return false;
+}
+
+void add_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits) {
+  if (w == nullptr) {
+    limits.push_back("host " + host + ": no noise watch output");
+    return;
+  }
+  for (const std::string* s : {&w->smi_source, &w->softirq_source, &w->task_source})
+    if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + *s);
+}
+
+}  // namespace
+
+std::string format_ns(std::uint64_t ns) {
+  char buf[32];
+  if (ns < 1000)
+    std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
+  else if (ns < 1000000)
+    std::snprintf(buf, sizeof buf, "%llu us", static_cast<unsigned long long>((ns + 500) / 1000));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f ms", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+
+Attribution attribute(const AttributionInput& in) {
+  Attribution out;
+  if (in.client == nullptr) return out;
+  const std::string& a = in.client_host;
+  const std::string& b = in.server_host;
+  std::map<std::uint64_t, const OutlierRecord*> server_by_seq;
+  if (in.server)
+    for (const OutlierRecord& s : in.server->items) server_by_seq[s.seq] = &s;
+  const std::optional<std::int64_t> offset_found =
+      in.server ? clock_offset(*in.client, *in.server) : std::optional<std::int64_t>();
+  const std::int64_t offset = offset_found.value_or(0);
+  std::optional<int> server_cpu = in.server_cpu;
+  if (!server_cpu && in.server)
+    for (const OutlierRecord& s : in.server->items)
+      if (s.cpu_after) server_cpu = s.cpu_after;
+  std::map<int, Baseline> base_a, base_b;
+  std::vector<OutlierRecord> items = in.client->items;
+  std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) { return x.value_ns > y.value_ns; });
+  std::map<std::string, RankedCause> ranked;
+  for (const OutlierRecord& o : items) {
+    OutlierCause c{o.seq, o.value_ns, o.at_ns, {}, ""};
+    const std::uint64_t excess = o.value_ns > in.typical_ns ? o.value_ns - in.typical_ns : 0;
+    const Span on_a{o.at_ns - std::min(o.at_ns, o.value_ns), o.at_ns};
+    std::vector<std::string> split;
+    // Host a: the client.
+    const std::optional<int> cpu_a = o.cpu_after ? o.cpu_after : o.cpu_before;
+    if (in.watch_client && cpu_a) {
+      if (!base_a.count(*cpu_a)) base_a[*cpu_a] = baseline(*in.watch_client, *cpu_a);
+      // The switch counts cover requests ctx_from_seq..seq: said so when that is more than this one.
+      std::string switches;
+      if (o.involuntary && *o.involuntary > 0)
+        switches = "preempted: " + std::to_string(*o.involuntary) + " involuntary switches" +
+                   (o.ctx_from_seq == o.seq
+                        ? std::string()
+                        : " in requests " + std::to_string(o.ctx_from_seq) + "-" + std::to_string(o.seq)) +
+                   "; ";
+      for (Evidence& e :
+           host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms, base_a[*cpu_a], switches))
+        c.evidence.push_back(std::move(e));
+    }
+    if (o.sock_wait_ns) {
+      split.push_back("reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
+      if (*o.sock_wait_ns >= excess / 2 && excess > 0 && c.evidence.empty())
+        c.evidence.push_back({"client_not_running", a,
+                              "client not running (reply waited in the socket) on host " + a,
+                              "the reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a +
+                                  "'s socket: the client was not running"});
+    }
+    // Host b: the server's record of the same request, and its watch.
+    auto rec = server_by_seq.find(o.seq);
+    if (rec != server_by_seq.end()) {
+      const OutlierRecord& s = *rec->second;
+      split.push_back("server turnaround " + format_ns(s.value_ns) + " on host " + b);
+      if (s.value_ns >= excess / 2 && excess > 0)
+        c.evidence.push_back({"server_turnaround", b, "server turnaround on host " + b,
+                              "server turnaround " + format_ns(s.value_ns) + " on host " + b});
+    } else if (in.server && in.server->floor_ns > 0) {
+      split.push_back("server turnaround at most " + format_ns(in.server->floor_ns) + " on host " + b);
+    }
+    std::optional<Span> on_b;
+    if (offset_found) {
+      const std::int64_t from = static_cast<std::int64_t>(on_a.from) + offset;
+      const std::int64_t to = static_cast<std::int64_t>(on_a.to) + offset;
+      if (from > 0) on_b = Span{static_cast<std::uint64_t>(from), static_cast<std::uint64_t>(to)};
+    }
+    if (in.watch_server && server_cpu && on_b) {
+      if (!base_b.count(*server_cpu)) base_b[*server_cpu] = baseline(*in.watch_server, *server_cpu);
+      for (Evidence& e : host_evidence(*in.watch_server, *server_cpu, *on_b, excess, b, in.own_comms,
+                                       base_b[*server_cpu], ""))
+        c.evidence.push_back(std::move(e));
+    }
+    // Wire: both hosts watched at that moment, nothing on either, and (where
+    // known) the reply did not wait in the client's socket.
+    const bool quiet_socket = !o.sock_wait_ns || *o.sock_wait_ns < excess / 4;
+    if (c.evidence.empty() && covers(in.watch_client, on_a) && on_b && covers(in.watch_server, *on_b) &&
+        quiet_socket && excess > 0)
+      c.evidence.push_back(
+          {"wire", "", "nothing on either host: wire or NIC", "nothing on either host: wire or NIC"});
+    for (std::size_t i = 0; i < split.size(); ++i) c.split += (i ? "; " : "") + split[i];
+    std::set<std::string> keys;
+    for (const Evidence& e : c.evidence) {
+      if (!keys.insert(e.key).second) continue;
+      RankedCause& r = ranked[e.key];
+      r.key = e.key;
+      r.kind = e.kind;
+      ++r.count;
+    }
+    if (c.evidence.empty()) ++out.unexplained;
+    out.outliers.push_back(std::move(c));
+  }
+  for (auto& [k, r] : ranked) out.ranked.push_back(r);
+  std::stable_sort(out.ranked.begin(), out.ranked.end(),
+                   [](const RankedCause& x, const RankedCause& y) { return x.count > y.count; });
+  add_limits(in.watch_client, a, out.limits);
+  add_limits(in.watch_server, b, out.limits);
+  const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
+  if (out.outliers.empty())
+    out.top = "";
+  else if (out.ranked.empty())
+    out.top = std::to_string(out.unexplained) + of + " unexplained (no evidence on either host)";
+  else
+    out.top = std::to_string(out.ranked.front().count) + of + ": " + out.ranked.front().key;
+  return out;
+}
+
+}  // namespace labgate::tail

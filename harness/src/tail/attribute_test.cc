@@ -1,0 +1,214 @@
+// Attribution: made-up watch outputs and outlier lists for each rule (a cause
+// only with its evidence, routine counts never a cause, unexplained counted),
+// and the recorded real run of testdata/.
+#include "labgate/tail/attribute.h"
+
+#include <gtest/gtest.h>
+
+#include "tail_test_util.h"
+
+namespace labgate::tail {
+namespace {
+
+constexpr std::uint64_t kStart = 1000000000, kWin = 10000000;  // 1 s, 10 ms
+
+/// 100 quiet windows of 10 ms on `cpus`: LOC x10 and TIMER x10 each (routine),
+/// a task scan every 10th window that sees only the probe itself.
+WatchOutput quiet(const std::string& host, std::vector<int> cpus, std::uint64_t start = kStart) {
+  WatchOutput w;
+  w.host = host;
+  w.cpus = cpus;
+  w.softirq_source = "proc_softirqs";
+  w.smi_source = "msr_0x34";
+  w.task_source = "proc_task_schedstat";
+  for (int i = 0; i < 100; ++i) {
+    WatchWindow win;
+    win.t0 = start + static_cast<std::uint64_t>(i) * kWin;
+    win.t1 = win.t0 + kWin;
+    win.tasks_since = i % 10 == 9 ? win.t1 - 10 * kWin : win.t0;
+    for (int c : cpus) {
+      win.cpu.push_back({1, 0, 0, 0});
+      win.irq.push_back({c, "LOC", 10});
+      win.softirq.push_back({c, "TIMER", 10});
+      if (i % 10 == 9) win.tasks.push_back({c, 777, "pingpong", 9000000});
+    }
+    w.windows.push_back(win);
+  }
+  return w;
+}
+
+WatchWindow& window_at(WatchOutput& w, std::uint64_t t) { return w.windows[(t - kStart) / kWin]; }
+
+OutlierRecord outlier(std::uint64_t seq, std::uint64_t at, std::uint64_t value, int cpu) {
+  OutlierRecord r;
+  r.seq = r.ctx_from_seq = seq;
+  r.at_ns = at;
+  r.value_ns = value;
+  r.worst = true;
+  r.cpu_before = r.cpu_after = cpu;
+  r.voluntary = 1;
+  r.involuntary = 0;
+  r.sock_wait_ns = 2000;
+  return r;
+}
+
+/// The server's record of request `seq`, on a clock `offset` ahead of host a's.
+OutlierRecord served(const OutlierRecord& c, std::uint64_t turnaround, std::uint64_t offset, int cpu) {
+  OutlierRecord s = outlier(c.seq, c.at_ns - c.value_ns / 2 + offset, turnaround, cpu);
+  return s;
+}
+
+struct Case {
+  OutlierSet client, server;
+  WatchOutput wa = quiet("a", {1}), wb = quiet("b", {2}, kStart + 5000);
+  AttributionInput input() {
+    AttributionInput in;
+    in.client = &client;
+    in.server = &server;
+    in.watch_client = &wa;
+    in.watch_server = &wb;
+    in.typical_ns = 20000;
+    return in;
+  }
+};
+
+/// A client outlier at `at` with server records of the same requests (the
+/// clock join), server turnaround 5 us unless told.
+void add(Case& k, std::uint64_t seq, std::uint64_t at, std::uint64_t value, std::uint64_t turnaround = 5000) {
+  k.client.items.push_back(outlier(seq, at, value, 1));
+  k.server.items.push_back(served(k.client.items.back(), turnaround, 5000, 2));
+}
+
+TEST(Attribute, AHogOnTheClientCpuIsNamedWithItsSwitchesPidAndCpu) {
+  Case k;
+  for (int i = 0; i < 3; ++i) add(k, 100 + i, kStart + 205000000 + i * 30000000, 400000);
+  add(k, 103, kStart + 455000000, 400000);  // outside the scan that saw the hog
+  k.client.items[0].involuntary = 3;
+  window_at(k.wa, kStart + 295000000)
+      .tasks.push_back({1, 4242, "stress-ng", 20000000});  // scan of 200-300 ms
+  const Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 4u);
+  EXPECT_EQ(a.top, "3 of 4 outliers: stress-ng (pid 4242) on CPU 1 of host a");
+  EXPECT_EQ(a.unexplained, 0u) << "the fourth: both hosts quiet, so the wire";
+  bool with_switches = false;
+  for (const OutlierCause& c : a.outliers)
+    for (const Evidence& e : c.evidence) {
+      EXPECT_NE(e.text.find("pingpong"), 0u) << "the probe itself is never a cause";
+      if (e.text.rfind(
+              "preempted: 3 involuntary switches; stress-ng (pid 4242) ran 20.0 ms on CPU 1 of host a", 0) ==
+          0)
+        with_switches = true;
+    }
+  EXPECT_TRUE(with_switches);
+}
+
+TEST(Attribute, AnIrqBurstIsACauseRoutineTicksAreNot) {
+  Case k;
+  add(k, 7, kStart + 505000000, 300000);
+  window_at(k.wa, kStart + 502000000).irq.push_back({1, "57 eth2-rx-0", 12});
+  window_at(k.wa, kStart + 502000000).irq[0].count = 11;  // LOC one above its routine 10: not a cause
+  const Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].text, "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a (usually 0 in as long)");
+}
+
+TEST(Attribute, SoftirqStealAndSmiOnTheServerSide) {
+  Case k;
+  add(k, 9, kStart + 605000000, 2500000);
+  WatchWindow& w = window_at(k.wb, kStart + 604000000 + 5000);
+  w.softirq.push_back({2, "NET_RX", 900});
+  w.cpu[0].steal_jiffies = 1;
+  w.cpu[0].smi = 1;
+  const Attribution a = attribute(k.input());
+  std::vector<std::string> texts;
+  for (const Evidence& e : a.outliers.at(0).evidence) texts.push_back(e.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"softirq NET_RX x900 on CPU 2 of host b (usually 0 in as long)",
+                                             "steal 10.0 ms (hypervisor) on CPU 2 of host b",
+                                             "SMI +1 on CPU 2 of host b"}));
+}
+
+TEST(Attribute, ServerTurnaroundJoinedBySequenceNumber) {
+  Case k;
+  add(k, 11, kStart + 305000000, 400000, 380000);
+  add(k, 12, kStart + 405000000, 60000);
+  const Attribution a = attribute(k.input());
+  const OutlierCause& worst = a.outliers.at(0);
+  EXPECT_EQ(worst.seq, 11u);
+  ASSERT_EQ(worst.evidence.size(), 1u);
+  EXPECT_EQ(worst.evidence[0].text, "server turnaround 380 us on host b");
+  EXPECT_EQ(worst.split, "reply waited 2 us in host a's socket; server turnaround 380 us on host b");
+}
+
+TEST(Attribute, BothHostsQuietIsTheWireNeverAHostCause) {
+  Case k;
+  for (int i = 0; i < 5; ++i) add(k, 20 + i, kStart + 105000000 + i * 100000000, 900000);
+  const Attribution a = attribute(k.input());
+  EXPECT_EQ(a.top, "5 of 5 outliers: nothing on either host: wire or NIC");
+  for (const OutlierCause& c : a.outliers) ASSERT_EQ(c.evidence.size(), 1u);
+}
+
+TEST(Attribute, NoEvidenceIsUnexplainedAndCountedNeverGuessed) {
+  Case k;
+  for (int i = 0; i < 3; ++i) add(k, 30 + i, kStart + 205000000 + i * 100000000, 900000);
+  AttributionInput in = k.input();
+  in.watch_server = nullptr;  // host b unwatched: the wire cannot be told from host b
+  const Attribution a = attribute(in);
+  EXPECT_EQ(a.unexplained, 3u);
+  EXPECT_TRUE(a.ranked.empty());
+  EXPECT_EQ(a.top, "3 of 3 outliers unexplained (no evidence on either host)");
+  EXPECT_EQ(a.limits, (std::vector<std::string>{"host b: no noise watch output"}));
+}
+
+TEST(Attribute, TheReplyWaitingInTheClientSocketSaysTheClientWasNotRunning) {
+  Case k;
+  add(k, 40, kStart + 705000000, 500000);
+  k.client.items[0].sock_wait_ns = 450000;
+  const Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.at(0).evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].text,
+            "the reply waited 450 us in host a's socket: the client was not running");
+}
+
+TEST(Attribute, RecordedHogRunNamesTheHogWhereItRanAndOnlyTasksThatRanThere) {
+  const nlohmann::json cj = nlohmann::json::parse(testdata("hog_client.json"));
+  const OutlierSet c = parse_outliers(cj, "outliers", "client");
+  const OutlierSet s =
+      parse_outliers(nlohmann::json::parse(testdata("hog_server.json")), "turnaround_outliers", "server");
+  const WatchOutput wa = parse_watch(testdata("hog_watch.json"), "a");
+  WatchOutput wb = wa;
+  wb.host = "b";
+  AttributionInput in;
+  in.client = &c;
+  in.server = &s;
+  in.watch_client = &wa;
+  in.watch_server = &wb;
+  in.typical_ns = cj["series"]["intervals"][0]["p50_ns"].get<std::uint64_t>();
+  const Attribution a = attribute(in);
+  ASSERT_EQ(a.outliers.size(), c.items.size());
+  std::size_t hog = 0, explained = 0;
+  for (const OutlierCause& o : a.outliers) {
+    explained += !o.evidence.empty();
+    for (const Evidence& e : o.evidence) {
+      if (e.text.find("tailhog (pid 14260) ran") != std::string::npos) {
+        ++hog;
+        EXPECT_EQ(e.key, "tailhog (pid 14260) on CPU 1 of host a") << "the hog ran on CPU 1 only";
+      }
+    }
+  }
+  EXPECT_EQ(explained + a.unexplained, a.outliers.size());
+  EXPECT_GE(hog, 20u);
+  bool ranked_hog = false;
+  for (const RankedCause& r : a.ranked)
+    ranked_hog = ranked_hog || r.key == "tailhog (pid 14260) on CPU 1 of host a";
+  EXPECT_TRUE(ranked_hog);
+}
+
+TEST(Attribute, FormatNs) {
+  EXPECT_EQ(format_ns(850), "850 ns");
+  EXPECT_EQ(format_ns(412000), "412 us");
+  EXPECT_EQ(format_ns(2100000), "2.1 ms");
+}
+
+}  // namespace
+}  // namespace labgate::tail

@@ -1,0 +1,88 @@
+// What the probes learn about an outlier's moment (probes/common/lg_moment.c),
+// on a real loopback UDP socket: the time its datagram lay in the socket, the
+// CPU, and the context-switch window that ends with it.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+extern "C" {
+#include "lg_measure_util.h"
+#include "lg_moment.h"
+}
+
+namespace {
+
+struct UdpPair {
+  int rx = -1, tx = -1;
+  UdpPair() {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    rx = socket(AF_INET, SOCK_DGRAM, 0);
+    tx = socket(AF_INET, SOCK_DGRAM, 0);
+    bind(rx, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    getsockname(rx, reinterpret_cast<sockaddr*>(&a), &len);
+    connect(tx, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  ~UdpPair() {
+    close(rx);
+    close(tx);
+  }
+};
+
+void sleep_ms(long ms) {
+  timespec ts{0, ms * 1000000};
+  nanosleep(&ts, nullptr);
+}
+
+TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
+  UdpPair p;
+  lg_moment m;
+  lg_moment_init(&m, 1);
+  lg_moment_stamps(&m, p.rx, 1);
+  ASSERT_EQ(m.stamp_kind, 1) << "SIOCGSTAMPNS on this kernel";
+  lg_moment_rebase(&m, 10);
+  ASSERT_EQ(send(p.tx, "x", 1, 0), 1);
+  sleep_ms(20);  // the datagram waits unread
+  char b[8];
+  ASSERT_EQ(recv(p.rx, b, sizeof b, 0), 1);
+  const uint64_t read_at = lg_now_ns();
+  lg_outlier r{};
+  r.seq = 12;
+  lg_moment_capture(&m, &r, p.rx, read_at);
+  EXPECT_GE(r.sock_wait_ns, 20000000) << "slept 20 ms before reading";
+  EXPECT_LT(r.sock_wait_ns, 2000000000);
+  EXPECT_GE(r.cpu_after, 0);
+  EXPECT_EQ(r.ctx_from_seq, 10u) << "the window started at request 10";
+  EXPECT_GE(r.vcsw, 1) << "the sleep is a voluntary switch";
+  EXPECT_GE(r.ivcsw, 0);
+  EXPECT_EQ(m.from_seq, 13u) << "the next window starts after this outlier";
+}
+
+TEST(Moment, TcpHasNoStampAndSaysWhy) {
+  lg_moment m;
+  lg_moment_init(&m, 1);
+  lg_moment_stamps(&m, -1, 0);
+  EXPECT_EQ(m.stamp_kind, 0);
+  EXPECT_STREQ(m.stamp_why, "not available: the kernel keeps no per-socket receive stamp for TCP");
+  lg_outlier r{};
+  r.seq = 1;
+  lg_moment_capture(&m, &r, -1, lg_now_ns());
+  EXPECT_EQ(r.sock_wait_ns, LG_UNKNOWN);
+}
+
+TEST(Moment, TheWindowRebasesEveryEverySamples) {
+  lg_moment m;
+  lg_moment_init(&m, 1);
+  const unsigned every = m.every;
+  ASSERT_GE(every, 2u);
+  for (unsigned i = 1; i < every; ++i) lg_moment_tick(&m, 100 + i);
+  EXPECT_EQ(m.from_seq, 0u) << "not yet";
+  lg_moment_tick(&m, 100 + every);
+  EXPECT_EQ(m.from_seq, 100u + every);
+}
+
+}  // namespace

@@ -1,0 +1,130 @@
+// The probes' outlier store (probes/common/lg_outliers.c): the K worst and the
+// samples over the threshold kept in fixed memory, each once in the output.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "lg_outliers.h"
+}
+
+namespace {
+
+lg_outlier sample(uint64_t seq, uint64_t value) {
+  lg_outlier r{};
+  r.seq = seq;
+  r.at_ns = 1000 * (seq + 1);
+  r.value_ns = value;
+  r.sock_wait_ns = LG_UNKNOWN;
+  r.cpu_before = r.cpu_after = 2;
+  r.vcsw = 1;
+  r.ivcsw = LG_UNKNOWN;
+  r.ctx_from_seq = seq;
+  return r;
+}
+
+// Feeds values through wants()/add() as a probe does; returns how many were wanted.
+int feed(lg_outliers* o, const std::vector<uint64_t>& values) {
+  int wanted = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!lg_outliers_wants(o, values[i])) continue;
+    ++wanted;
+    const lg_outlier r = sample(i, values[i]);
+    lg_outliers_add(o, &r);
+  }
+  return wanted;
+}
+
+std::string json_of(const lg_outliers* o) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  lg_outliers_write_json(o, f);
+  std::fclose(f);
+  std::string s(buf, len);
+  std::free(buf);
+  return s;
+}
+
+TEST(Outliers, KeepsTheKWorstWhateverTheOrder) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 3, 0, 0), 0);
+  feed(&o, {5, 90, 7, 60, 3, 80, 1, 70, 2});
+  ASSERT_EQ(o.worst_len, 3u);
+  std::vector<uint64_t> kept;
+  for (std::size_t i = 0; i < o.worst_len; ++i) kept.push_back(o.worst[i].value_ns);
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(kept, (std::vector<uint64_t>{70, 80, 90}));
+  EXPECT_EQ(lg_outliers_floor(&o), 70u) << "every sample not kept was at most the mildest kept";
+  EXPECT_FALSE(lg_outliers_wants(&o, 70)) << "no better than the mildest kept: not wanted";
+  EXPECT_TRUE(lg_outliers_wants(&o, 71));
+  lg_outliers_free(&o);
+}
+
+TEST(Outliers, KeepsEverySampleOverTheThresholdUpToTheCapAndCountsTheRest) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 2, 3, 100), 0);
+  feed(&o, {10, 150, 20, 120, 101, 30, 500, 110, 100});
+  EXPECT_EQ(o.over_seen, 5u) << "150 120 101 500 110 are over 100; 100 is not";
+  ASSERT_EQ(o.over_len, 3u) << "the cap";
+  EXPECT_EQ(o.over[0].value_ns, 150u);
+  EXPECT_EQ(o.over[1].value_ns, 120u);
+  EXPECT_EQ(o.over[2].value_ns, 101u) << "kept in arrival order";
+  lg_outliers_free(&o);
+}
+
+TEST(Outliers, MemoryIsFixedWhateverTheRunLength) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 4, 8, 1000), 0);
+  const lg_outlier* worst = o.worst;
+  const lg_outlier* over = o.over;
+  std::vector<uint64_t> values;
+  for (uint64_t i = 0; i < 200000; ++i) values.push_back((i * 7919) % 5000);
+  feed(&o, values);
+  EXPECT_EQ(o.worst, worst);
+  EXPECT_EQ(o.over, over);
+  EXPECT_EQ(o.worst_len, 4u);
+  EXPECT_EQ(o.over_len, 8u);
+  EXPECT_EQ(lg_outliers_floor(&o), 4999u);
+  lg_outliers_free(&o);
+}
+
+TEST(Outliers, JsonListsEachKeptSampleOnceInTimeOrderWithUnknownsAsNull) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 2, 4, 100), 0);
+  feed(&o, {500, 10, 150, 20, 900});  // 500 and 900 are worst and over; 150 over only
+  const nlohmann::json j = nlohmann::json::parse(json_of(&o));
+  EXPECT_EQ(j["threshold_ns"], 100);
+  EXPECT_EQ(j["over_threshold"], 3);
+  EXPECT_EQ(j["over_not_kept"], 0);
+  EXPECT_EQ(j["worst_kept"], 2);
+  ASSERT_EQ(j["items"].size(), 3u);
+  EXPECT_EQ(j["items"][0]["seq"], 0);
+  EXPECT_EQ(j["items"][0]["worst"], true);
+  EXPECT_EQ(j["items"][0]["over"], true);
+  EXPECT_EQ(j["items"][1]["seq"], 2);
+  EXPECT_EQ(j["items"][1]["worst"], false);
+  EXPECT_EQ(j["items"][2]["seq"], 4);
+  EXPECT_EQ(j["items"][2]["value_ns"], 900);
+  EXPECT_TRUE(j["items"][2]["sock_wait_ns"].is_null());
+  EXPECT_TRUE(j["items"][2]["involuntary"].is_null());
+  EXPECT_EQ(j["items"][2]["voluntary"], 1);
+  EXPECT_EQ(j["items"][2]["cpu_after"], 2);
+  lg_outliers_free(&o);
+}
+
+TEST(Outliers, ZeroCapacitiesKeepNothingAndStillWriteJson) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 0, 0, 0), 0);
+  EXPECT_EQ(feed(&o, {1, 2, 3}), 0);
+  const nlohmann::json j = nlohmann::json::parse(json_of(&o));
+  EXPECT_TRUE(j["items"].empty());
+  lg_outliers_free(&o);
+}
+
+}  // namespace

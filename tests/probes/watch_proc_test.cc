@@ -1,0 +1,122 @@
+// The watch probe's /proc parsers (probes/watch/wt_proc.c) on recorded files in
+// the styles of RHEL 5.8, 7 and 9 (tests/fixtures/watch).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "wt.h"
+}
+
+namespace {
+
+std::string fixture(const std::string& rel) {
+  const std::string path = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/watch/" + rel;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Table {
+  wt_names names{};
+  std::vector<uint64_t> counts = std::vector<uint64_t>(WT_MAX_NAMES * WT_MAX_CPUS);
+  int lines = 0;
+  // Count of `name` on the i-th watched CPU, or -1 when the name is unknown.
+  long long at(const std::string& name, int i, int ncpus) const {
+    for (int n = 0; n < names.len; ++n)
+      if (name == names.name[n]) return static_cast<long long>(counts[n * ncpus + i]);
+    return -1;
+  }
+};
+
+Table parse(const std::string& rel, std::vector<int> cpus, int irq_style) {
+  Table t;
+  const std::string text = fixture(rel);
+  t.lines = wt_parse_per_cpu_table(text.c_str(), cpus.data(), static_cast<int>(cpus.size()), &t.names,
+                                   t.counts.data(), irq_style);
+  return t;
+}
+
+TEST(WatchProc, Rhel58InterruptsByNameWithDeviceAndNoPerCpuErr) {
+  const Table t = parse("rhel58/proc/interrupts", {1, 0}, 1);
+  EXPECT_EQ(t.lines, 8);
+  EXPECT_EQ(t.at("90 eth0", 0, 2), 409) << "CPU 1 is the first watched";
+  EXPECT_EQ(t.at("90 eth0", 1, 2), 12066181);
+  EXPECT_EQ(t.at("0 timer", 1, 2), 48612012);
+  EXPECT_EQ(t.at("LOC", 0, 2), 48611781);
+  EXPECT_EQ(t.at("ERR", 1, 2), 0) << "one system-wide count is not CPU 0's";
+}
+
+TEST(WatchProc, Rhel7OfflineCpuHasNoColumnAndNamedLinesKeepTheirLabel) {
+  const Table t = parse("rhel7/proc/interrupts", {3, 2}, 1);
+  EXPECT_EQ(t.at("65 ens2f0-TxRx-1", 0, 2), 7777) << "CPU 3 is the third column";
+  EXPECT_EQ(t.at("65 ens2f0-TxRx-1", 1, 2), 0) << "CPU 2 is offline: no column";
+  EXPECT_EQ(t.at("RES", 0, 2), 5003);
+  EXPECT_EQ(t.at("TLB", 0, 2), 73);
+  const Table s = parse("rhel7/proc/softirqs", {3}, 0);
+  EXPECT_EQ(s.at("NET_RX", 0, 1), 300004);
+  EXPECT_EQ(s.at("BLOCK_IOPOLL", 0, 1), 0);
+}
+
+TEST(WatchProc, Rhel9InterruptsAndSoftirqs) {
+  const Table t = parse("rhel9/proc/interrupts", {2}, 1);
+  EXPECT_EQ(t.at("131 eth2-rx-0", 0, 1), 57);
+  EXPECT_EQ(t.at("99 mlx5_comp1@pci:0000:3b:00.0", 0, 1), 0);
+  EXPECT_EQ(t.at("CAL", 0, 1), 402);
+  EXPECT_EQ(t.at("PIN", 0, 1), 0);
+  const Table s = parse("rhel9/proc/softirqs", {2}, 0);
+  EXPECT_EQ(s.at("NET_RX", 0, 1), 1234567);
+  EXPECT_EQ(s.at("IRQ_POLL", 0, 1), 0);
+}
+
+TEST(WatchProc, NamesAreAddedOnceAcrossSamples) {
+  Table t = parse("rhel9/proc/softirqs", {0}, 0);
+  const int before = t.names.len;
+  const std::string text = fixture("rhel9/proc/softirqs");
+  int cpu = 0;
+  ASSERT_GT(wt_parse_per_cpu_table(text.c_str(), &cpu, 1, &t.names, t.counts.data(), 0), 0);
+  EXPECT_EQ(t.names.len, before);
+  EXPECT_EQ(before, 10);
+}
+
+TEST(WatchProc, StatIrqSoftirqStealPerCpuOnEachRelease) {
+  wt_cpustat out[2];
+  std::vector<int> cpus = {1, 0};
+  std::string text = fixture("rhel58/proc/stat");
+  ASSERT_EQ(wt_parse_stat(text.c_str(), cpus.data(), 2, out), 2);
+  EXPECT_EQ(out[1].irq, 127u);
+  EXPECT_EQ(out[1].softirq, 450u);
+  EXPECT_EQ(out[0].softirq, 6u);
+  EXPECT_EQ(out[0].steal, 0u);
+  cpus = {3, 2};
+  text = fixture("rhel7/proc/stat");
+  ASSERT_EQ(wt_parse_stat(text.c_str(), cpus.data(), 2, out), 1) << "CPU 2 is offline";
+  EXPECT_EQ(out[0].irq, 103u);
+  EXPECT_EQ(out[0].steal, 33u);
+  EXPECT_EQ(out[1].seen, 0);
+  cpus = {2};
+  text = fixture("rhel9/proc/stat");
+  ASSERT_EQ(wt_parse_stat(text.c_str(), cpus.data(), 1, out), 1);
+  EXPECT_EQ(out[0].softirq, 400u);
+  EXPECT_EQ(out[0].steal, 40u);
+}
+
+TEST(WatchProc, TaskStatWithSpacesAndParenthesesInComm) {
+  const char* line =
+      "4242 (stress (ng) x) R 1 4242 4242 0 -1 4194560 100 0 0 0 1500 250 0 0 20 0 1 0 12345 1000000 200 "
+      "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0\n";
+  char comm[32];
+  int cpu = -1;
+  uint64_t j = 0;
+  ASSERT_EQ(wt_parse_task_stat(line, comm, sizeof comm, &cpu, &j), 0);
+  EXPECT_STREQ(comm, "stress (ng) x");
+  EXPECT_EQ(cpu, 3);
+  EXPECT_EQ(j, 1750u);
+}
+
+}  // namespace
