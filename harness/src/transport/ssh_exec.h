@@ -17,6 +17,7 @@
 #include "labgate/transport/transport.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
 #include "ssh_connection.h"
 
 namespace labgate::transport {
@@ -26,7 +27,23 @@ namespace labgate::transport {
 struct ConnectionLost {
   std::string why;
   bool nothing_started = false;  ///< lost before the exec request: the command never ran
+  /// The server answered the exec request with a no (it could not fork, say):
+  /// the command never ran and the session is fine, so it may be asked again.
+  bool exec_refused = false;
 };
+
+/// How a step on `conn` waits for sshd to answer its channel requests: up to
+/// `limit`, keeping the connection alive between attempts and, with `lock`
+/// (holding conn.mutex()), letting other threads use it meanwhile.
+ServerWait channel_wait_for(SshConnection& conn, std::chrono::nanoseconds limit,
+                            std::unique_lock<std::recursive_mutex>* lock = nullptr);
+
+/// Opens a session channel on `conn` (the caller holds conn.mutex()), asking
+/// again while sshd has not answered, up to `wait`'s limit (a server slow to
+/// answer is said as a warning naming `what`). Throws ConnectionLost
+/// (nothing_started) when the session broke or the server refused it, Failure
+/// naming the host when it never answered.
+ssh_channel open_session_channel(SshConnection& conn, const ServerWait& wait, const std::string& what);
 
 /// For a channel-open failure: names sshd's MaxSessions when the server refused
 /// the channel (rather than the session being dead); nullopt otherwise.
@@ -59,12 +76,17 @@ class SshExec {
  public:
   /// Opens a channel on `conn` (the caller holds conn.mutex()) and starts
   /// `remote_line`. `command` is the readable form for messages.
-  SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit);
+  /// sshd's answers to the open and the exec request are waited for as `wait` says.
+  SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit,
+          const ServerWait& wait);
   /// As the constructor, but if the session turns out dead before the command
   /// was sent (an idle session whose server restarted, or a NAT that forgot it),
   /// reconnects once and tries again: the command never ran, so that is safe.
+  /// An exec the server refused (it could not fork) is asked again on a new
+  /// channel within `wait`'s limit.
   static std::unique_ptr<SshExec> open(SshConnection& conn, const std::string& remote_line,
-                                       const std::string& command, std::size_t output_limit);
+                                       const std::string& command, std::size_t output_limit,
+                                       const ServerWait& wait);
   ~SshExec();
   SshExec(const SshExec&) = delete;
   SshExec& operator=(const SshExec&) = delete;

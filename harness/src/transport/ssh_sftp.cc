@@ -120,7 +120,7 @@ auto retry_if_dropped(SshConnection& conn, F op) {
 }  // namespace
 
 bool SshTransport::sftp_unusable() {
-  std::lock_guard lock(conn_->mutex());
+  std::unique_lock lock(conn_->mutex());
   conn_->session();  // connected (the check is per session)
   if (files_checked_ == conn_->generation()) return exec_files_;
   // sshd starts sftp-server through the login shell, so whatever that shell
@@ -128,7 +128,8 @@ bool SshTransport::sftp_unusable() {
   // framed `true` shows it before SFTP is tried and mistaken for broken.
   std::string noise;
   try {
-    auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024);
+    auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024,
+                            channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock));
     ex->send_input("");
     const auto until = std::chrono::steady_clock::now() + conn_->host().ssh.connect_timeout;
     while (!ex->pump(std::chrono::milliseconds(100)) && std::chrono::steady_clock::now() < until) {

@@ -94,15 +94,19 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   // heartbeat, which must not wait behind a two-minute measurement.
   std::unique_lock lock(conn_->mutex());
   const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
-  const auto t0 = Clock::now();
+  auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
   try {
     try {
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+      // The command's own timeout bounds the wait for sshd to open its channel
+      // too (a stopped or swapping server); the command's clock starts after.
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                         channel_wait_for(*conn_, timeout, &lock));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").run(argv, options);
     }
+    t0 = Clock::now();
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     if (options.on_stdout_line) ex->on_stdout_line(options.on_stdout_line);
     ex->send_input(options.input);
@@ -161,7 +165,8 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
   try {
     std::unique_ptr<SshExec> ex;
     try {
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                         channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").start(argv, options);

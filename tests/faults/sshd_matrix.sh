@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Issue 22's sshd cases of the fault matrix, on lab pair 3 (root; the faults
+# fixture brings it up): a server that answers late, injected into a real
+# `labgate run`:
+#   sshd-stall    every sshd process of host b (the daemon and the run's own
+#                 connection) SIGSTOPped for 12 s right after the first of two
+#                 tests measured: the run waits within command_timeout and
+#                 passes, both tests measured and kept, the stall named as
+#                 sshd being slow to answer on host b, never "connection lost"
+# Every case checks the exit code, the message, the results folder and that
+# nothing is left on either host.
+#
+#   sshd_matrix.sh CASE BIN_DIR SOURCE_DIR
+set -uo pipefail
+case_name=$1
+bin=$(cd "$2" && pwd)
+src=$(cd "$3" && pwd)
+work=$(mktemp -d /var/tmp/labgate-sshd-faults.XXXXXX)
+unset LABGATE_RUN_DIR LABGATE_RUN_DIR_FILE LABGATE_PROFILE
+# shellcheck source=fault_lib.sh
+. "$src/tests/faults/fault_lib.sh"
+stopped=()
+
+# Every sshd process in namespace $1 (the daemon, each connection's).
+sshd_pids() {
+  local pid
+  for pid in $(ip netns pids "$1" 2>/dev/null); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sshd ] && echo "$pid"
+  done
+}
+
+cleanup() {
+  [ -n "${gate_pid:-}" ] && kill -KILL -- -"$gate_pid" 2>/dev/null
+  local p
+  for p in ${stopped[@]+"${stopped[@]}"}; do kill -CONT "$p" 2>/dev/null; done
+  [ -n "${FAULT_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
+  "$src/ci/lab" up --pair "$pair" >/dev/null 2>&1 # the sshds' configs as ci/lab writes them
+}
+trap cleanup EXIT
+cd "$src"
+"$src/ci/lab" up --pair "$pair" >/dev/null || fail "ci/lab up --pair $pair failed"
+if ! bash "$src/tests/faults/inspect_leftovers.sh" --pair "$pair" --wait 2; then
+  make_profile 3s
+  recover
+fi
+
+# Two round-trip tests a->b (4 s, 1 s) with a loose budget (the case is about
+# reaching b, not the shared machine's tail).
+two_tests() {
+  lab_profile "$work/p.toml"
+  profile=$work/p.toml
+  rr_test 4s # long enough for the watcher to see its client on a loaded machine
+  rr_test 1s
+  # The second one's name (rr_test writes tcp_rr_64 each time).
+  awk '/^name = "tcp_rr_64"$/ && ++n == 2 { print "name = \"tcp_rr_second\""; next } { print }' \
+    "$profile" >"$profile.new" && mv "$profile.new" "$profile"
+  grep -q '^name = "tcp_rr_second"$' "$profile" || fail "could not name the second test"
+}
+
+# Both tests are in run.json with their figures, in junit.xml, and passed.
+expect_both_measured() {
+  local dir t
+  dir=$(run_dir)
+  for t in tcp_rr_64 tcp_rr_second; do
+    python3 - "$dir/run.json" "$t" <<'EOF' || fail "run.json does not hold $t measured and passed"
+import json, sys
+run = json.load(open(sys.argv[1]))
+t = [x for x in run["tests"] if x["name"] == sys.argv[2]]
+assert t and t[0]["verdict"] == "pass" and t[0].get("measurement"), t
+EOF
+    grep -q "name=\"$t/a-&gt;b\"" "$dir/junit.xml" || fail "junit.xml lacks $t"
+  done
+  echo "kept: both tests measured and passed in run.json and junit.xml"
+}
+
+case $case_name in
+  sshd-stall)
+    two_tests
+    start_gate
+    # The first test's client on a: once it has gone, its measurement is done.
+    wait_remote_process "$ns_a" pingpong 60 comm >/dev/null
+    until=$((SECONDS + 30))
+    while [ -n "$(ns_pids "$ns_a" pingpong comm)" ]; do
+      [ $SECONDS -lt $until ] || fail "the first test's client did not end within 30 s"
+      sleep 0.02
+    done
+    mapfile -t stopped < <(sshd_pids "$ns_b")
+    [ ${#stopped[@]} -ge 2 ] || fail "expected b's sshd and the run's connection, found ${#stopped[@]} sshd process(es)"
+    kill -STOP "${stopped[@]}"
+    note "stopped ${#stopped[@]} sshd process(es) on b for 12 s after the first test measured"
+    sleep 12
+    kill -CONT "${stopped[@]}"
+    stopped=()
+    wait_gate 120
+    expect_rc 0
+    expect_message "host b \\(root@$mgmt_b:22\\): sshd took [0-9.]+s to .*stopped, swapping or overloaded"
+    LC_ALL=C grep -aEq 'connection lost|cannot open a session channel' "$work/out" &&
+      fail "the stall was taken for a lost connection"
+    expect_results
+    expect_both_measured
+    expect_clean
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"
