@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Issue 22's sshd cases of the fault matrix, on lab pair 3 (root; the faults
-# fixture brings it up): a server that answers late, injected into a real
-# `labgate run`:
+# fixture brings it up): a server that answers late or turns connections away,
+# injected into a real `labgate run`:
 #   sshd-stall    every sshd process of host b (the daemon and the run's own
 #                 connection) SIGSTOPped for 12 s right after the first of two
 #                 tests measured: the run waits within command_timeout and
 #                 passes, both tests measured and kept, the stall named as
 #                 sshd being slow to answer on host b, never "connection lost"
+#   maxstartups   sshd on b takes one unauthenticated connection at a time
+#                 (MaxStartups 1:1:1) while another client holds it before
+#                 authentication: labgate's connection is dropped before it
+#                 logs in; it is retried with backoff within connect_timeout
+#                 and the run passes once the other client leaves; when it
+#                 never leaves, exit 3 naming MaxStartups on host b
 # Every case checks the exit code, the message, the results folder and that
 # nothing is left on either host.
 #
@@ -20,6 +26,7 @@ unset LABGATE_RUN_DIR LABGATE_RUN_DIR_FILE LABGATE_PROFILE
 # shellcheck source=fault_lib.sh
 . "$src/tests/faults/fault_lib.sh"
 stopped=()
+holder_pid=
 
 # Every sshd process in namespace $1 (the daemon, each connection's).
 sshd_pids() {
@@ -31,6 +38,7 @@ sshd_pids() {
 
 cleanup() {
   [ -n "${gate_pid:-}" ] && kill -KILL -- -"$gate_pid" 2>/dev/null
+  [ -n "$holder_pid" ] && kill -KILL "$holder_pid" 2>/dev/null
   local p
   for p in ${stopped[@]+"${stopped[@]}"}; do kill -CONT "$p" 2>/dev/null; done
   [ -n "${FAULT_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
@@ -98,6 +106,45 @@ case $case_name in
       fail "the stall was taken for a lost connection"
     expect_results
     expect_both_measured
+    expect_clean
+    ;;
+  maxstartups)
+    conf=$state/sshd-b-22.conf
+    sed -i 's/^MaxStartups .*/MaxStartups 1:1:1/' "$conf"
+    grep -qx 'MaxStartups 1:1:1' "$conf" || fail "no MaxStartups line in $conf"
+    kill -HUP "$(cat "$state/sshd-b-22.pid")" # sshd re-executes itself with the new config
+    sleep 0.3
+    for _ in $(seq 50); do timeout 1 bash -c "exec 3<>/dev/tcp/$mgmt_b/22" 2>/dev/null && break; sleep 0.1; done
+    sleep 0.5 # that probe's own pre-auth slot is gone again
+    lab_profile "$work/p.toml"
+    profile=$work/p.toml
+    rr_test 1s
+    # Another client connected to b and not logging in holds its only slot.
+    hold_slot() {
+      bash -c "exec 3<>/dev/tcp/$mgmt_b/22 && exec sleep $1" 2>/dev/null &
+      holder_pid=$!
+      sleep 0.3
+    }
+    note "the slot held for 1.5 s after the run starts: labgate connects once it is free"
+    hold_slot 1.5
+    start_gate
+    wait_gate 60
+    holder_pid=
+    expect_rc 0
+    expect_message "host b \\(root@$mgmt_b:22\\): connected after the server hung up [0-9]+ time\\(s\\) before login"
+    expect_results
+    expect_clean
+    note "the slot held throughout: exit 3 naming MaxStartups on host b"
+    hold_slot 30
+    t1=$SECONDS
+    timeout 60 "$bin/labgate" check "$profile" >"$work/out" 2>&1
+    rc=$?
+    kill "$holder_pid" 2>/dev/null
+    holder_pid=
+    echo "labgate check ended after $((SECONDS - t1))s with exit $rc"
+    expect_rc 3
+    expect_message "host b \\(root@$mgmt_b:22\\): cannot connect: .*hung up before login [0-9]+ times within [0-9.]+s: sshd MaxStartups or a full listen queue is the likely cause"
+    [ $((SECONDS - t1)) -le 20 ] || fail "labgate check took $((SECONDS - t1)) s to give up (connect_timeout is 5 s)"
     expect_clean
     ;;
   *) fail "unknown case $case_name" ;;

@@ -72,6 +72,8 @@ class SshConnection {
 
  private:
   void connect();
+  // One attempt: through the jump chain (left in `chain`) to the target, verified and logged in.
+  ssh_session connect_once(std::unique_ptr<JumpChain>& chain);
   void disconnect();
 
   profile::Host host_;
