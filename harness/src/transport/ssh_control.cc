@@ -24,7 +24,7 @@ bool run_control(SshConnection& conn, const std::vector<std::string>& argv, std:
     // sshd's answer is waited for as long as any step's (command_timeout): a kill
     // or clean-up given up on while sshd is briefly stopped leaves a process behind.
     auto exec = SshExec::open(conn, wrap_remote_command(argv), shell_join(argv), 64 * 1024,
-                              channel_wait_for(conn, conn.host().ssh.command_timeout, &lock));
+                              channel_wait_for(conn, conn.host().ssh.command_timeout, &lock, false));
     SshExec& ex = *exec;
     ex.send_input("");
     const auto deadline = std::chrono::steady_clock::now() + limit;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "labgate/transport/interrupt.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "ssh_control.h"
@@ -16,10 +17,11 @@
 namespace labgate::transport {
 
 ServerWait channel_wait_for(SshConnection& conn, std::chrono::nanoseconds limit,
-                            std::unique_lock<std::recursive_mutex>* lock) {
+                            std::unique_lock<std::recursive_mutex>* lock, bool interruptible) {
   ServerWait w;
   w.limit = limit;
-  w.pause = [&conn, lock](std::chrono::milliseconds d) {
+  w.pause = [&conn, lock, interruptible](std::chrono::milliseconds d) {
+    if (interruptible) throw_if_interrupted("waiting for sshd to answer on " + conn.who());
     conn.keepalive_if_idle();  // a link that died meanwhile fails the next attempt
     if (lock) {
       wait_unlocked(*lock, conn, std::max(d, std::chrono::milliseconds(1)));
@@ -52,8 +54,13 @@ ssh_channel open_session_channel(SshConnection& conn, const ServerWait& wait, co
   ssh_session s = conn.session();
   ssh_channel channel = ssh_channel_new(s);
   if (!channel) throw ConnectionLost{std::string("cannot create a channel: ") + ssh_get_error(s), true};
-  const WaitOutcome w =
-      wait_for_answer([&] { return answer_of(ssh_channel_open_session(channel), s); }, wait);
+  WaitOutcome w;
+  try {
+    w = wait_for_answer([&] { return answer_of(ssh_channel_open_session(channel), s); }, wait);
+  } catch (...) {  // interrupted while sshd had not answered
+    ssh_channel_free(channel);
+    throw;
+  }
   if (w.last == ServerAnswer::kDone) {
     if (w.was_slow()) say_slow(conn, "open a session channel for " + what, w);
     return channel;
@@ -85,8 +92,14 @@ SshExec::SshExec(SshConnection& conn, const std::string& remote_line, std::strin
   ssh_callbacks_init(&callbacks_);
   ssh_set_channel_callbacks(channel_, &callbacks_);
   ssh_session s = conn_.session();
-  const WaitOutcome w = wait_for_answer(
-      [&] { return answer_of(ssh_channel_request_exec(channel_, remote_line.c_str()), s); }, wait);
+  WaitOutcome w;
+  try {
+    w = wait_for_answer([&] { return answer_of(ssh_channel_request_exec(channel_, remote_line.c_str()), s); },
+                        wait);
+  } catch (...) {  // interrupted: no destructor runs for a throwing constructor
+    close();
+    throw;
+  }
   if (w.last == ServerAnswer::kDone) {
     if (w.was_slow()) say_slow(conn_, "start `" + excerpt(command_, 120) + "`", w);
     return;

@@ -34,9 +34,11 @@ struct ConnectionLost {
 
 /// How a step on `conn` waits for sshd to answer its channel requests: up to
 /// `limit`, keeping the connection alive between attempts and, with `lock`
-/// (holding conn.mutex()), letting other threads use it meanwhile.
+/// (holding conn.mutex()), letting other threads use it meanwhile. When
+/// `interruptible`, a pending SIGINT/SIGTERM ends the wait (throw_if_interrupted)
+/// between attempts; a clean-up or a kill waits on regardless.
 ServerWait channel_wait_for(SshConnection& conn, std::chrono::nanoseconds limit,
-                            std::unique_lock<std::recursive_mutex>* lock = nullptr);
+                            std::unique_lock<std::recursive_mutex>* lock, bool interruptible);
 
 /// Opens a session channel on `conn` (the caller holds conn.mutex()), asking
 /// again while sshd has not answered, up to `wait`'s limit (a server slow to

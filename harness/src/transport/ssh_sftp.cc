@@ -129,7 +129,7 @@ bool SshTransport::sftp_unusable() {
   std::string noise;
   try {
     auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024,
-                            channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock));
+                            channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
     ex->send_input("");
     const auto until = std::chrono::steady_clock::now() + conn_->host().ssh.connect_timeout;
     while (!ex->pump(std::chrono::milliseconds(100)) && std::chrono::steady_clock::now() < until) {

@@ -101,7 +101,7 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
       // The command's own timeout bounds the wait for sshd to open its channel
       // too (a stopped or swapping server); the command's clock starts after.
       ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
-                         channel_wait_for(*conn_, timeout, &lock));
+                         channel_wait_for(*conn_, timeout, &lock, !options.during_interrupt));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").run(argv, options);
@@ -166,7 +166,7 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
     std::unique_ptr<SshExec> ex;
     try {
       ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
-                         channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock));
+                         channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").start(argv, options);
