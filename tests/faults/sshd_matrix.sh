@@ -13,6 +13,13 @@
 #                 logs in; it is retried with backoff within connect_timeout
 #                 and the run passes once the other client leaves; when it
 #                 never leaves, exit 3 naming MaxStartups on host b
+#   slow-shell    root's login shell takes ~350 ms on both hosts (ci/lab
+#                 --slow-shell): the preconditions run passes with one command
+#                 session per host (labgate's one shell) and at most one SFTP
+#                 session, counted in sshd's log (issue 23)
+#   shell-killed  labgate's shell on host a SIGKILLed while a test measures:
+#                 the next step on a starts it again, once, saying so; the run
+#                 passes with both tests kept (issue 23)
 # Every case checks the exit code, the message, the results folder and that
 # nothing is left on either host.
 #
@@ -42,7 +49,7 @@ cleanup() {
   local p
   for p in ${stopped[@]+"${stopped[@]}"}; do kill -CONT "$p" 2>/dev/null; done
   [ -n "${FAULT_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
-  "$src/ci/lab" up --pair "$pair" >/dev/null 2>&1 # the sshds' configs as ci/lab writes them
+  "$src/ci/lab" up --pair "$pair" >/dev/null 2>&1 # the sshds' configs as ci/lab writes them, no slow shell
 }
 trap cleanup EXIT
 cd "$src"
@@ -145,6 +152,53 @@ case $case_name in
     expect_rc 3
     expect_message "host b \\(root@$mgmt_b:22\\): cannot connect: .*hung up before login [0-9]+ times within [0-9.]+s: sshd MaxStartups or a full listen queue is the likely cause"
     [ $((SECONDS - t1)) -le 20 ] || fail "labgate check took $((SECONDS - t1)) s to give up (connect_timeout is 5 s)"
+    expect_clean
+    ;;
+  slow-shell)
+    # Issue 23: root's login shell takes ~350 ms on both hosts. The preconditions
+    # run costs one shell start per host (labgate's one shell) and one SFTP
+    # session, counted in sshd's log, and passes.
+    "$src/ci/lab" up --pair "$pair" --slow-shell >/dev/null || fail "ci/lab up --slow-shell failed"
+    lab_profile "$work/p.toml"
+    profile=$work/p.toml
+    declare -A mark
+    for h in a b; do mark[$h]=$(stat -c %s "$state/sshd-$h-22.log"); done
+    start_gate -L preconditions
+    wait_gate 60
+    expect_rc 0
+    sleep 0.3 # sshd's last log lines
+    for h in a b; do
+      log=$(tail -c +$((${mark[$h]} + 1)) "$state/sshd-$h-22.log")
+      cmds=$(grep -c 'Starting session: command' <<<"$log")
+      sftp=$(grep -c 'Starting session: subsystem' <<<"$log")
+      echo "host $h: $cmds command session(s), $sftp SFTP session(s)"
+      [ "$cmds" -eq 1 ] || fail "host $h: $cmds command sessions for the preconditions, expected 1 (labgate's shell)"
+      [ "$sftp" -le 1 ] || fail "host $h: $sftp SFTP sessions, expected at most 1"
+    done
+    expect_results
+    expect_clean
+    ;;
+  shell-killed)
+    # Issue 23: labgate's shell on host a is killed while a test measures: the
+    # next step on a finds it gone, starts it again once and says so; the run passes.
+    two_tests
+    start_gate
+    wait_remote_process "$ns_a" pingpong 60 comm >/dev/null
+    shell=
+    for pid in $(ns_pids "$ns_a" /bin/sh); do
+      [ "$(tr '\0' ' ' <"/proc/$pid/cmdline")" = "/bin/sh " ] &&
+        [ "$(cat "/proc/$(awk '{print $4}' "/proc/$pid/stat")/comm" 2>/dev/null)" = sshd ] && shell=$pid
+    done
+    [ -n "$shell" ] || fail "no labgate shell (/bin/sh under sshd) on host a"
+    kill -KILL "$shell"
+    note "killed labgate's shell on a (pid $shell) while the first test measured"
+    wait_gate 90
+    expect_rc 0
+    expect_message "host a \\(root@$mgmt_a:22\\): labgate's shell on this host ended while idle \\(killed\\?\\); starting it again \\(once\\)"
+    n=$(LC_ALL=C grep -ac "labgate's shell on this host ended" "$work/out")
+    [ "$n" -eq 1 ] || fail "the lost shell was said $n times, expected once"
+    expect_results
+    expect_both_measured
     expect_clean
     ;;
   *) fail "unknown case $case_name" ;;

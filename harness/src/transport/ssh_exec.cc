@@ -135,6 +135,9 @@ bool make_room_for_a_channel(SshConnection& conn, int attempt, bool keep_sftp) {
   if (attempt >= kRetries) return false;
   if (!keep_sftp && conn.close_sftp())
     spdlog::debug("{}: closed the idle SFTP channel to free a session slot", conn.who());
+  // labgate's shell is started again when next needed (its commands hold nothing between them).
+  if (conn.close_idle_shell())
+    spdlog::debug("{}: closed labgate's idle shell to free a session slot", conn.who());
   std::this_thread::sleep_for(std::chrono::milliseconds(20 << attempt));
   return true;
 }
@@ -195,6 +198,14 @@ void SshExec::send_input(const std::string& input) {
   ssh_channel_send_eof(channel_);
 }
 
+void SshExec::write_input(std::string_view data) {
+  while (!data.empty()) {
+    const int n = ssh_channel_write(channel_, data.data(), static_cast<uint32_t>(data.size()));
+    if (n < 0) throw ConnectionLost{std::string("writing stdin failed: ") + ssh_get_error(conn_.session())};
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
 bool SshExec::read_available() {
   char buf[32768];
   bool got = false;
@@ -204,10 +215,21 @@ bool SshExec::read_available() {
       if (n == SSH_ERROR) throw ConnectionLost{ssh_get_error(conn_.session())};
       if (n <= 0) break;  // 0: nothing now; SSH_EOF: that stream is done
       got = true;
+      const std::string_view chunk(buf, static_cast<size_t>(n));
       if (stream == 0) {
-        out_.append(frame_.feed(std::string_view(buf, static_cast<size_t>(n))));
+        const std::string text = frame_.feed(chunk);
+        if (out_sink_ && !text.empty()) {
+          out_sink_(text);
+        } else {
+          out_.append(text);
+        }
       } else {
-        err_.append(marker_.feed(std::string_view(buf, static_cast<size_t>(n))));
+        const std::string text = marker_.feed(chunk);
+        if (err_sink_ && !text.empty()) {
+          err_sink_(text);
+        } else {
+          err_.append(text);
+        }
       }
     }
   }

@@ -53,7 +53,8 @@ std::optional<std::string> explain_channel_refusal(const std::string& libssh_err
 
 /// After a channel refusal: whether to try again, having made room. Under a low
 /// MaxSessions a refusal can be ours to lift: the idle SFTP channel holds a slot
-/// (closed here unless `keep_sftp`; reopened when next needed), and OpenSSH frees
+/// (closed here unless `keep_sftp`; reopened when next needed), so does labgate's
+/// idle shell (closed; started again when next needed), and OpenSSH frees
 /// a slot only once it has closed a channel on its side, a moment after we closed
 /// it. So it waits 20, 40, 80, 160, 320 ms for attempts 0..4, then says no.
 bool make_room_for_a_channel(SshConnection& conn, int attempt, bool keep_sftp);
@@ -99,6 +100,14 @@ class SshExec {
   void on_stdout_line(std::function<void(std::string_view)> sink) { out_.on_line(std::move(sink)); }
   /// Writes stdin and sends EOF (always, so a command reading stdin ends).
   void send_input(const std::string& input);
+  /// Writes to stdin and keeps it open (labgate's shell reads its requests there).
+  void write_input(std::string_view data);
+  /// From now on, what arrives on stdout (after the wrapper's frame) and stderr
+  /// (without the pgid announcement) goes to these instead of being kept.
+  void stream_to(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err) {
+    out_sink_ = std::move(out);
+    err_sink_ = std::move(err);
+  }
   /// Reads what is available, waiting up to `max_wait` for more; returns true
   /// once both streams are at EOF. Throws ConnectionLost.
   bool pump(std::chrono::milliseconds max_wait);
@@ -139,6 +148,7 @@ class SshExec {
   ssh_channel channel_ = nullptr;
   std::string command_;
   Capture out_, err_;
+  std::function<void(std::string_view)> out_sink_, err_sink_;
   PgidMarkerFilter marker_;
   StdoutFrameFilter frame_;
   bool eof_ = false;
