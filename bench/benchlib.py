@@ -136,6 +136,18 @@ class LogCounter:
         return conns, sessions
 
 
+    def sessions_by_log(self):
+        """Per log: (channels that ran a command, channels that ran a subsystem)."""
+        out = []
+        for p, off in zip(self.paths, self.offsets):
+            with open(p, "rb") as f:
+                f.seek(off)
+                lines = f.read().decode(errors="replace").splitlines()
+            out.append((sum("Starting session: command" in x for x in lines),
+                        sum("Starting session: subsystem" in x for x in lines)))
+        return out
+
+
 def wait_sshd_logged(counter, sessions_expected, timeout=3.0):
     """sshd writes its log lines asynchronously; wait until the count settles."""
     deadline = time.monotonic() + timeout

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
-"""Figures: what the gate costs besides what it measures (issue 16), from one run.
+"""Figures: what the gate costs besides what it measures (issues 16, 23), from one run.
 1. `labgate check` of two hosts with two rules against two `ssh host true` run at
-   once (the lab's RSA keys), interleaved A B A B, the ratio pair by pair.
+   once (the lab's RSA keys), interleaved A B A B, the ratio pair by pair; its
+   SSH sessions per host (sshd's log: commands and SFTP); on quiet hosts and on
+   hosts whose login shell takes ~350 ms (`ci/lab up --slow-shell`), side by side,
+   with --before, the same for an earlier build's labgate.
 2. A whole gate over the lab profile: (wall time minus the time the probes
    measure, warm-up included, minus an external tool's own start-up and wrap-up)
    / cases, from the run's own run.json."""
@@ -26,6 +29,7 @@ TWO_RULES = """[preconditions]
 mtu = 1500
 """
 CHECK_TARGET = 1.3
+QUIET_TARGET = 0.8  # issue 23: on hosts whose login shell starts at once
 CASE_TARGET_MS = 100
 
 
@@ -58,6 +62,35 @@ def check_vs_ssh(labgate, profile, pair, runs, warmup):
         b.append(timed(ssh))
     ratios = [x / y for x, y in zip(a, b)]
     return a, b, ratios
+
+
+def set_slow_shell(pair, slow):
+    argv = [str(bl.REPO / "ci" / "lab"), "up", "--pair", str(pair.n)] + (["--slow-shell"] if slow else [])
+    bl.run(argv, timeout=120)
+
+
+def login_shell_cost(builds, profile, pair, runs, warmup):
+    """Sessions per host and check / ssh for each build, quiet and slow-shell hosts."""
+    rows = []
+    try:
+        for slow in (False, True):
+            set_slow_shell(pair, slow)
+            hosts = "login shell ~350 ms" if slow else "quiet login shell"
+            target = CHECK_TARGET if slow else QUIET_TARGET
+            for name, labgate in builds:
+                counter = bl.LogCounter([pair.sshd_log("a"), pair.sshd_log("b")])
+                bl.run([str(labgate), "check", str(profile)], timeout=120)
+                time.sleep(0.3)  # sshd's last log lines
+                per_host = counter.sessions_by_log()
+                a_s, b_s, ratios = check_vs_ssh(labgate, profile, pair, runs, warmup)
+                ratio = bl.median(ratios)
+                sessions = ", ".join(f"{h}: {c} command + {s} SFTP" for h, (c, s) in zip("ab", per_host))
+                rows.append([hosts, name, sessions, f"{bl.median(a_s) * 1000:.0f} ms",
+                             f"{bl.median(b_s) * 1000:.0f} ms", f"**{ratio:.2f}**",
+                             f"<= {target}: " + ("met" if ratio <= target else "not met")])
+    finally:
+        set_slow_shell(pair, False)
+    return rows
 
 
 def lab_profile_with_tests(pair):
@@ -141,6 +174,9 @@ def main():
     p.add_argument("--label", default="", help="only tests with this CTest label (-L), e.g. latency; "
                                                "default: the whole lab profile")
     p.add_argument("--skip-gate", action="store_true", help="only the check vs ssh figure")
+    p.add_argument("--before", type=Path, help="an earlier build's labgate binary, measured beside this one "
+                                                "in the login-shell table")
+    p.add_argument("--skip-shell", action="store_true", help="leave out the login-shell table")
     a = p.parse_args()
     pair = bl.LabPair(a.pair)
     pair.require_up()
@@ -152,6 +188,10 @@ def main():
         time.sleep(0.3)  # sshd's last log lines
         conns, sessions = counter.counts()
         a_s, b_s, ratios = check_vs_ssh(labgate, check_profile, pair, a.runs, a.warmup)
+        shell_rows = None
+        if not a.skip_shell:
+            builds = [("this build", labgate)] + ([("build before", a.before)] if a.before else [])
+            shell_rows = login_shell_cost(builds, check_profile, pair, a.runs, a.warmup)
         gate = None
         if not a.skip_gate:
             full = Path(tmp) / f"pair{pair.n}-lab.toml"
@@ -174,6 +214,15 @@ def main():
                    notes=[f"Interleaved A B A B after {a.warmup} uncounted pair(s); each a whole process "
                           "from start to exit; the ratio is taken pair by pair. Connections and sessions of "
                           "one `labgate check` counted in the lab sshds' logs (LogLevel VERBOSE)."])
+    if shell_rows:
+        bl.print_table(f"What a login shell costs a check, lab pair {pair.n}",
+                       ["hosts", "labgate", "SSH sessions of one check (sshd's log)", "check (median)",
+                        "2 x ssh true (median)", "check / ssh", "target"], shell_rows, bl.this_command(),
+                       notes=["Each row from the same run: `ci/lab up --slow-shell` gives root a ~/.bashrc "
+                              "that sleeps 350 ms (as one running `pyenv init` does); every session sshd "
+                              "starts pays it once, `ssh host true` included. Interleaved A B A B as above. "
+                              "Sessions counted in the lab sshds' logs (`Starting session: command` and "
+                              "`subsystem`) for one `labgate check`."])
     if gate:
         n = gate["cases"]
         over = gate["wall"] - gate["measured"] - gate["tool_own"]

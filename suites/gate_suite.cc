@@ -144,7 +144,7 @@ class CaseTest : public ::testing::Test {
     // One case that could not run (a missing tool, a probe killed) is exit 3 for
     // the run, but the other cases still measure: only an unreachable host, a
     // refused lease or a signal stops the run (GateRun::stopped).
-    if (out.could_not_run) FAIL() << "could not run " << c_.name() << ": " << out.error;
+    if (out.could_not_run) FAIL() << (out.measured ? "" : "could not run ") << c_.name() << ": " << out.error;
   }
 
   static std::vector<std::pair<std::string, std::string>> report_properties(const results::TestRecord& r);

@@ -10,6 +10,7 @@
 #include "labgate/deploy/digest.h"
 #include "labgate/deploy/mounts.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
@@ -100,6 +101,7 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
 
 void HostDeployment::make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
                                       const std::string& owner_note, const std::string& sweep_prefix) {
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
   // With a sweep, one exec does both (the run's start costs one round trip).
@@ -227,6 +229,7 @@ std::string HostDeployment::install_once(const std::string& local_probe, const s
   const std::string expected = sha256_file_hex(local_probe);
   const std::string remote = dir_ + "/" + name;
   transport_.upload(local_probe, remote, 0700);
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
   const auto r = run({remote, "--self-digest"}, o);
@@ -252,6 +255,7 @@ std::string HostDeployment::exec_failure_message(const std::string& probe, const
       "host " + host_name_ + ": cannot execute probes in " + dir_ + " (" + trim(r.err) + ")";
   std::optional<MountEntry> m;
   try {
+    transport::ShellSteps in_shell;
     transport::RunOptions o;
     o.timeout = 30s;
     const auto mounts = transport_.run({"cat", "/proc/mounts"}, o);
@@ -277,6 +281,7 @@ void HostDeployment::cleanup() { cleanup(std::vector<std::string>{}); }
 bool HostDeployment::cleanup(const std::vector<std::string>& then) {
   if (cleaned_ || dir_.empty()) return false;
   cleaned_ = true;
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
   o.during_interrupt = true;

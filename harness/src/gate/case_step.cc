@@ -43,6 +43,10 @@ std::string result_line(const results::TestRecord& r) {
   return s;
 }
 
+std::string after_measuring(const std::string& error) {
+  return "measured, but a step after the measurement could not be done: " + error;
+}
+
 std::string not_started_reason(const std::string& stopped_why) {
   const std::string brief = brief_reason(stopped_why);
   return "not started: " + brief +
@@ -73,7 +77,11 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
     r.duration_s = m.took_s;
     r.conformance = conformance;
   };
-  if (m.error) {
+  // A measurement that finished before a later step failed (stopping the
+  // server, reading its counters, a clean-up, while sshd was unreachable) is
+  // judged and kept below; only a case that measured nothing is a bare error.
+  const bool measured = !m.run.measurements.empty() && !m.interrupted;
+  if (m.error && !measured) {
     try {
       keep_raw(dir, m.run, c, c.pair);
     } catch (const std::exception& w) {  // a full disk: the fault above matters more
@@ -94,6 +102,15 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
       stamp(r);
       r.raw_files = raw;
       r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));
+      if (m.error) {
+        // Its figures stand, but the gate cannot vouch for the run (a server
+        // may be left, counters unread): an error that keeps what it measured.
+        r.failure = after_measuring(*m.error) + " (the figures are kept: " +
+                    (r.verdict == results::TestVerdict::kPass ? std::string("within budget")
+                                                              : "over budget: " + r.failure) +
+                    ")";
+        r.verdict = results::TestVerdict::kError;
+      }
       m.records.push_back(std::move(r));
     }
   } catch (const std::exception& e) {
@@ -116,6 +133,9 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     out.not_run = measured.error && measured.interrupted;
     out.could_not_run = !out.not_run;
     out.error = measured.error ? *measured.error : *measured.keep_error;
+    out.measured = measured.error && !measured.keep_error && !out.records.empty() &&
+                   !out.records[0].measurement.is_null();
+    if (out.measured) out.error = after_measuring(out.error);
     try {
       if (publish) book.checkpoint();
     } catch (const std::exception& w) {

@@ -116,6 +116,34 @@ TEST_F(CaseStep, ADroppedConnectionNamesTheHost) {
   EXPECT_EQ(lab_.host("a").count({"$RUN/pingpong", "client"}), 0) << "a client ran without a server";
 }
 
+TEST_F(CaseStep, AFinishedMeasurementIsKeptWhenAStepAfterItFails) {
+  open("{ p50 = \"1ms\" }");
+  script_probes();
+  // The client measured; then b's server does not end by itself and stopping it
+  // fails, as it does when b's sshd stops answering after the measurement.
+  lab_.host("b").ends_by_itself = false;
+  lab_.host("b").fail_stop_on({"$RUN/pingpong", "server"}, "cannot run `kill`: the server did not answer");
+  GateSession session(profile_, {"a", "b"}, book_->dir().id(), lab_.boundaries());
+  const CaseOutcome out = run_judge_record(session, *book_, cases_[0]);
+  EXPECT_TRUE(out.could_not_run);
+  EXPECT_TRUE(out.measured);
+  EXPECT_THAT(out.error, HasSubstr("measured, but a step after the measurement could not be done: host b: "
+                                   "cannot run `kill`: the server did not answer"));
+  // Recorded with its figures, judged, and the step that failed named.
+  ASSERT_EQ(book_->run().tests.size(), 1u);
+  const results::TestRecord& r = book_->run().tests[0];
+  EXPECT_EQ(r.verdict, results::TestVerdict::kError);
+  ASSERT_NE(r.figures.find("samples"), nullptr);
+  EXPECT_EQ(r.figures.find("samples")->value, 6164);
+  EXPECT_EQ(r.budget.size(), 1u);
+  EXPECT_THAT(r.failure, HasSubstr("host b: cannot run `kill`"));
+  EXPECT_THAT(r.failure, HasSubstr("the figures are kept: within budget"));
+  EXPECT_EQ(exit_code_of(book_->run()), ExitCode::kCouldNotRun);
+  EXPECT_THAT(read("run.json"), HasSubstr("\"samples\""));
+  EXPECT_THAT(read("tests/rr/a-to-b/measurement.json"), HasSubstr("histogram"));
+  EXPECT_THAT(read("tests/rr/a-to-b/client.out"), HasSubstr("\"probe\":\"pingpong\""));
+}
+
 TEST_F(CaseStep, ASignalWhileMeasuringIsNotRunWithWhy) {
   open("{ p50 = \"1ms\" }");
   script_probes();

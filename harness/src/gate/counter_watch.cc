@@ -5,6 +5,7 @@
 #include <map>
 
 #include "labgate/transport/connect_all.h"
+#include "labgate/transport/shell_steps.h"
 
 namespace labgate::gate {
 
@@ -76,6 +77,7 @@ std::optional<counters::Snapshot> CounterWatch::take(const std::string& host, st
   try {
     transport::RunOptions o;
     o.timeout = 10s;
+    transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
     const auto r = session_.transport(host).run(argv, o);
     raw = r.out;
     if (!r.ok()) {

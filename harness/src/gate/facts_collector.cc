@@ -1,13 +1,14 @@
 // One facts probe run per host, in parallel, parsed into the typed snapshot.
 #include "labgate/gate/facts_collector.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <future>
 
-#include <spdlog/spdlog.h>
-
 #include "labgate/facts/parse.h"
 #include "labgate/facts/probe_args.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
@@ -23,7 +24,12 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
   options.timeout = std::min<transport::Nanos>(session.host(host).ssh.command_timeout, 60s);
   options.output_limit = facts::kMaxSnapshotBytes;
   // Root-only /proc and /sys files: as root where the host allows it (become = "sudo").
-  auto r = session.deployment(host).run_privileged(argv, options);
+  std::optional<transport::RunResult> ran;
+  {
+    transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
+    ran = session.deployment(host).run_privileged(argv, options);
+  }
+  auto& r = *ran;
   transport::require_ok(r, host, argv);
   HostSnapshot s;
   s.host = host;

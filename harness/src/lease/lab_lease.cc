@@ -9,6 +9,7 @@
 #include "labgate/transport/connect_all.h"
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/transport/write_failure.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
@@ -76,6 +77,7 @@ std::string holder_text(const RemoteLeaseState& s) {
 
 // Removes a held lease found in state `s` (only if it is still that holder's).
 transport::RunResult remove_held(transport::Transport& t, const std::string& dir, const RemoteLeaseState& s) {
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   if (s.holder) return t.run(release_argv(dir, s.holder->run_id), short_run(true));
   return t.run(transport::sh_argv("rm -rf \"$1\"", {dir}), short_run(true));
 }
@@ -197,6 +199,7 @@ void LabLease::take_all(std::vector<LeaseTarget> targets) {
 LabLease::~LabLease() { release(); }
 
 std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   const profile::Host& host = slot.host;
   transport::Transport* t = slot.transport;
   // Connects and reads the host key: a host that cannot be reached fails here,
@@ -287,6 +290,7 @@ void LabLease::wait_for(Slot& slot, RemoteLeaseState held, Clock::time_point dea
 }
 
 void LabLease::give_back(const Held& h) {
+  transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   try {
     const auto r = h.transport->run(release_argv(h.dir, holder_.run_id), short_run(true));
     if (!r.ok())

@@ -18,14 +18,26 @@ bool starts_with(const std::vector<std::string>& argv, const std::vector<std::st
 
 class FakeProcess : public Process {
  public:
-  FakeProcess(std::string command, RunResult result, std::shared_ptr<int> stopped)
-      : command_(std::move(command)), result_(std::move(result)), stopped_(std::move(stopped)) {}
+  FakeProcess(std::string command, RunResult result, std::shared_ptr<int> stopped,
+              std::optional<std::string> stop_failure)
+      : command_(std::move(command)),
+        result_(std::move(result)),
+        stopped_(std::move(stopped)),
+        stop_failure_(std::move(stop_failure)) {}
   ~FakeProcess() override { stop(Nanos(0)); }
   std::optional<RunResult> wait(Nanos) override { return result_; }
   bool wait_for_output(std::string_view needle, Nanos) override {
     return result_.out.find(needle) != std::string::npos;
   }
   RunResult stop(Nanos) override {
+    if (stop_failure_) {
+      // As the SSH one: the failure is the report, and the handle is finished.
+      const std::string why = *stop_failure_;
+      stop_failure_.reset();
+      done_ = true;
+      ++*stopped_;
+      fail(why);
+    }
     if (!done_) {
       done_ = true;
       ++*stopped_;
@@ -40,6 +52,7 @@ class FakeProcess : public Process {
   std::string command_;
   RunResult result_;
   std::shared_ptr<int> stopped_;
+  std::optional<std::string> stop_failure_;
   bool done_ = false;
 };
 
@@ -60,6 +73,11 @@ FakeTransport& FakeTransport::once(std::vector<std::string> prefix, RunResult re
 
 FakeTransport& FakeTransport::fail_on(std::vector<std::string> prefix, std::string message) {
   rules_.push_back({std::move(prefix), {}, std::move(message), false});
+  return *this;
+}
+
+FakeTransport& FakeTransport::fail_stop_on(std::vector<std::string> prefix, std::string message) {
+  stop_failures_.emplace_back(std::move(prefix), std::move(message));
   return *this;
 }
 
@@ -117,7 +135,10 @@ std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& ar
   step(shell_join(argv));
   std::lock_guard lock(mutex_);
   calls_.push_back({argv, "", std::nullopt, true});
-  return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_);
+  std::optional<std::string> stop_failure;
+  for (const auto& [prefix, message] : stop_failures_)
+    if (starts_with(argv, prefix)) stop_failure = "host " + name_ + ": " + message;
+  return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_, std::move(stop_failure));
 }
 
 void FakeTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {

@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <regex>
+#include <thread>
 
+#include "connect_retry.h"
 #include "jump_chain.h"
 #include "labgate/transport/libssh_log.h"
 #include "labgate/util/exit_code.h"
@@ -142,11 +144,28 @@ bool SshConnection::keepalive_if_idle() {
 
 void SshConnection::connect() {
   if (!resolve_error_.empty()) throw Failure(ExitCode::kUsageError, host_.name + ": " + resolve_error_);
+  // A server (or jump host) that hangs up before login is asked again, within
+  // connect_timeout: sshd's MaxStartups and a full listen queue pass in moments.
+  ServerWait wait;
+  wait.limit = host_.ssh.connect_timeout;
+  wait.pause = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
+  std::unique_ptr<JumpChain> chain;
+  ssh_session s = nullptr;
+  connect_retrying_drops(
+      who(), [&] { s = connect_once(chain); }, wait);
+  session_ = s;
+  chain_ = std::move(chain);
+  ++generation_;
+  broken_reason_.clear();
+  last_sent_ = std::chrono::steady_clock::now();
+}
+
+ssh_session SshConnection::connect_once(std::unique_ptr<JumpChain>& chain) {
   const profile::Host& target = resolved_.target.host;
   const auto verify = [&](const std::string& who) {
     return [who, &target](ssh_session s) { verify_host_key(s, target, who); };
   };
-  std::unique_ptr<JumpChain> chain;
+  chain.reset();
   int fd = -1;
   if (!resolved_.jumps.empty()) {
     chain = std::make_unique<JumpChain>(
@@ -161,11 +180,7 @@ void SshConnection::connect() {
   }
   ssh_session s = open_endpoint(target, who(), fd, verify(who()), true);
   if (fd < 0) tune_socket(s, kDeadAfter);
-  session_ = s;
-  chain_ = std::move(chain);
-  ++generation_;
-  broken_reason_.clear();
-  last_sent_ = std::chrono::steady_clock::now();
+  return s;
 }
 
 }  // namespace labgate::transport

@@ -8,6 +8,7 @@
 #include <libssh/sftp.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +39,10 @@ class SshConnection {
   /// Says once per connection (a warning; later ones at debug level) that the
   /// server refused a channel for its MaxSessions and what labgate did instead.
   void say_refused(const std::string& why, const std::string& instead);
+  /// What frees the slot of labgate's idle shell on this connection (set by the
+  /// transport that owns it); close_idle_shell() is false when there is none.
+  void set_idle_shell_closer(std::function<bool()> closer) { idle_shell_closer_ = std::move(closer); }
+  bool close_idle_shell() { return idle_shell_closer_ && idle_shell_closer_(); }
   /// For a connection opened because another one was refused: already said.
   void refusal_already_said() { refusal_said_ = true; }
   /// Bumped whenever the SFTP session goes (closed or with the session), so an
@@ -72,6 +77,8 @@ class SshConnection {
 
  private:
   void connect();
+  // One attempt: through the jump chain (left in `chain`) to the target, verified and logged in.
+  ssh_session connect_once(std::unique_ptr<JumpChain>& chain);
   void disconnect();
 
   profile::Host host_;
@@ -82,6 +89,7 @@ class SshConnection {
   sftp_session sftp_ = nullptr;
   int sftp_epoch_ = 0;
   bool refusal_said_ = false;
+  std::function<bool()> idle_shell_closer_;
   int generation_ = 0;
   std::string broken_reason_;
   std::chrono::steady_clock::time_point last_sent_{};

@@ -19,9 +19,12 @@ std::string format_seconds(std::chrono::nanoseconds d) {
 }
 
 bool run_control(SshConnection& conn, const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
-  std::lock_guard lock(conn.mutex());
+  std::unique_lock lock(conn.mutex());
   try {
-    auto exec = SshExec::open(conn, wrap_remote_command(argv), shell_join(argv), 64 * 1024);
+    // sshd's answer is waited for as long as any step's (command_timeout): a kill
+    // or clean-up given up on while sshd is briefly stopped leaves a process behind.
+    auto exec = SshExec::open(conn, wrap_remote_command(argv), shell_join(argv), 64 * 1024,
+                              channel_wait_for(conn, conn.host().ssh.command_timeout, &lock, false));
     SshExec& ex = *exec;
     ex.send_input("");
     const auto deadline = std::chrono::steady_clock::now() + limit;

@@ -17,6 +17,7 @@
 #include "labgate/transport/transport.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
 #include "ssh_connection.h"
 
 namespace labgate::transport {
@@ -26,7 +27,25 @@ namespace labgate::transport {
 struct ConnectionLost {
   std::string why;
   bool nothing_started = false;  ///< lost before the exec request: the command never ran
+  /// The server answered the exec request with a no (it could not fork, say):
+  /// the command never ran and the session is fine, so it may be asked again.
+  bool exec_refused = false;
 };
+
+/// How a step on `conn` waits for sshd to answer its channel requests: up to
+/// `limit`, keeping the connection alive between attempts and, with `lock`
+/// (holding conn.mutex()), letting other threads use it meanwhile. When
+/// `interruptible`, a pending SIGINT/SIGTERM ends the wait (throw_if_interrupted)
+/// between attempts; a clean-up or a kill waits on regardless.
+ServerWait channel_wait_for(SshConnection& conn, std::chrono::nanoseconds limit,
+                            std::unique_lock<std::recursive_mutex>* lock, bool interruptible);
+
+/// Opens a session channel on `conn` (the caller holds conn.mutex()), asking
+/// again while sshd has not answered, up to `wait`'s limit (a server slow to
+/// answer is said as a warning naming `what`). Throws ConnectionLost
+/// (nothing_started) when the session broke or the server refused it, Failure
+/// naming the host when it never answered.
+ssh_channel open_session_channel(SshConnection& conn, const ServerWait& wait, const std::string& what);
 
 /// For a channel-open failure: names sshd's MaxSessions when the server refused
 /// the channel (rather than the session being dead); nullopt otherwise.
@@ -34,7 +53,8 @@ std::optional<std::string> explain_channel_refusal(const std::string& libssh_err
 
 /// After a channel refusal: whether to try again, having made room. Under a low
 /// MaxSessions a refusal can be ours to lift: the idle SFTP channel holds a slot
-/// (closed here unless `keep_sftp`; reopened when next needed), and OpenSSH frees
+/// (closed here unless `keep_sftp`; reopened when next needed), so does labgate's
+/// idle shell (closed; started again when next needed), and OpenSSH frees
 /// a slot only once it has closed a channel on its side, a moment after we closed
 /// it. So it waits 20, 40, 80, 160, 320 ms for attempts 0..4, then says no.
 bool make_room_for_a_channel(SshConnection& conn, int attempt, bool keep_sftp);
@@ -59,12 +79,17 @@ class SshExec {
  public:
   /// Opens a channel on `conn` (the caller holds conn.mutex()) and starts
   /// `remote_line`. `command` is the readable form for messages.
-  SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit);
+  /// sshd's answers to the open and the exec request are waited for as `wait` says.
+  SshExec(SshConnection& conn, const std::string& remote_line, std::string command, std::size_t output_limit,
+          const ServerWait& wait);
   /// As the constructor, but if the session turns out dead before the command
   /// was sent (an idle session whose server restarted, or a NAT that forgot it),
   /// reconnects once and tries again: the command never ran, so that is safe.
+  /// An exec the server refused (it could not fork) is asked again on a new
+  /// channel within `wait`'s limit.
   static std::unique_ptr<SshExec> open(SshConnection& conn, const std::string& remote_line,
-                                       const std::string& command, std::size_t output_limit);
+                                       const std::string& command, std::size_t output_limit,
+                                       const ServerWait& wait);
   ~SshExec();
   SshExec(const SshExec&) = delete;
   SshExec& operator=(const SshExec&) = delete;
@@ -75,6 +100,14 @@ class SshExec {
   void on_stdout_line(std::function<void(std::string_view)> sink) { out_.on_line(std::move(sink)); }
   /// Writes stdin and sends EOF (always, so a command reading stdin ends).
   void send_input(const std::string& input);
+  /// Writes to stdin and keeps it open (labgate's shell reads its requests there).
+  void write_input(std::string_view data);
+  /// From now on, what arrives on stdout (after the wrapper's frame) and stderr
+  /// (without the pgid announcement) goes to these instead of being kept.
+  void stream_to(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err) {
+    out_sink_ = std::move(out);
+    err_sink_ = std::move(err);
+  }
   /// Reads what is available, waiting up to `max_wait` for more; returns true
   /// once both streams are at EOF. Throws ConnectionLost.
   bool pump(std::chrono::milliseconds max_wait);
@@ -115,6 +148,7 @@ class SshExec {
   ssh_channel channel_ = nullptr;
   std::string command_;
   Capture out_, err_;
+  std::function<void(std::string_view)> out_sink_, err_sink_;
   PgidMarkerFilter marker_;
   StdoutFrameFilter frame_;
   bool eof_ = false;

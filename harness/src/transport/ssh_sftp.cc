@@ -120,23 +120,30 @@ auto retry_if_dropped(SshConnection& conn, F op) {
 }  // namespace
 
 bool SshTransport::sftp_unusable() {
-  std::lock_guard lock(conn_->mutex());
+  // Asked before the connection's lock: the shell takes its own lock first.
+  const std::optional<std::string> seen = shell_.login_noise();
+  std::unique_lock lock(conn_->mutex());
   conn_->session();  // connected (the check is per session)
   if (files_checked_ == conn_->generation()) return exec_files_;
   // sshd starts sftp-server through the login shell, so whatever that shell
-  // prints on stdout (a banner in ~/.bashrc) lands in the SFTP stream. One
-  // framed `true` shows it before SFTP is tried and mistaken for broken.
-  std::string noise;
-  try {
-    auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024);
-    ex->send_input("");
-    const auto until = std::chrono::steady_clock::now() + conn_->host().ssh.connect_timeout;
-    while (!ex->pump(std::chrono::milliseconds(100)) && std::chrono::steady_clock::now() < until) {
+  // prints on stdout (a banner in ~/.bashrc) lands in the SFTP stream. The
+  // host's shell has shown it if it runs; else one framed `true` shows it
+  // before SFTP is tried and mistaken for broken.
+  std::string noise = seen.value_or("");
+  if (!seen) {
+    try {
+      auto ex = SshExec::open(*conn_, wrap_remote_command({"true"}), "true", 64 * 1024,
+                              channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
+      ex->send_input("");
+      const auto until = std::chrono::steady_clock::now() + conn_->host().ssh.connect_timeout;
+      while (!ex->pump(std::chrono::milliseconds(100)) && std::chrono::steady_clock::now() < until) {
+      }
+      noise = ex->login_noise();
+    } catch (const ConnectionLost& lost) {
+      conn_->mark_broken(lost.why);
+      throw Failure(ExitCode::kCouldNotRun,
+                    conn_->who() + ": connection lost before a file transfer: " + lost.why);
     }
-    noise = ex->login_noise();
-  } catch (const ConnectionLost& lost) {
-    conn_->mark_broken(lost.why);
-    throw Failure(ExitCode::kCouldNotRun, conn_->who() + ": connection lost before a file transfer: " + lost.why);
   }
   files_checked_ = conn_->generation();
   exec_files_ = !noise.empty();

@@ -5,6 +5,7 @@
 
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
 #include "ssh_control.h"
@@ -29,9 +30,14 @@ void drain(SshExec& ex, milliseconds limit) {
 }  // namespace
 
 SshTransport::SshTransport(const profile::Host& host)
-    : name_(host.name), conn_(std::make_shared<SshConnection>(host)) {}
+    : name_(host.name), conn_(std::make_shared<SshConnection>(host)) {
+  conn_->set_idle_shell_closer([this] { return shell_.close_if_idle(); });
+}
 
-SshTransport::~SshTransport() = default;
+SshTransport::~SshTransport() {
+  // A started process may keep the connection beyond this transport and its shell.
+  conn_->set_idle_shell_closer(nullptr);
+}
 
 SshTransport& SshTransport::overflow(const ChannelRefused& refused, const std::string& what) {
   std::lock_guard lock(overflow_mutex_);
@@ -92,17 +98,26 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   // Held while libssh is used, released while waiting for the command (see
   // wait_unlocked): one connection carries the run's steps and the lease's
   // heartbeat, which must not wait behind a two-minute measurement.
-  std::unique_lock lock(conn_->mutex());
   const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
-  const auto t0 = Clock::now();
+  // A housekeeping step goes to the host's one shell (before the connection's
+  // lock: the shell takes its own first, then that one).
+  if (ShellSteps::active() && !options.on_stderr_line && !options.on_stdout_line) {
+    if (auto r = shell_.run(argv, options, timeout)) return *r;  // else: on a channel of its own
+  }
+  std::unique_lock lock(conn_->mutex());
+  auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
   try {
     try {
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+      // The command's own timeout bounds the wait for sshd to open its channel
+      // too (a stopped or swapping server); the command's clock starts after.
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                         channel_wait_for(*conn_, timeout, &lock, !options.during_interrupt));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").run(argv, options);
     }
+    t0 = Clock::now();
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     if (options.on_stdout_line) ex->on_stdout_line(options.on_stdout_line);
     ex->send_input(options.input);
@@ -161,7 +176,8 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
   try {
     std::unique_ptr<SshExec> ex;
     try {
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit);
+      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                         channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
     } catch (const ChannelRefused& refused) {
       lock.unlock();
       return overflow(refused, "`" + cmd + "`").start(argv, options);

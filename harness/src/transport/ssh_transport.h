@@ -7,6 +7,7 @@
 
 #include "labgate/transport/transport.h"
 #include "ssh_connection.h"
+#include "ssh_shell.h"
 
 namespace labgate::transport {
 
@@ -55,6 +56,8 @@ class SshTransport : public Transport {
   int depth_ = 0;  // 0 for the run's connection, 1.. for overflow ones
   std::mutex overflow_mutex_;
   std::unique_ptr<SshTransport> overflow_;
+  // After conn_: destroyed first, while its connection is still there.
+  SshShell shell_{conn_};
 };
 
 }  // namespace labgate::transport

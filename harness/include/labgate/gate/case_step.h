@@ -27,6 +27,9 @@ struct CaseOutcome {
   /// The run was stopped before or while the case ran (a signal, an earlier
   /// failure): its record is not_run and says why; nothing was judged.
   bool not_run = false;
+  /// could_not_run after the measurement finished: its records keep the
+  /// figures (verdict error) and `error` says which step failed on which host.
+  bool measured = false;
 };
 
 /// What measuring one case left, before it is judged and recorded: the part that
@@ -84,6 +87,10 @@ std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, c
 /// opens the session on `hosts`, and carries the error when it cannot; else
 /// run_judge_record.
 CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts);
+
+/// "measured, but a step after the measurement could not be done: <error>":
+/// what a case whose figures are kept says when a later step failed.
+std::string after_measuring(const std::string& error);
 
 /// What a case not started after the run stopped says: the stop's reason
 /// without its details ("not started: could not reach the hosts"), since the

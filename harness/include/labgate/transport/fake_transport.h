@@ -41,6 +41,10 @@ class FakeTransport : public Transport {
   /// Such a command throws Failure(kCouldNotRun, message), as a dropped connection
   /// would (a standing rule, like on()).
   FakeTransport& fail_on(std::vector<std::string> prefix, std::string message);
+  /// A started command matching `prefix` throws Failure(kCouldNotRun, message)
+  /// the first time it is stopped, as a stop over a connection that broke (or
+  /// a server that never answered) does; the handle is finished after it.
+  FakeTransport& fail_stop_on(std::vector<std::string> prefix, std::string message);
   /// Shorthands: exit 0 with this stdout; exit `status` with this stderr.
   static RunResult ok(std::string out = "");
   static RunResult exit_with(int status, std::string err = "");
@@ -87,6 +91,7 @@ class FakeTransport : public Transport {
 
   std::string name_;
   std::vector<Rule> rules_;
+  std::vector<std::pair<std::vector<std::string>, std::string>> stop_failures_;
   std::vector<Call> calls_;
   std::vector<Upload> uploads_;
   std::shared_ptr<int> stopped_ = std::make_shared<int>(0);
