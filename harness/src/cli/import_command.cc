@@ -15,6 +15,7 @@
 #include "labgate/budget/budget.h"
 #include "labgate/cli/commands.h"
 #include "labgate/gate/import_run.h"
+#include "labgate/measure/figures.h"
 #include "labgate/profile/load.h"
 #include "labgate/results/atomic_file.h"
 
@@ -56,7 +57,11 @@ ExitCode import_to_json(const ImportArgs& a, const gate::ImportRequest& req) {
     options.kind = test->kind;
   }
   gate::SavedOutput saved = gate::read_saved_output(req.file, req.tool, options);
-  measure::Measurement& m = saved.measurement;
+  if (saved.measurements.size() != 1)
+    usage(req.file + " holds " + std::to_string(saved.measurements.size()) +
+          " measurements, one per direction (iperf3 --bidir): import it with --results DIR, which records "
+          "each direction as its own pair");
+  measure::Measurement& m = saved.measurements.front();
   m.parameters["imported_from"] = req.file;
   for (const std::string& w : m.warnings) spdlog::warn("{}: {}", req.file, w);
   const std::string json = to_json(m).dump(2) + "\n";
@@ -65,14 +70,20 @@ ExitCode import_to_json(const ImportArgs& a, const gate::ImportRequest& req) {
   else
     results::write_file_atomic(a.out, json);
   std::cout.flush();
-  if (!test) return ExitCode::kPassed;
+  // The one judge, as `import --results` and a live run use it: the sample
+  // accounting (with the test's tolerance) and then the budget on its figures.
+  const profile::TestSpec defaults;
+  const measure::JudgedFigures judged =
+      measure::judge_figures(m, test ? test->sample_tolerance : defaults.sample_tolerance);
+  std::ostream& verdict_out = a.out.empty() ? std::cerr : std::cout;  // never spoils JSON on stdout
+  if (!judged.accounting.pass) verdict_out << req.file << ": " << judged.accounting.message << "\n";
+  if (!test) return judged.accounting.pass ? ExitCode::kPassed : ExitCode::kGateFailed;
   if (test->tool != saved.tool)
     spdlog::info("test '{}' runs {} today; judging this {} run by its budget", test->name,
                  profile::to_string(test->tool), profile::to_string(saved.tool));
-  const budget::BudgetResult r = budget::evaluate(m, test->budget);
-  // The verdict goes where it cannot spoil JSON on stdout.
-  print_verdicts(a.out.empty() ? std::cerr : std::cout, *test, r);
-  return r.pass ? ExitCode::kPassed : ExitCode::kGateFailed;
+  const budget::BudgetResult r = budget::evaluate(m, judged.figures, test->budget);
+  print_verdicts(verdict_out, *test, r);
+  return r.pass && judged.accounting.pass ? ExitCode::kPassed : ExitCode::kGateFailed;
 }
 
 ExitCode run_import(const ImportArgs& a) {

@@ -73,7 +73,7 @@ SavedOutput read_saved_output(const std::string& file, std::optional<profile::To
       text.fail(1, "neither netperf, sockperf nor iperf3 -J output (no banner, -k key, histogram, "
                    "\"sockperf:\" line or JSON \"start\"); say which with --tool");
     out.tool = *tool;
-    out.measurement = tools::parse_tool_output(*tool, text, options);
+    out.measurements = tools::parse_tool_runs(*tool, text, options);
     out.raw = text.raw;
   } catch (const tools::ParseError& e) {
     throw Failure(ExitCode::kUsageError, std::string("import: ") + e.what());
@@ -107,8 +107,8 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
     options.kind = test->kind;  // the run must be of the test's kind: a mismatch names file:line
   }
   SavedOutput saved = read_saved_output(req.file, req.tool, options);
-  measure::Measurement& m = saved.measurement;
-  m.parameters["imported_from"] = req.file;
+  for (measure::Measurement& each : saved.measurements) each.parameters["imported_from"] = req.file;
+  const measure::Measurement& m = saved.measurements.front();
 
   // The case it is recorded as: the profile test's (its first case), or one of
   // the output's own kind. The record says who measured: this file's tool, even
@@ -134,8 +134,6 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
         "accounting alone (what the output holds against what the run must have produced)");
   }
   c.spec = &spec;
-  m.host = c.client;
-  m.peer = c.server;
 
   const StartTime start = start_of(req, m);
   results::RunResult run;
@@ -156,11 +154,22 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
   const results::RunDir dir = results::RunDir::create(results_root, req.suffix, start.at);
   RunBook book(dir, std::move(run));
   if (req.profile) book.dir().copy_profile(req.profile->path);
-  CaseRun saved_run;
-  saved_run.raw_files.emplace_back(base_name(req.file), saved.raw);  // the file itself, kept verbatim
-  saved_run.measurements.push_back(std::move(saved.measurement));
-  const double took = saved_run.measurements.front().duration_s;
-  record_case(book, c, saved_run, start.at, took);
+  // Each direction the data went is its own pair, sender -> receiver: an
+  // iperf3 -R run is the server's send, --bidir both (nothing dropped).
+  const double took = m.duration_s;
+  for (measure::Measurement& each : saved.measurements) {
+    TestCase flow = c;
+    if (tools::sent_by_server(each)) {
+      std::swap(flow.client, flow.server);
+      flow.pair = flow.client + "->" + flow.server;
+    }
+    each.host = flow.client;
+    each.peer = flow.server;
+    CaseRun saved_run;
+    saved_run.raw_files.emplace_back(base_name(req.file), saved.raw);  // the file itself, kept verbatim
+    saved_run.measurements.push_back(std::move(each));
+    record_case(book, flow, saved_run, start.at, took);
+  }
   const auto end = start.at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(took));
   book.finish_at(static_cast<int>(exit_code_of(book.run())), end);
   book.publish();
