@@ -104,7 +104,7 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   // with "[tid N] using recvfrom() to block on socket(s)" (3.x and 2.x).
   inv.server_ready_line = "to block on socket(s)";
   const std::string port = std::to_string(ep.port);
-  const std::string program = std::string("sockperf");
+  const std::string program = spec.tool_path.value_or("sockperf");
   inv.server_argv = {program, "sr", "-i", ep.server_address, "-p", port};
   if (tcp) inv.server_argv.push_back("--tcp");
   if (spec.socket_buffer)
@@ -149,7 +149,7 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   const long secs = seconds(spec, spec.duration, "duration", inv);
   const long omit = spec.warmup.count() > 0 ? seconds(spec, spec.warmup, "warm-up", inv) : 0;
   // -1: serve one test and exit; the idle timeout ends a server whose client never came.
-  const std::string program = std::string("iperf3");
+  const std::string program = spec.tool_path.value_or("iperf3");
   inv.server_argv = {program,
                      "-s",
                      "-1",
