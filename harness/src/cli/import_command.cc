@@ -33,7 +33,11 @@ struct ImportArgs {
 ExitCode import_to_json(const ImportArgs& a, const gate::ImportRequest& req) {
   if (a.files.size() != 1) usage("several files need --results DIR (one results folder each)");
   gate::SavedCase saved(req);
-  const measure::Measurement& m = saved.saved().measurement;
+  if (saved.saved().measurements.size() != 1)
+    usage(req.file + " holds " + std::to_string(saved.saved().measurements.size()) +
+          " measurements, one per direction (iperf3 --bidir): import it with --results DIR, which records "
+          "each direction as its own pair");
+  const measure::Measurement& m = saved.saved().measurements.front();
   for (const std::string& w : m.warnings) spdlog::warn("{}: {}", req.file, w);
   for (const std::string& w : saved.warnings()) spdlog::info("{}", w);
   const std::string json = to_json(m).dump(2) + "\n";

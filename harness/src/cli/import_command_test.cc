@@ -20,6 +20,7 @@ namespace labgate::cli {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string kTools = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/";
 const std::string kProfile = kTools + "import-profile.toml";
@@ -99,6 +100,26 @@ TEST(ImportCommand, SockperfHalfRttIsJudgedAsRoundTrip) {
   EXPECT_THAT(o.out, HasSubstr("ok    p99_9  254.012us <= 300us"));
   const Outcome tcp = import({"--tool", "sockperf", kTools + "sockperf/000-03-tcp.txt", "--kind", "tcp_rr"});
   EXPECT_EQ(tcp.rc, 0) << tcp.err;
+}
+
+TEST(ImportCommand, OneJudgeWithAndWithoutResults) {
+  results::testing::TempDir root("labgate-import-cli");
+  // A real sockperf under-load run (1 in 10 answered) passes both ways; a
+  // ping-pong loop that stalled (netperf's replies dropped from 1 s on) fails
+  // both ways: `import` and `import --results` use the one judge.
+  for (const char* f : {"sockperf/sockperf310-udp-ul.txt", "sockperf/sockperf37-udp-ul.txt"}) {
+    SCOPED_TRACE(f);
+    const Outcome json = import({kTools + f});
+    EXPECT_EQ(json.rc, 0) << json.err;
+    EXPECT_THAT(json.err, Not(HasSubstr("stalled")));
+    const Outcome results = import({kTools + f, "--results", root.path().string()});
+    EXPECT_EQ(results.rc, 0) << results.out << results.err;
+  }
+  const std::string stalled = kTools + "netperf/real-271-udp-rr-stalled.txt";
+  const Outcome json = import({stalled});
+  EXPECT_EQ(json.rc, 1) << json.err;
+  EXPECT_THAT(json.err, HasSubstr("replies were lost"));
+  EXPECT_EQ(import({stalled, "--results", root.path().string()}).rc, 1);
 }
 
 TEST(ImportCommand, BadFilesExit2NamingFileAndLine) {

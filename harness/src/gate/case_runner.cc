@@ -191,19 +191,32 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   return run;
 }
 
+/// The commands and every stream of a tool run, whatever became of it: a run
+/// whose output could not be read is the evidence of what went wrong.
+void keep_tool_run(CaseRun& run, const TestCase& c, const tools::ToolRun& t) {
+  if (!t.invocation.client_argv.empty())
+    keep(run, "command.txt",
+         "server@" + c.server + ": " + transport::shell_join(t.invocation.server_argv) + "\nclient@" +
+             c.client + ": " + transport::shell_join(t.invocation.client_argv) + "\n");
+  keep(run, "client.out", t.client.out);
+  keep(run, "client.err", t.client.err);
+  keep(run, "server.out", t.server.out);
+  keep(run, "server.err", t.server.err);
+}
+
 CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   tools::Endpoint endpoint;
   endpoint.server_address = session.host(c.server).test_address_of(c.spec->network);
   endpoint.client_address = session.host(c.client).test_address_of(c.spec->network);
   endpoint.port = c.spec->port.value_or(0);
-  auto t = tools::run_tool_test(*c.spec, session.transport(c.client), session.transport(c.server), endpoint);
-  keep(run, "command.txt",
-       "server@" + c.server + ": " + transport::shell_join(t.invocation.server_argv) + "\nclient@" + c.client +
-           ": " + transport::shell_join(t.invocation.client_argv) + "\n");
-  keep(run, "client.out", t.client.out);
-  keep(run, "client.err", t.client.err);
-  keep(run, "server.out", t.server.out);
-  keep(run, "server.err", t.server.err);
+  tools::ToolRun t;
+  try {
+    tools::run_tool_test(*c.spec, session.transport(c.client), session.transport(c.server), endpoint, {}, &t);
+  } catch (...) {
+    keep_tool_run(run, c, t);
+    throw;
+  }
+  keep_tool_run(run, c, t);
   t.measurement.host = c.client;
   t.measurement.peer = c.server;
   // The invocation's warnings are already in the measurement (tools::run_tool_test adds them).

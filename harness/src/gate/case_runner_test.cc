@@ -103,6 +103,33 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
               HasSubstr("server@b: sockperf sr -i 192.168.1.2 -p 41000"));
 }
 
+TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
+      "41000\nwarmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
+  no_counters();
+  lab_.host("b")
+      .on({"sockperf", "sr"}, FakeTransport::ok("sockperf: using recvfrom() to block on socket(s)\n"))
+      .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  // A run cut before its summary: the parser refuses it, the file must survive.
+  const std::string whole = lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt");
+  const std::string cut = whole.substr(0, whole.find("====> avg"));
+  transport::RunResult client = FakeTransport::ok(cut);
+  client.err = "a line on stderr\n";
+  lab_.host("a").on({"sockperf", "pp"}, client);
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_TRUE(out.could_not_run);
+  EXPECT_THAT(out.error, HasSubstr("truncated or failed run?"));
+  ASSERT_EQ(out.records.size(), 1u);
+  EXPECT_EQ(out.records[0].verdict, results::TestVerdict::kError);
+  EXPECT_EQ(read("tests/sp/a-to-b/client.out"), cut);
+  EXPECT_EQ(read("tests/sp/a-to-b/client.err"), "a line on stderr\n");
+  EXPECT_THAT(read("tests/sp/a-to-b/server.out"), HasSubstr("to block on socket(s)"));
+  EXPECT_THAT(read("tests/sp/a-to-b/command.txt"),
+              HasSubstr("client@a: sockperf pp -i 192.168.1.2 -p 41000"));
+  EXPECT_EQ(lab_.host("b").stopped(), 1) << "the sockperf server was left running";
+}
+
 TEST_F(CaseKinds, ACongestionControlAHostLacksStopsTheCaseBeforeItMeasures) {
   const TestCase& c = open(
       "[[test]]\nname = \"ts\"\nkind = \"tcp_stream\"\nfrom = \"a\"\nto = \"b\"\ncongestion = \"htcp\"\n"

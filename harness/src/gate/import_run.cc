@@ -76,7 +76,7 @@ SavedOutput read_saved_output(const std::string& file, std::optional<profile::To
       text.fail(1, "neither netperf, sockperf nor iperf3 -J output (no banner, -k key, histogram, "
                    "\"sockperf:\" line or JSON \"start\"); say which with --tool");
     out.tool = *tool;
-    out.measurement = tools::parse_tool_output(*tool, text, options);
+    out.measurements = tools::parse_tool_runs(*tool, text, options);
     out.raw = text.raw;
   } catch (const tools::ParseError& e) {
     throw Failure(ExitCode::kUsageError, std::string("import: ") + e.what());
@@ -110,8 +110,8 @@ SavedCase::SavedCase(const ImportRequest& req) {
     options.kind = test->kind;  // the run must be of the test's kind: a mismatch names file:line
   }
   saved_ = read_saved_output(req.file, req.tool, options);
-  measure::Measurement& m = saved_.measurement;
-  m.parameters["imported_from"] = req.file;
+  for (measure::Measurement& each : saved_.measurements) each.parameters["imported_from"] = req.file;
+  measure::Measurement& m = saved_.measurements.front();
 
   // The case it is judged as: the profile test's (its first case), or one of
   // the output's own kind. The record says who measured: this file's tool, even
@@ -139,7 +139,7 @@ SavedCase::SavedCase(const ImportRequest& req) {
   m.peer = case_.server;
 }
 
-results::TestRecord SavedCase::judge() const { return judge_case(case_, saved_.measurement, case_.pair); }
+results::TestRecord SavedCase::judge() const { return judge_case(case_, saved_.measurements.front(), case_.pair); }
 
 std::string verdict_text(const SavedCase& c, const results::TestRecord& r) {
   const bool pass = r.verdict == results::TestVerdict::kPass;
@@ -166,7 +166,7 @@ std::string verdict_text(const SavedCase& c, const results::TestRecord& r) {
 ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
   SavedCase saved(req);
   const TestCase& c = saved.test_case();
-  const StartTime start = start_of(req, saved.saved().measurement);
+  const StartTime start = start_of(req, saved.saved().measurements.front());
   results::RunResult run;
   run.suffix = req.suffix;
   run.start_time = start.at;
@@ -185,11 +185,22 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
   const results::RunDir dir = results::RunDir::create(results_root, req.suffix, start.at);
   RunBook book(dir, std::move(run));
   if (req.profile) book.dir().copy_profile(req.profile->path);
-  CaseRun saved_run;
-  saved_run.raw_files.emplace_back(base_name(req.file), saved.saved().raw);  // the file itself, kept verbatim
-  saved_run.measurements.push_back(saved.saved().measurement);
-  const double took = saved_run.measurements.front().duration_s;
-  const std::vector<results::TestRecord> records = record_case(book, c, saved_run, start.at, took);
+  // Each direction the data went is its own pair, sender -> receiver: an
+  // iperf3 -R run is the server's send, --bidir both (nothing dropped).
+  const double took = saved.saved().measurements.front().duration_s;
+  for (measure::Measurement& each : saved.saved().measurements) {
+    TestCase flow = c;
+    if (tools::sent_by_server(each)) {
+      std::swap(flow.client, flow.server);
+      flow.pair = flow.client + "->" + flow.server;
+    }
+    each.host = flow.client;
+    each.peer = flow.server;
+    CaseRun saved_run;
+    saved_run.raw_files.emplace_back(base_name(req.file), saved.saved().raw);  // the file itself, kept verbatim
+    saved_run.measurements.push_back(std::move(each));
+    record_case(book, flow, saved_run, start.at, took);
+  }
   const auto end = start.at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(took));
   book.finish_at(static_cast<int>(exit_code_of(book.run())), end);
   book.publish();

@@ -112,7 +112,8 @@ TEST(ImportRun, ARegressionInA2019LogFailsExactlyAsALiveRunWould) {
   spec.tool = profile::Tool::kNetperf;
   TestCase c = expand_cases(t.profile, "tcp_stream_64").front();
   c.spec = &spec;
-  measure::Measurement m = read_saved_output(kTools + "netperf/000-04.txt", std::nullopt, {test.kind, {}}).measurement;
+  measure::Measurement m =
+      read_saved_output(kTools + "netperf/000-04.txt", std::nullopt, {test.kind, {}}).measurements.at(0);
   const results::TestRecord live = judge_case(c, m, c.pair);
   EXPECT_EQ(live.verdict, imported.verdict);
   EXPECT_EQ(live.failure, imported.failure);
@@ -150,6 +151,29 @@ TEST(ImportRun, SockperfAndIperf3AreToldByTheirOutput) {
   EXPECT_EQ(i.run.imported->tool, "iperf3");
   EXPECT_EQ(i.run.tests.at(0).name, "iperf3_udp_stream");
   EXPECT_TRUE(i.run.tests.at(0).figures.find("throughput"));
+}
+
+TEST(ImportRun, EachDirectionIperf3SentIsItsOwnPairSenderToReceiver) {
+  Imported t;
+  // --bidir: both directions, neither dropped; -R: the server's send, b->a.
+  for (const char* f : {"iperf3/iperf321-tcp-bidir.json", "iperf3/iperf312-tcp-bidir.txt"}) {
+    SCOPED_TRACE(f);
+    const ImportedRun r = t.import(f);
+    ASSERT_EQ(r.run.tests.size(), 2u);
+    EXPECT_EQ(r.run.tests[0].test_name(), "iperf3_tcp_stream/a->b");
+    EXPECT_EQ(r.run.tests[1].test_name(), "iperf3_tcp_stream/b->a");
+    EXPECT_NE(r.run.tests[0].figures.value("throughput"), r.run.tests[1].figures.value("throughput"));
+    EXPECT_TRUE(fs::is_regular_file(r.dir / "tests/iperf3_tcp_stream/b-to-a/measurement.json"));
+    EXPECT_EQ(r.run.verdict(), "passed");
+  }
+  for (const char* f : {"iperf3/iperf321-tcp-reverse.json", "iperf3/iperf312-tcp-reverse.txt"}) {
+    SCOPED_TRACE(f);
+    const ImportedRun r = t.import(f);
+    ASSERT_EQ(r.run.tests.size(), 1u);
+    EXPECT_EQ(r.run.tests[0].test_name(), "iperf3_tcp_stream/b->a");
+    EXPECT_EQ(r.run.tests[0].measurement.at("host"), "b");
+    EXPECT_EQ(r.run.tests[0].measurement.at("parameters").count("iperf3.tcp_srtt_mean_us"), 0u);
+  }
 }
 
 TEST(ImportRun, StartTimeIsTheToolsOwnElseTheFilesElseStarted) {

@@ -13,7 +13,8 @@ constexpr const char* kFieldKeys[] = {
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule", "outlier"};
+    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule", "outlier",
+    "tool_path"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -70,6 +71,7 @@ void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   TestSpec& s = t.spec;
   if (auto v = size_of(r, "socket_buffer")) s.socket_buffer = *v;
   if (auto v = r.get_string("congestion")) s.congestion = *v;
+  if (auto v = r.get_string("tool_path")) s.tool_path = *v;
   if (auto v = r.get_int("mtu", 68, 65535)) s.mtu = static_cast<int>(*v);
   if (auto v = r.get_int("count", 1)) {
     s.ping.count = static_cast<std::uint64_t>(*v);

@@ -96,6 +96,33 @@ void check_disk(TestDraft& t, Diagnostics& d) {
             "must hold at least one block of " + std::to_string(k.block_size) + " bytes");
 }
 
+// tool_path: one program, sockperf's or iperf3's (netperf runs two, netperf
+// and netserver), named so that no shell on the host reads it as more.
+void check_tool_path(TestDraft& t, Diagnostics& d) {
+  const TestSpec& s = t.spec;
+  const std::string& v = *s.tool_path;
+  if (s.tool != Tool::kSockperf && s.tool != Tool::kIperf3) {
+    d.error(t.pos_of("tool_path"), t.key_of("tool_path"),
+            std::string("picks the sockperf or iperf3 program to run; tool = \"") + to_string(s.tool) +
+                "\" has " + (s.tool == Tool::kNetperf ? "two (netperf and netserver)" : "none to pick"));
+    return;
+  }
+  const bool plain =
+      !v.empty() && v.find("..") == std::string::npos &&
+      v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-/") ==
+          std::string::npos &&
+      v.back() != '/';
+  if (!plain)
+    d.error(t.pos_of("tool_path"), t.key_of("tool_path"),
+            "expected a program name or an absolute path without spaces, quotes or \"..\", like "
+            "\"sockperf-3.10\" or \"/opt/iperf/bin/iperf3\"; found \"" +
+                v + "\"");
+  else if (v.find('/') != std::string::npos && v.front() != '/')
+    d.error(t.pos_of("tool_path"), t.key_of("tool_path"),
+            "a path must be absolute (the directory a login starts in differs between hosts); found \"" + v +
+                "\"");
+}
+
 }  // namespace
 
 void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
@@ -105,6 +132,7 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
   if (s.congestion && !is_plain_name(*s.congestion))
     d.error(t.pos_of("congestion"), t.key_of("congestion"),
             "expected a TCP congestion control name like \"cubic\"");
+  if (s.tool_path) check_tool_path(t, d);
   switch (s.kind) {
     case TestKind::kPathMtu:
       check_path_mtu(t, p, d);

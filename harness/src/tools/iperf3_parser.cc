@@ -1,10 +1,12 @@
-// iperf3 -J output -> Measurement: TCP and UDP throughput, UDP jitter and loss.
-// iperf3 reports a failed run inside the JSON ("error": "..."), not by its shape.
-#include <nlohmann/json.hpp>
-
+// iperf3 -J output -> one Measurement per direction data flowed: TCP and UDP
+// throughput, UDP jitter and loss, -R filed as the server's send and --bidir as
+// two flows. iperf3 reports a failed run inside the JSON ("error": "..."), not
+// by its shape. Text logs (no -J) are read by iperf3_text.cc.
 #include <algorithm>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
+#include "iperf3_parts.h"
 #include "labgate/tools/parsers.h"
 #include "labgate/util/json_reader.h"
 #include "labgate/util/not_measured.h"
@@ -98,90 +100,107 @@ std::optional<double> figure(const ToolText& t, const json& root, std::initializ
   return v;
 }
 
-/// Sample accounting for a stream: the intervals iperf3 reported must cover the
-/// time it says it measured (a stalled or cut-short run reports fewer).
-void interval_expectation(const json& root, measure::Measurement& m) {
+/// Seconds of the run's intervals outside --omit, for the flow whose interval
+/// sum is `sum` ("sum", or "sum_bidir_reverse" for --bidir's return flow).
+void count_intervals(const json& root, const char* sum, iperf3::Flow& f) {
   const json* intervals = at(root, {"intervals"});
-  if (!intervals || !intervals->is_array() || m.duration_s <= 0) return;
+  if (!intervals || !intervals->is_array()) return;
   double covered = 0;
   for (const json& i : *intervals)
-    if (const json* sec = at(i, {"sum", "seconds"}); sec && sec->is_number())
-      if (const json* o = at(i, {"sum", "omitted"}); !o || !o->is_boolean() || !o->get<bool>())
+    if (const json* sec = at(i, {sum, "seconds"}); sec && sec->is_number())
+      if (const json* o = at(i, {sum, "omitted"}); !o || !o->is_boolean() || !o->get<bool>())
         covered += std::max(0.0, sec->get<double>());
-  measure::SampleExpectation e;
-  e.expected = m.duration_s;
-  e.held = std::min(covered, m.duration_s * 2);
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "seconds of intervals: %.3f s measured, its %zu intervals cover %.3f s", m.duration_s,
-                intervals->size(), covered);
-  e.basis = buf;
-  e.shortfall_means = "iperf3 reported no interval for part of the run (it stalled or was cut short)";
-  m.expectation = e;
+  f.covered_s = covered;
+  f.intervals = intervals->size();
 }
 
-void tcp_results(const ToolText& t, const json& root, measure::Measurement& m) {
-  m.throughput_bps = figure(t, root, {"end", "sum_received", "bits_per_second"}, m);
-  m.duration_s = figure(t, root, {"end", "sum_received", "seconds"}, m).value_or(0);
-  if (auto sender = figure(t, root, {"end", "sum_sent", "bits_per_second"}, m))
-    m.parameters["iperf3.sender_bps"] = std::to_string(*sender);
-  if (const json* r = at(root, {"end", "sum_sent", "retransmits"});
-      r && r->is_number() && !util::is_not_measured(r->get<double>())) {
-    m.reported["retransmits"] = r->get<double>();
-    m.parameters["iperf3.retransmits"] = std::to_string(r->get<long long>());
-  }
-  if (const json* streams = at(root, {"end", "streams"});
-      streams && streams->is_array() && !streams->empty()) {
-    // The kernel's smoothed TCP RTT estimate, kept for context only: it is not a per-message round trip.
-    if (const json* rtt = at((*streams)[0], {"sender", "mean_rtt"});
-        rtt && rtt->is_number() && !util::is_not_measured(rtt->get<double>()))
-      m.parameters["iperf3.tcp_srtt_mean_us"] = std::to_string(rtt->get<long long>());
-  }
-  interval_expectation(root, m);
+/// A figure the JSON may lack or mark "not measured": nullopt then, never 0.
+std::optional<double> optional_number(const json& root, std::initializer_list<std::string_view> path) {
+  const json* v = at(root, path);
+  if (!v || !v->is_number() || util::is_not_measured(v->get<double>())) return std::nullopt;
+  return v->get<double>();
 }
 
-void udp_results(const ToolText& t, const json& root, measure::Measurement& m) {
-  const auto packets = figure(t, root, {"end", "sum", "packets"}, m);
-  auto lost = figure(t, root, {"end", "sum", "lost_packets"}, m);
-  const auto jitter_ms = figure(t, root, {"end", "sum", "jitter_ms"}, m);
-  const auto lost_percent = figure(t, root, {"end", "sum", "lost_percent"}, m);
-  m.duration_s = figure(t, root, {"end", "sum", "seconds"}, m).value_or(0);
-  m.throughput_bps = at(root, {"end", "sum_received", "bits_per_second"})
-                         ? figure(t, root, {"end", "sum_received", "bits_per_second"}, m)
-                         : figure(t, root, {"end", "sum", "bits_per_second"}, m);
-  if (packets && *packets < 0)
-    t.fail(line_of(t, {"end", "sum", "packets"}), "iperf3 JSON: end.sum.packets is negative");
-  if (lost && *lost < 0) {
-    // iperf3 counts reordered datagrams against loss and can end below zero.
-    m.warnings.push_back("iperf3 reported " + std::to_string(static_cast<long long>(*lost)) +
-                         " lost packets (reordering); counted as 0");
-    lost = 0;
-  }
-  if (packets && lost) {
-    m.counts_drops = true;  // iperf3's receiver counts missing sequence numbers
-    m.sent = static_cast<std::uint64_t>(*packets);
-    m.dropped = static_cast<std::uint64_t>(*lost);
-    m.received = m.sent > m.dropped ? m.sent - m.dropped : 0;
-    if (*packets > 0)
-      m.loss_fraction = *lost / *packets;
-    else if (lost_percent)
-      m.loss_fraction = *lost_percent / 100.0;
-  }
-  if (jitter_ms) m.reported["jitter"] = *jitter_ms * 1e6;
-  m.parameters["iperf3.jitter"] = "RFC 3550 interarrival jitter at the receiver, in reported.jitter (ns)";
+/// The keys of one flow's sums: "sum_sent" and "sum_received", with
+/// "_bidir_reverse" for --bidir's return flow.
+struct SumKeys {
+  std::string sent, received, udp;
+};
+
+iperf3::Flow tcp_flow(const ToolText& t, const json& root, const SumKeys& k, bool by_server,
+                      measure::Measurement& warn) {
+  iperf3::Flow f;
+  f.sent_by_server = by_server;
+  f.received_bps = figure(t, root, {"end", k.received, "bits_per_second"}, warn);
+  f.seconds = figure(t, root, {"end", k.received, "seconds"}, warn);
+  f.sent_bps = figure(t, root, {"end", k.sent, "bits_per_second"}, warn);
+  f.retransmits = optional_number(root, {"end", k.sent, "retransmits"});
+  // The client's own TCP_INFO: meaningful only for the sockets it sent on
+  // ("sender": true; before 3.7, every socket of a forward run). iperf3
+  // prints 0 for a socket that only received: never a figure.
   if (const json* streams = at(root, {"end", "streams"}); streams && streams->is_array()) {
-    std::uint64_t ooo = 0;
-    for (const json& s : *streams)
-      if (const json* o = at(s, {"udp", "out_of_order"}); o && o->is_number_unsigned())
-        ooo += o->get<std::uint64_t>();
-    m.out_of_order = ooo;
+    double sum = 0;
+    int n = 0, mine = 0;
+    for (const json& s : *streams) {
+      const json* own = at(s, {"sender", "sender"});
+      const bool client_sent = own && own->is_boolean() ? own->get<bool>() : !by_server;
+      if (client_sent == by_server) continue;  // a socket of the other flow (--bidir)
+      ++mine;
+      if (!client_sent) continue;
+      if (auto rtt = optional_number(s, {"sender", "mean_rtt"}); rtt && *rtt > 0) {
+        sum += *rtt;
+        ++n;
+      }
+    }
+    f.streams = std::max(1, mine);
+    if (n > 0) f.srtt_us = sum / n;
   }
-  interval_expectation(root, m);
+  return f;
+}
+
+iperf3::Flow udp_flow(const ToolText& t, const json& root, const SumKeys& k, bool by_server,
+                      measure::Measurement& warn) {
+  iperf3::Flow f;
+  f.kind = TestKind::kUdpStream;
+  f.sent_by_server = by_server;
+  const std::string& sum = k.udp;
+  f.packets = figure(t, root, {"end", sum, "packets"}, warn);
+  f.lost = figure(t, root, {"end", sum, "lost_packets"}, warn);
+  f.jitter_ms = figure(t, root, {"end", sum, "jitter_ms"}, warn);
+  f.lost_percent = figure(t, root, {"end", sum, "lost_percent"}, warn);
+  f.seconds = figure(t, root, {"end", sum, "seconds"}, warn);
+  f.received_bps = at(root, {"end", k.received, "bits_per_second"})
+                       ? figure(t, root, {"end", k.received, "bits_per_second"}, warn)
+                       : figure(t, root, {"end", sum, "bits_per_second"}, warn);
+  if (f.packets && *f.packets < 0)
+    t.fail(line_of(t, {"end", sum, "packets"}), "iperf3 JSON: end." + sum + ".packets is negative");
+  if (f.lost && *f.lost < 0) {
+    // iperf3 counts reordered datagrams against loss and can end below zero.
+    f.warnings.push_back("iperf3 reported " + std::to_string(static_cast<long long>(*f.lost)) +
+                         " lost packets (reordering); counted as 0");
+    f.lost = 0;
+  }
+  if (const json* streams = at(root, {"end", "streams"}); streams && streams->is_array()) {
+    int mine = 0;
+    for (const json& s : *streams) {
+      const json* own = at(s, {"udp", "sender"});
+      if (own && own->is_boolean() && own->get<bool>() == by_server) continue;  // the other flow's (--bidir)
+      ++mine;
+      if (const json* o = at(s, {"udp", "out_of_order"}); o && o->is_number_unsigned())
+        f.out_of_order += o->get<std::uint64_t>();
+    }
+    f.streams = std::max(1, mine);
+  }
+  return f;
 }
 
 }  // namespace
 
-measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options) {
+std::vector<measure::Measurement> parse_iperf3_runs(const ToolText& t, const ParseOptions& options) {
   if (t.raw.empty()) t.fail(0, "empty: no iperf3 output");
+  const std::size_t first = t.raw.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && t.raw[first] != '{' && t.raw[first] != '[')
+    return iperf3::parse_text(t, options);
   json root;
   try {
     root = json::parse(t.raw);
@@ -200,6 +219,16 @@ measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options
     t.fail(line_of(t, {"error"}), "iperf3 reported an error: " + msg,
            unreachable ? ParseFailure::kServerUnreachable : ParseFailure::kToolFailed);
   }
+  iperf3::Run run;
+  run.read_from = "-J";
+  if (const json* v = at(root, {"start", "version"}); v && v->is_string()) {
+    run.version = v->get<std::string>();
+    if (!iperf3::known_version(*run.version))
+      t.fail(line_of(t, {"start", "version"}),
+             "iperf3 '" + *run.version + "' is a version labgate has not read (it reads " +
+                 iperf3::kKnownVersions + ")",
+             ParseFailure::kToolFailed);
+  }
   const json* proto = at(root, {"start", "test_start", "protocol"});
   if (!proto || !proto->is_string())
     t.fail(line_of(t, {"start", "test_start"}), "iperf3 JSON: start.test_start.protocol is missing");
@@ -212,35 +241,48 @@ measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options
     t.fail(line_of(t, {"start", "test_start", "protocol"}),
            std::string("this is a ") + profile::to_string(kind) + " run (iperf3 measures streams), not the " +
                profile::to_string(*options.kind) + " that was asked for");
-
-  measure::Measurement m;
-  m.source = "iperf3";
-  m.kind = profile::to_string(kind);
-  m.metric = measure::Metric::kSendTime;
-  m.parameters["tool"] = "iperf3";
-  m.parameters["latency"] = "none: iperf3 measures throughput and loss, not per-message latency";
-  if (const json* v = at(root, {"start", "version"}); v && v->is_string())
-    m.parameters["iperf3.version"] = v->get<std::string>();
   // The run's own start (Unix seconds): the one tool output that dates itself,
   // so an imported run is placed at the time it was measured.
   if (const json* when = at(root, {"start", "timestamp", "timesecs"}); when && when->is_number_integer() &&
                                                                        when->get<long long>() > 0)
-    m.parameters["iperf3.timesecs"] = when->dump();
+    run.timesecs = when->dump();
+  bool reverse = false;
   if (const json* ts = at(root, {"start", "test_start"}); ts && ts->is_object()) {
     for (const char* k : {"num_streams", "blksize", "duration", "reverse", "omit"})
-      if (ts->contains(k) && (*ts)[k].is_number()) m.parameters[std::string("iperf3.") + k] = (*ts)[k].dump();
-    if (ts->contains("blksize") && (*ts)["blksize"].is_number())
-      m.parameters["message_size"] = (*ts)["blksize"].dump();
-    if (ts->contains("omit") && (*ts)["omit"].is_number()) m.warmup_s = (*ts)["omit"].get<double>();
-    if (ts->value("reverse", 0) == 1)
-      m.parameters["direction"] = "reverse: the server sent, the client received";
+      if (ts->contains(k) && (*ts)[k].is_number())
+        run.parameters[std::string("iperf3.") + k] = (*ts)[k].dump();
+    if (ts->contains("blksize") && (*ts)["blksize"].is_number()) run.blksize = (*ts)["blksize"].dump();
+    if (ts->contains("omit") && (*ts)["omit"].is_number()) run.omit_s = (*ts)["omit"].get<double>();
+    reverse = ts->value("reverse", 0) == 1;
   }
-  if (kind == TestKind::kTcpStream)
-    tcp_results(t, root, m);
-  else
-    udp_results(t, root, m);
-  m.parameters["warmup"] = "iperf3 --omit: the first seconds are sent but not counted";
-  return m;
+  // --bidir: 3.12 says so only by the return flow's sums (its test_start has no "bidir").
+  const bool bidir = at(root, {"end", "sum_sent_bidir_reverse"}) || at(root, {"end", "sum_bidir_reverse"});
+  measure::Measurement warned;  // "not measured" warnings, given to every flow
+  std::vector<iperf3::Flow> flows;
+  const auto read_flow = [&](const std::string& suffix, bool by_server) {
+    const SumKeys k{"sum_sent" + suffix, "sum_received" + suffix, "sum" + suffix};
+    iperf3::Flow f = kind == TestKind::kTcpStream ? tcp_flow(t, root, k, by_server, warned)
+                                                  : udp_flow(t, root, k, by_server, warned);
+    f.bidir = bidir;
+    count_intervals(root, k.udp.c_str(), f);
+    flows.push_back(std::move(f));
+  };
+  read_flow("", reverse);
+  if (bidir) read_flow("_bidir_reverse", true);
+  std::vector<measure::Measurement> out;
+  for (iperf3::Flow& f : flows) {
+    f.warnings.insert(f.warnings.begin(), warned.warnings.begin(), warned.warnings.end());
+    out.push_back(iperf3::to_measurement(run, f));
+  }
+  return out;
+}
+
+measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options) {
+  std::vector<measure::Measurement> flows = parse_iperf3_runs(t, options);
+  if (flows.size() != 1)
+    t.fail(1, "iperf3 --bidir output holds " + std::to_string(flows.size()) +
+                  " directions, each its own measurement: import it with --results (one pair each)");
+  return std::move(flows.front());
 }
 
 }  // namespace labgate::tools

@@ -103,7 +103,7 @@ TEST(Iperf3Parser, KindAndNonJson) {
               HasSubstr("this is a tcp_stream run (iperf3 measures streams), not the tcp_rr"));
   const ParseError text = parse_error("netperf.txt", "MIGRATED TCP STREAM TEST from ...\n");
   EXPECT_EQ(text.line(), 1);
-  EXPECT_THAT(text.what(), HasSubstr("run without -J?"));
+  EXPECT_THAT(text.what(), HasSubstr("not iperf3 -J output nor its text log"));
   EXPECT_THAT(parse_error("arr.json", "[1,2,3]").what(), HasSubstr("no top-level \"start\" object"));
   std::string junk(1u << 20, '\x01');
   EXPECT_THAT(parse_error("junk.bin", junk).what(), HasSubstr("junk.bin:1: not iperf3 -J output"));

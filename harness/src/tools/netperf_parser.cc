@@ -86,6 +86,7 @@ struct Sections {
   std::map<std::string, KeyValue> keys;
   std::optional<netperf::DecadeHistogram> histogram;
   std::optional<netperf::Table> table;
+  std::string omni;  ///< "-o (CSV)" or "-O (columns)" when the values came from the output selectors
   std::vector<std::string> notes;
   int ignored = 0, first_ignored = 0;
   int duplicate_line = 0;  ///< the first repeated -k key, and what to say about it
@@ -124,6 +125,15 @@ Sections read_sections(const ToolText& t) {
       if (s.table)
         t.fail(ln, "a second netperf result table (the first at line " + std::to_string(s.table->line) + ")");
       s.table = netperf::read_table(t, i);
+      continue;
+    }
+    // `-- -o` / `-- -O`: the same values as -k, under netperf's column titles.
+    if (s.banner && s.keys.empty() && netperf::is_omni_header(line)) {
+      s.omni = t.lines[i].find(',') != std::string::npos ? "-o (CSV)" : "-O (columns)";
+      for (auto& v : netperf::read_omni(t, i, s.notes)) {
+        if (s.keys.count(v.key)) t.fail(v.line, v.key + " appears twice in netperf's " + s.omni + " output");
+        s.keys[v.key] = KeyValue{v.value, v.line};
+      }
       continue;
     }
     // "**MAX_LATENCY=12129": the seed marks the value it cares about by hand.
@@ -448,6 +458,7 @@ measure::Measurement parse_netperf(const ToolText& t, const ParseOptions& option
   m.parameters["warmup"] = "none: netperf has no warm-up option";
   if (s.banner) m.parameters["netperf.banner"] = s.banner->text;
   if (s.command) m.parameters["command"] = *s.command;
+  if (!s.omni.empty()) m.parameters["netperf.output"] = "omni output selectors, " + s.omni;
 
   apply_keys(t, s, kind, m);
   if (s.table) apply_table(*s.table, s.banner, m);

@@ -65,4 +65,14 @@ Table read_table(const ToolText& t, std::size_t& i);
 /// "KBytes/sec", "bits/s"...); nullopt for an unknown unit.
 std::optional<double> bits_per_unit(std::string_view unit);
 
+/// One value of netperf's omni output selectors, under its -k name.
+struct OmniValue {
+  std::string key, value;
+  int line = 0;
+};
+/// Whether `line` opens `-- -o` CSV or `-- -O` column output (its first title is netperf's).
+bool is_omni_header(std::string_view line);
+/// Reads the block that starts at lines[i]; leaves i on its values line.
+std::vector<OmniValue> read_omni(const ToolText& t, std::size_t& i, std::vector<std::string>& notes);
+
 }  // namespace labgate::tools::netperf

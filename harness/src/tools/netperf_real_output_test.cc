@@ -100,5 +100,66 @@ TEST(NetperfRealOutput, UdpRrWithEveryReplyDroppedIsZeroSamplesNeverFiguresOfZer
   EXPECT_EQ(j.accounting.held, 0);
 }
 
+// `-- -o LIST` (CSV) and `-- -O LIST` (columns): the same figures as -k, under
+// netperf's column titles (record-versions.sh, lab pair 17).
+TEST(NetperfRealOutput, OmniCsvIsNetperfsOwnFigures) {
+  const measure::Measurement m = parse_real("real-271-tcp-rr-omni-csv.txt");
+  EXPECT_EQ(m.kind, "tcp_rr");
+  EXPECT_EQ(m.parameters.at("netperf.output"), "omni output selectors, -o (CSV)");
+  EXPECT_DOUBLE_EQ(m.reported.at("min"), 13000);
+  EXPECT_DOUBLE_EQ(m.reported.at("mean"), 17420);
+  EXPECT_DOUBLE_EQ(m.reported.at("p50"), 16000);
+  EXPECT_DOUBLE_EQ(m.reported.at("p90"), 19000);
+  EXPECT_DOUBLE_EQ(m.reported.at("p99"), 22000);
+  EXPECT_DOUBLE_EQ(m.reported.at("max"), 5367000);
+  EXPECT_DOUBLE_EQ(m.reported.at("stddev"), 57020);
+  EXPECT_DOUBLE_EQ(m.reported.at("transaction_rate"), 57244.290);
+  EXPECT_DOUBLE_EQ(m.duration_s, 2.0);
+  const measure::JudgedFigures j = measure::judge_figures(m);
+  expect_netperfs_own(j, "p99", 22000);
+  EXPECT_TRUE(j.accounting.checked);
+  EXPECT_TRUE(j.accounting.pass) << j.accounting.message;
+
+  const measure::Measurement udp = parse_real("real-271-udp-rr-omni-csv.txt");
+  EXPECT_EQ(udp.kind, "udp_rr");
+  EXPECT_DOUBLE_EQ(udp.reported.at("mean"), 16710);
+  EXPECT_DOUBLE_EQ(udp.reported.at("max"), 5388000);
+
+  const measure::Measurement stream = parse_real("real-271-tcp-stream-omni-csv.txt");
+  EXPECT_EQ(stream.kind, "tcp_stream");
+  ASSERT_TRUE(stream.throughput_bps);
+  EXPECT_DOUBLE_EQ(*stream.throughput_bps, 812.81e6);
+  EXPECT_EQ(stream.parameters.at("netperf.LOCAL_SEND_CALLS"), "198460");
+}
+
+TEST(NetperfRealOutput, OmniColumnsAreReadUnderTheirWrappedTitles) {
+  const measure::Measurement m = parse_real("real-271-tcp-rr-omni-keyval.txt");
+  EXPECT_EQ(m.parameters.at("netperf.output"), "omni output selectors, -O (columns)");
+  EXPECT_DOUBLE_EQ(m.reported.at("min"), 13000);
+  EXPECT_DOUBLE_EQ(m.reported.at("mean"), 18870);
+  EXPECT_DOUBLE_EQ(m.reported.at("p50"), 17000);
+  EXPECT_DOUBLE_EQ(m.reported.at("p99"), 23000);
+  EXPECT_DOUBLE_EQ(m.reported.at("max"), 7982000);
+  EXPECT_DOUBLE_EQ(m.reported.at("stddev"), 81510);
+  EXPECT_DOUBLE_EQ(m.reported.at("transaction_rate"), 52851.052);
+  EXPECT_EQ(m.parameters.at("netperf.RT_LATENCY"), "18.921");
+  EXPECT_EQ(m.parameters.at("netperf.RESPONSE_SIZE"), "64");
+  EXPECT_TRUE(measure::judge_figures(m).accounting.pass);
+}
+
+TEST(NetperfRealOutput, OmniOutputCutShortNamesItsLine) {
+  const std::string csv = read_tool_file(test_util::fixture("netperf", "real-271-tcp-rr-omni-csv.txt")).raw;
+  std::string cut = csv.substr(0, csv.rfind(",64"));  // the values line loses its last column
+  try {
+    parse_netperf(text_from_string("cut.txt", cut));
+    FAIL() << "a short values line parsed";
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cut.txt:3: netperf -o values: 13 for the 14 columns of line 2"));
+  }
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_netperf, read_tool_file(test_util::fixture("netperf", "real-271-tcp-rr-omni-keyval.txt")).raw,
+      13);
+}
+
 }  // namespace
 }  // namespace labgate::tools

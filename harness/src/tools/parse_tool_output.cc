@@ -9,6 +9,9 @@ std::optional<profile::Tool> detect_tool(const ToolText& text) {
   const std::size_t first = text.raw.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text.raw[first] == '{' && text.raw.find("\"start\"") != std::string::npos)
     return profile::Tool::kIperf3;
+  // iperf3's text log: its client's first line, and its own last word.
+  for (const std::string& line : text.lines)
+    if (line.rfind("Connecting to host ", 0) == 0 || line == "iperf Done.") return profile::Tool::kIperf3;
   for (const std::string& line : text.lines)
     if (line.find("sockperf:") != std::string::npos) return profile::Tool::kSockperf;
   // netperf: its banner ("... TEST from ..."), a -k key, its histogram, its table header.
@@ -35,6 +38,14 @@ measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
       text.fail(0, "sysbench fileio output is parsed by labgate::storage::parse_sysbench_fileio");
   }
   text.fail(0, "the built-in probes write labgate's own JSON; there is no tool output to parse");
+}
+
+std::vector<measure::Measurement> parse_tool_runs(profile::Tool tool, const ToolText& text,
+                                                  const ParseOptions& options) {
+  if (tool == profile::Tool::kIperf3) return parse_iperf3_runs(text, options);
+  std::vector<measure::Measurement> one;
+  one.push_back(parse_tool_output(tool, text, options));
+  return one;
 }
 
 }  // namespace labgate::tools

@@ -1,15 +1,15 @@
-// sockperf ping-pong output (2.5 and 3.x) -> Measurement. sockperf calls half the
-// round trip "latency" unless run with --full-rtt; labgate keeps round trips only,
-// so half-RTT values are doubled and the Measurement says so.
+// sockperf ping-pong (pp) and under-load (ul) output, 2.5 to 3.10 -> Measurement.
+// sockperf calls half the round trip "latency" unless run with --full-rtt;
+// labgate keeps round trips only, so half-RTT values are doubled and the
+// Measurement says so. Throughput (tp) runs and unknown versions are refused.
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 
-#include <cstdio>
-
 #include "labgate/tools/parsers.h"
 #include "labgate/util/not_measured.h"
+#include "sockperf_parts.h"
 #include "text_scan.h"
 
 namespace labgate::tools {
@@ -40,7 +40,8 @@ std::optional<double> field(std::string_view line, std::string_view key) {
   std::string_view rest = scan::trim(line.substr(at + key.size()));
   if (rest.empty() || rest.front() != '=') return std::nullopt;
   rest = scan::trim(rest.substr(1));
-  std::size_t end = rest.find_first_of(" ;()");
+  // 3.8+ separates its figures with ", " inside the parentheses.
+  std::size_t end = rest.find_first_of(" ;(),");
   return scan::number(rest.substr(0, end));
 }
 
@@ -51,7 +52,7 @@ std::string raw_field(std::string_view line, std::string_view key) {
   std::string_view rest = scan::trim(line.substr(at + key.size()));
   if (rest.empty() || rest.front() != '=') return "";
   rest = scan::trim(rest.substr(1));
-  return std::string(rest.substr(0, rest.find_first_of(" ;()")));
+  return std::string(rest.substr(0, rest.find_first_of(" ;(),")));
 }
 
 /// Warns for each of `keys` whose value is a "not measured" marker; true if any was.
@@ -78,7 +79,7 @@ std::string percentile_name(std::string_view pct) {
 }
 
 struct Summary {
-  int version_major = 0;
+  std::optional<sockperf::Version> version;
   std::optional<TestKind> kind;
   bool full_rtt = false;
   bool avg_seen = false;
@@ -101,6 +102,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
   Summary s;
   std::map<std::string, double> values_us;  // as printed, before normalising
   bool after_percentiles = false;
+  bool in_histogram = false;
 
   for (std::size_t i = 0; i < t.lines.size(); ++i) {
     const int ln = static_cast<int>(i + 1);
@@ -120,10 +122,15 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       t.fail(ln, "sockperf printed its usage text instead of running (wrong command line?)",
              ParseFailure::kToolFailed);
     if (auto v = line.find("version #"); v != std::string_view::npos && line.starts_with("==")) {
-      s.version_major = std::atoi(std::string(line.substr(v + 9)).c_str());
       const auto version = scan::words(line.substr(v + 9));
       if (version.empty())
         t.fail(ln, "the version line names no version: " + t.quote(ln));  // found by fuzzing
+      s.version = sockperf::parse_version(version.front());
+      if (!s.version || !sockperf::known(*s.version))
+        t.fail(ln,
+               "sockperf " + std::string(version.front()) + " is a version labgate has not read (it reads " +
+                   sockperf::kKnownVersions + "): its summary lines may differ; " + t.quote(ln),
+               ParseFailure::kToolFailed);
       m.parameters["sockperf.version"] = std::string(version.front());
       continue;
     }
@@ -182,8 +189,23 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
         if (!v || *v < 0) t.fail(ln, "sockperf: cannot read the average and std-dev in " + t.quote(ln));
         values_us[name] = *v;
       }
+      // 3.8+: mean-ad, median-ad, siqr, cv, std-error and a confidence interval
+      // after the std-dev, in the unit of the average; kept as printed.
+      if (const auto comma = line.find(", mean-ad="); comma != std::string_view::npos)
+        m.parameters["sockperf.dispersion"] =
+            std::string(scan::trim(line.substr(comma + 2, line.rfind(')') - comma - 2))) +
+            (what == "rtt" ? " (round trips, us)" : " (half round trips, us, as printed)");
       continue;
     }
+    if (line.starts_with("[Histogram]")) {
+      // 3.8+ --histogram: a bar chart of '#' marks scaled to the terminal; the
+      // percentile block above carries the figures, so the chart is not read.
+      in_histogram = true;
+      m.parameters["sockperf.histogram"] =
+          "printed (--histogram), not read: its bars are '#' marks scaled to the terminal, not counts";
+      continue;
+    }
+    if (in_histogram) continue;
     if (line.starts_with("# dropped messages")) {
       if (warn_markers(line, ln, {"# dropped messages", "# duplicated messages", "# out-of-order messages"}, m))
         continue;  // the counts are not measured: drops are then not counted
@@ -200,12 +222,14 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       s.drops_counted = true;
       continue;
     }
-    if (line.starts_with("Summary:")) {
-      if (line.find("Message Rate") != std::string_view::npos ||
-          line.find("BandWidth") != std::string_view::npos)
-        t.fail(ln, "sockperf throughput/under-load summary: labgate reads ping-pong (pp) runs only");
-      continue;
-    }
+    if ((line.starts_with("Summary:") && (line.find("Message Rate") != std::string_view::npos ||
+                                          line.find("BandWidth") != std::string_view::npos)) ||
+        (line.starts_with("Total of ") && line.find(" messages sent in ") != std::string_view::npos))
+      t.fail(ln,
+             "sockperf throughput (tp) output: it measures one-way message rate, not round trips; labgate "
+             "reads ping-pong (pp) and under-load (ul) runs: " +
+                 t.quote(ln),
+             ParseFailure::kToolFailed);
     if (line.starts_with("Total ") && line.find("observations") != std::string_view::npos) {
       auto n = scan::count(scan::words(line)[1]);
       if (!n) t.fail(ln, "sockperf: cannot read the observation count in " + t.quote(ln));
@@ -259,7 +283,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
   m.kind = profile::to_string(kind);
 
   // sockperf 2.x has no --full-rtt: its "latency" is always half the round trip.
-  const bool half = !s.full_rtt || s.version_major == 2;
+  const bool half = !s.full_rtt || (s.version && s.version->major == 2);
   const double factor = half ? 2.0 : 1.0;
   for (const auto& [name, us] : values_us) m.reported[name] = scan::us_to_ns(us * factor);
   m.parameters["tool"] = "sockperf";
@@ -269,6 +293,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
            : "as printed: sockperf ran with --full-rtt";
   m.parameters["warmup"] =
       "sockperf's own: the first part of its run (Warm up time), left out of its valid duration";
+  if (!s.version) m.parameters["sockperf.version"] = "not printed";
   // A 3.x run is warm-up + valid duration + a cool-down it leaves out at the end
   // (50 ms); the cool-down is what its own figures leave over. 2.x prints no
   // warm-up, so where its excluded part lies is not said: nothing is named.
@@ -276,30 +301,24 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
     m.cooldown_s = *s.total_run_s - m.warmup_s - m.duration_s;
   // sockperf counts drops by sequence number, for UDP and TCP alike.
   m.counts_drops = s.drops_counted && s.counted;
-  // Sample accounting: every message received is an observation, and a closed
-  // ping-pong loop (one message in flight; sockperf pp without --mps) fills its
-  // valid duration at the mean round trip.
-  if (s.counted && s.observations_seen) {
-    measure::SampleExpectation e;
-    e.held = static_cast<double>(s.observations + (m.counts_drops ? m.dropped : 0));
-    e.expected = std::max<double>(1, static_cast<double>(m.received));
-    e.basis = std::to_string(m.received) + " messages received (its own count)";
-    e.shortfall_means = "messages sockperf counted are missing from its observations";
+  if (!s.counted) return m;
+  sockperf::Counts counts{m.sent, m.received, m.dropped, m.duplicated, m.out_of_order, m.counts_drops};
+  const sockperf::Mode mode = sockperf::tell_mode(counts);
+  if (mode.under_load) {
+    m.parameters["sockperf.mode"] = "under-load (ul)";
+    m.parameters["sockperf.reply_every"] = std::to_string(mode.reply_every) + " (told from " + mode.why + ")";
+    m.warnings.push_back("sockperf under-load (ul) run: 1 in " + std::to_string(mode.reply_every) +
+                         " messages was answered, at the rate it was paced at (open loop); its latencies are "
+                         "that sample's round trips, not a closed ping-pong loop's");
+  } else {
+    m.parameters["sockperf.mode"] = "ping-pong (pp)";
+  }
+  if (s.observations_seen) {
     const auto mean = m.reported.find("mean");
-    if (!options.rate_per_s && mean != m.reported.end() && mean->second > 0 && m.duration_s > 0) {
-      const double by_time = m.duration_s * 1e9 / mean->second;
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "; %.2f s at a %.2f us mean round trip (one in flight) allows ~%.0f",
-                    m.duration_s, mean->second / 1e3, by_time);
-      e.basis += buf;
-      if (by_time > e.expected) {
-        e.expected = by_time;
-        e.shortfall_means = "the ping-pong loop stalled: replies were late or lost";
-      }
-    }
-    e.basis += "; held: " + std::to_string(s.observations) + " observations" +
-               (m.counts_drops ? " + " + std::to_string(m.dropped) + " counted drops" : "");
-    m.expectation = e;
+    m.expectation = sockperf::expect_samples(
+        mode, counts, s.observations, m.duration_s,
+        mean == m.reported.end() ? std::nullopt : std::optional<double>(mean->second),
+        options.rate_per_s.has_value());
   }
   return m;
 }

@@ -104,7 +104,8 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   // with "[tid N] using recvfrom() to block on socket(s)" (3.x and 2.x).
   inv.server_ready_line = "to block on socket(s)";
   const std::string port = std::to_string(ep.port);
-  inv.server_argv = {"sockperf", "sr", "-i", ep.server_address, "-p", port};
+  const std::string program = spec.tool_path.value_or("sockperf");
+  inv.server_argv = {program, "sr", "-i", ep.server_address, "-p", port};
   if (tcp) inv.server_argv.push_back("--tcp");
   if (spec.socket_buffer)
     inv.server_argv.insert(inv.server_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
@@ -114,7 +115,7 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   // sockperf pp runs one thread that its --sender/--receiver-affinity do not pin; taskset does.
   if (spec.cpu.client) inv.client_argv = {"taskset", "-c", std::to_string(*spec.cpu.client)};
   inv.client_argv.insert(inv.client_argv.end(),
-                         {"sockperf", "pp", "-i", ep.server_address, "-p", port, "-m", str(spec.message_size),
+                         {program, "pp", "-i", ep.server_address, "-p", port, "-m", str(spec.message_size),
                           "-t", std::to_string(secs), "--full-rtt", "--client_ip", ep.client_address});
   if (tcp) inv.client_argv.push_back("--tcp");
   if (tcp && !spec.nodelay) inv.client_argv.push_back("--tcp-avoid-nodelay");
@@ -148,7 +149,8 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   const long secs = seconds(spec, spec.duration, "duration", inv);
   const long omit = spec.warmup.count() > 0 ? seconds(spec, spec.warmup, "warm-up", inv) : 0;
   // -1: serve one test and exit; the idle timeout ends a server whose client never came.
-  inv.server_argv = {"iperf3",
+  const std::string program = spec.tool_path.value_or("iperf3");
+  inv.server_argv = {program,
                      "-s",
                      "-1",
                      "-B",
@@ -157,7 +159,7 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
                      port,
                      "--idle-timeout",
                      std::to_string(secs + omit + 60)};
-  inv.client_argv = {"iperf3",
+  inv.client_argv = {program,
                      "-c",
                      ep.server_address,
                      "-B",

@@ -115,6 +115,20 @@ TEST(ToolCommands, SockperfPingPongFullRttBoundToTestAddresses) {
   EXPECT_THAT(all(u.warnings), HasSubstr("coordinated omission"));
 }
 
+TEST(ToolCommands, ToolPathPicksTheProgramOnBothHosts) {
+  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  s.tool_path = "sockperf-3.10";
+  s.cpu = {1, {}};
+  const ToolInvocation sp = build_invocation(s, kEp);
+  EXPECT_EQ(sp.server_argv.front(), "sockperf-3.10");
+  EXPECT_EQ(sp.client_argv.at(3), "sockperf-3.10");  // after taskset -c 1
+  auto i = spec(Tool::kIperf3, TestKind::kTcpStream);
+  i.tool_path = "/usr/local/bin/iperf3-3.21";
+  const ToolInvocation ip = build_invocation(i, kEp);
+  EXPECT_EQ(ip.server_argv.front(), "/usr/local/bin/iperf3-3.21");
+  EXPECT_EQ(ip.client_argv.front(), "/usr/local/bin/iperf3-3.21");
+}
+
 TEST(ToolCommands, SockperfRefusesStreamsAndTinyMessages) {
   EXPECT_THAT(
       [&] { build_invocation(spec(Tool::kSockperf, TestKind::kTcpStream), kEp); },

@@ -136,12 +136,14 @@ bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bo
 }
 
 ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Transport& server_host,
-                      Endpoint ep, const DriverOptions& o) {
+                      Endpoint ep, const DriverOptions& o, ToolRun* kept) {
   const bool chosen_port = ep.port == 0;
   std::mt19937 rng(std::random_device{}());
+  ToolRun local;
+  ToolRun& run = kept ? *kept : local;
   for (int port_try = 1;; ++port_try) {
     if (chosen_port) ep.port = std::uniform_int_distribution<int>(20000, 59999)(rng);
-    ToolRun run;
+    run = ToolRun{};
     try {
       run.invocation = build_invocation(spec, ep);
     } catch (const std::invalid_argument& e) {
@@ -155,8 +157,8 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
       spdlog::debug("timing: {}: {} server listening in {} ms ({})", host_of(server_host),
                     profile::to_string(spec.tool), ms_since(t_server), by);
     } catch (const Failure&) {
-      const RunResult s = server.stop();
-      if (chosen_port && port_try < o.port_attempts && port_taken(s)) continue;
+      run.server = server.stop();
+      if (chosen_port && port_try < o.port_attempts && port_taken(run.server)) continue;
       throw;
     }
 
@@ -176,9 +178,11 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
       const auto t_client = Clock::now();
       run.client = client_host.run(inv.client_argv, ro);
       spdlog::debug("timing: {}: {} client ran {} ms", host_of(client_host), tool, ms_since(t_client));
-      if (run.client.timed_out)
+      if (run.client.timed_out) {
+        run.server = server.stop();
         could_not_run(host_of(client_host) + ": `" + transport::shell_join(inv.client_argv) + "` " +
                       run.client.describe() + "; the " + tool + " client was killed");
+      }
       try {
         const ToolText text =
             text_from_string(tool + " output on " + host_of(client_host), parse_input(spec.tool, run.client));
@@ -190,6 +194,7 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
           std::this_thread::sleep_for(o.retry_pause);
           continue;
         }
+        run.server = server.stop();  // what the server said is evidence too
         std::string why = e.what();
         if (e.kind() == ParseFailure::kMalformed && !run.client.ok())
           why = "`" + transport::shell_join(inv.client_argv) + "` " + run.client.describe() + ": " +
@@ -208,7 +213,7 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
     m.parameters["client_command"] = transport::shell_join(inv.client_argv);
     m.parameters["server_command"] = transport::shell_join(inv.server_argv);
     m.warnings.insert(m.warnings.end(), inv.warnings.begin(), inv.warnings.end());
-    return run;
+    return kept ? *kept : std::move(local);
   }
 }
 

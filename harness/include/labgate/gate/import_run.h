@@ -28,12 +28,13 @@ inline constexpr const char* kImportedNotChecked = "imported: no preconditions w
 const profile::TestSpec& find_test(const profile::Profile& p, const std::string& name);
 
 /// A saved output read and parsed: which tool wrote it (given, or told by the
-/// text itself), its bytes and the Measurement. Failure(kUsageError) naming
-/// file:line when it is not that tool's output or the tool cannot be told.
+/// text itself), its bytes and its Measurements (one, or one per direction of
+/// an iperf3 --bidir run). Failure(kUsageError) naming file:line when it is not
+/// that tool's output or the tool cannot be told.
 struct SavedOutput {
   profile::Tool tool = profile::Tool::kNetperf;
   std::string raw;
-  measure::Measurement measurement;
+  std::vector<measure::Measurement> measurements;
 };
 SavedOutput read_saved_output(const std::string& file, std::optional<profile::Tool> tool,
                               const tools::ParseOptions& options);

@@ -202,6 +202,9 @@ struct TestSpec {
   double sample_tolerance = 0.01;
   std::optional<std::uint64_t> socket_buffer;       ///< SO_SNDBUF and SO_RCVBUF, both ends (netperf -s/-S)
   std::optional<std::string> congestion;            ///< TCP_CONGESTION ("cubic"), tcp kinds
+  /// sockperf / iperf3: the program run on both hosts ("sockperf-3.10",
+  /// "/opt/iperf/bin/iperf3"), one version beside another; unset: the plain name.
+  std::optional<std::string> tool_path;
   std::optional<int> mtu;                           ///< path_mtu: the MTU the path must carry
   PingParams ping;                                  ///< ping_flood
   CommandParams command;                            ///< command (runs on on[0])

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "labgate/measure/measurement.h"
 #include "labgate/profile/test_spec.h"
@@ -30,8 +31,21 @@ measure::Measurement parse_netperf(const ToolText& text, const ParseOptions& opt
 /// dropped/duplicated/out-of-order. Half-RTT "latency" is doubled to a round trip.
 measure::Measurement parse_sockperf(const ToolText& text, const ParseOptions& options = {});
 
-/// iperf3 -J: TCP and UDP throughput, UDP jitter and loss; an "error" member is a
+/// Which way the data of a stream measurement went, in parameters["direction"]:
+/// a stream's pair is sender -> receiver, so an iperf3 -R run (and --bidir's
+/// return flow) is the server's send to the client, never filed as a->b.
+inline constexpr const char* kDirectionKey = "direction";
+inline constexpr const char* kSentByClient = "forward: the client sent, the server received";
+inline constexpr const char* kSentByServer = "reverse: the server sent, the client received";
+/// Whether `m` says its data went from the server to the client.
+bool sent_by_server(const measure::Measurement& m);
+
+/// iperf3 3.0-3.21, -J or its text log: one Measurement per direction data
+/// flowed (two for --bidir, each with its own "direction"), TCP and UDP
+/// throughput, UDP jitter and loss, -P N summed; an "error" member or line is a
 /// tool failure. Throws ParseError naming origin:line.
+std::vector<measure::Measurement> parse_iperf3_runs(const ToolText& text, const ParseOptions& options = {});
+/// The same for a run of one direction; a --bidir run is a ParseError saying so.
 measure::Measurement parse_iperf3(const ToolText& text, const ParseOptions& options = {});
 
 /// Which tool wrote `text`, from what only that tool prints: iperf3 -J's JSON
@@ -42,5 +56,9 @@ std::optional<profile::Tool> detect_tool(const ToolText& text);
 /// Dispatches on `tool` (kBuiltin is refused: its probes write labgate JSON).
 measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
                                        const ParseOptions& options = {});
+/// Every measurement `text` holds: one for netperf and sockperf, one per
+/// direction for iperf3 (--bidir: two). Nothing a tool printed is dropped.
+std::vector<measure::Measurement> parse_tool_runs(profile::Tool tool, const ToolText& text,
+                                                  const ParseOptions& options = {});
 
 }  // namespace labgate::tools

@@ -46,9 +46,12 @@ struct ToolRun {
 /// it is taken). Throws labgate::Failure: kUsageError when the tool cannot run
 /// this test, kCouldNotRun (naming host, command and what went wrong) when the
 /// server does not come up, the client times out, or the tool reports a failure.
+/// `kept`, when given, holds what the run left so far (the commands, the client's
+/// and the server's raw output) even when it throws: the evidence of a run whose
+/// output could not be read is kept in the results folder like any other.
 ToolRun run_tool_test(const profile::TestSpec& spec, transport::Transport& client_host,
                       transport::Transport& server_host, Endpoint endpoint,
-                      const DriverOptions& options = {});
+                      const DriverOptions& options = {}, ToolRun* kept = nullptr);
 
 /// Whether /proc/net/tcp (or udp) text shows a socket bound to ipv4:port, for TCP
 /// one in LISTEN state. The wildcard address 0.0.0.0 counts as bound to any.

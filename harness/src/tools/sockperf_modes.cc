@@ -1,0 +1,79 @@
+// sockperf's versions, its client modes told from its counts, and the samples
+// each mode must hold.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "sockperf_parts.h"
+
+namespace labgate::tools::sockperf {
+
+std::optional<Version> parse_version(std::string_view s) {
+  Version v;
+  std::size_t i = 0;
+  const auto digits = [&](int& out) {
+    const std::size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - from < 6) out = out * 10 + (s[i++] - '0');
+    return i > from;
+  };
+  if (!digits(v.major) || i >= s.size() || s[i++] != '.' || !digits(v.minor)) return std::nullopt;
+  return v;
+}
+
+bool known(const Version& v) { return (v.major == 2 && v.minor >= 5) || (v.major == 3 && v.minor <= 10); }
+
+Mode tell_mode(const Counts& c) {
+  Mode m;
+  const std::uint64_t asked = c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
+  m.why = "its own counts: " + std::to_string(c.sent) + " sent, " + std::to_string(asked) +
+          " answered or counted lost";
+  if (asked < 2 || c.sent <= asked) return m;
+  const auto every = static_cast<std::uint64_t>(
+      std::llround(static_cast<double>(c.sent - 1) / static_cast<double>(asked - 1)));
+  if (every >= 2) {
+    m.under_load = true;
+    m.reply_every = every;
+  }
+  return m;
+}
+
+measure::SampleExpectation expect_samples(const Mode& mode, const Counts& c, std::uint64_t observations,
+                                          double duration_s, std::optional<double> mean_ns, bool paced) {
+  measure::SampleExpectation e;
+  if (mode.under_load) {
+    // Each reply it asked for is an observation, a counted drop or out of order:
+    // ul's own counts, never the closed loop's (it is paced by --mps).
+    e.held = static_cast<double>(observations + c.dropped + c.out_of_order);
+    e.expected = std::floor(static_cast<double>(c.sent - 1) / static_cast<double>(mode.reply_every)) + 1;
+    e.basis = std::to_string(c.sent) + " messages sent (its own count), 1 in " +
+              std::to_string(mode.reply_every) + " asked for a reply; held: " + std::to_string(observations) +
+              " observations + " + std::to_string(c.dropped) + " counted drops + " +
+              std::to_string(c.out_of_order) + " out of order";
+    e.shortfall_means =
+        "replies sockperf asked for are neither in its observations nor in its own error counts";
+    return e;
+  }
+  // Every message received is an observation, and a closed ping-pong loop (one
+  // message in flight; sockperf pp without --mps) fills its valid duration at
+  // the mean round trip.
+  e.held = static_cast<double>(observations + (c.drops_counted ? c.dropped : 0));
+  e.expected = std::max<double>(1, static_cast<double>(c.received));
+  e.basis = std::to_string(c.received) + " messages received (its own count)";
+  e.shortfall_means = "messages sockperf counted are missing from its observations";
+  if (!paced && mean_ns && *mean_ns > 0 && duration_s > 0) {
+    const double by_time = duration_s * 1e9 / *mean_ns;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; %.2f s at a %.2f us mean round trip (one in flight) allows ~%.0f",
+                  duration_s, *mean_ns / 1e3, by_time);
+    e.basis += buf;
+    if (by_time > e.expected) {
+      e.expected = by_time;
+      e.shortfall_means = "the ping-pong loop stalled: replies were late or lost";
+    }
+  }
+  e.basis += "; held: " + std::to_string(observations) + " observations" +
+             (c.drops_counted ? " + " + std::to_string(c.dropped) + " counted drops" : "");
+  return e;
+}
+
+}  // namespace labgate::tools::sockperf
