@@ -84,6 +84,7 @@ struct InterruptedTake : transport::FakeTransport {
       throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while taking it");
     return r;
   }
+  std::optional<FileInfo> lstat(const std::string& path) override { return real_.lstat(path); }
   transport::Transport& real_;
   std::string dir_;
 };
@@ -155,6 +156,7 @@ TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {
   transport::FakeTransport t("a");
   t.identity = "hk-0123456789abcdef";
   const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
+  t.stats[*options_.root] = {true, false, 0700, static_cast<long>(getuid()), 0};
   t.once(take_argv(dir), transport::FakeTransport::ok("HELD\n\n"));
   t.once(take_argv(dir), transport::FakeTransport::ok("TAKEN\n"));
   t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // heartbeat, release
@@ -169,6 +171,7 @@ TEST_F(LabLeaseTest, AFullLeaseDirIsNamedWithTheBytesFree) {
   transport::FakeTransport full("a");
   full.identity = "hk-0123456789abcdef";
   options_.root = "/u01/labgate";
+  full.stats["/u01/labgate"] = {true, false, 0755, 0, 0};
   const std::string dir = host_lease_dir("/u01/labgate", full.identity, "lab1");
   // The write-failure diagnosis (a test write and df), then the take itself.
   full.on({"/bin/sh"},
