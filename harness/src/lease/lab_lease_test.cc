@@ -150,6 +150,20 @@ TEST_F(LabLeaseTest, ALeaseBeingTakenIsWaitedForAndAnOldEmptyOneIsStale) {
   EXPECT_NE(msg.find("looks stale: it records no holder"), std::string::npos) << msg;
 }
 
+// Issue 22: a lease_dir through a symlink (/tmp/etclink/default, etclink -> /etc)
+// put the lease in the link's target. Every component is looked at first.
+TEST_F(LabLeaseTest, ALeaseRootThroughASymlinkIsRefusedBeforeAnythingIsWritten) {
+  ASSERT_TRUE(t_->run({"mkdir", "-p", root_ + "/real/default"}).ok());
+  ASSERT_TRUE(t_->run({"ln", "-s", root_ + "/real", root_ + "/etclink"}).ok());
+  options_.root = root_ + "/etclink/default";
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("r"), options_); });
+  EXPECT_NE(msg.find("host a: lease_dir (probe_dir) " + root_ + "/etclink/default: " + root_ +
+                     "/etclink is a symlink"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(t_->run({"ls", "-A", root_ + "/real/default"}).out, "") << "the lease was taken through the symlink";
+}
+
 // The holder's release removes the holder file, then the directory: a take that
 // looks in between finds neither holder nor directory age, and looks again.
 TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {

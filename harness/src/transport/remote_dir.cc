@@ -51,7 +51,9 @@ std::vector<DirComponent> resolve_remote_dir(Transport& t, const std::string& di
       const std::string target = resolved(t, dir);
       fail((p == dir ? "is a symlink" : p + " is a symlink") +
            std::string("; a run only goes where the profile says, so name the real directory") +
-           (target.empty() ? "" : " (" + key + " = \"" + target + "\" if that is the one meant)"));
+           (target.empty()
+                ? ""
+                : " (" + key.substr(0, key.find(' ')) + " = \"" + target + "\" if that is the one meant)"));
     }
     if (!info->is_dir) fail(p == dir ? "is not a directory" : p + " is not a directory");
     // Everyone may rename entries of a world-writable directory unless it is sticky.
