@@ -113,10 +113,11 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
       } else if (line.rfind("swept ", 0) == 0) {
         swept_.push_back(line.substr(6));
       } else if (line.rfind("kept ", 0) == 0) {
-        spdlog::warn("{}: kept {}: another machine made it (a clone with this host's key, on storage both "
-                     "mount?) or this one before a reboot; its run is not provably over, so only that run, or "
-                     "you by hand, may remove it",
-                     who, line.substr(5));
+        spdlog::warn(
+            "{}: kept {}: another machine made it (a clone with this host's key, on storage both "
+            "mount?) or this one before a reboot; its run is not provably over, so only that run, or "
+            "you by hand, may remove it",
+            who, line.substr(5));
       } else if (line.rfind("uid ", 0) == 0) {
         uid = trim(line.substr(4));
       }

@@ -88,7 +88,8 @@ sweepable() {
 }  // namespace
 
 std::vector<std::string> make_private_dir_argv(const std::string& dir) {
-  return transport::sh_argv(std::string(kMachine) + "mkdir -m 0700 \"$1\" || exit 1" + kStampBoot + "id -u", {dir});
+  return transport::sh_argv(std::string(kMachine) + "mkdir -m 0700 \"$1\" || exit 1" + kStampBoot + "id -u",
+                            {dir});
 }
 
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
@@ -98,7 +99,8 @@ for d in "$2"/"$3"*; do
   [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
   if sweepable "$d"; then stop_dir "$d" "$4" && echo "swept $d"; else echo "kept $d"; fi
 done
-mkdir -m 0700 "$1" || exit 1)SH" + kStampBoot + R"SH(echo "uid $(id -u)"
+mkdir -m 0700 "$1" || exit 1)SH" +
+                                kStampBoot + R"SH(echo "uid $(id -u)"
 )SH",
                             {dir, probe_dir, prefix, std::to_string(grace_tenths)});
 }

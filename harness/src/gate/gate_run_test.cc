@@ -148,7 +148,8 @@ TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {
 // Issue 22: a read-only /tmp was headlined "could not reach the hosts" although
 // the hosts were reached and the detail said read-only file system.
 TEST_F(Run, TheHeadlineNamesTheStepThatFailedNotReachingTheHosts) {
-  lab_.host("b").fail_on({"/bin/sh", "-c"}, "mkdir: cannot create directory '/tmp/labgate-x': Read-only file system");
+  lab_.host("b").fail_on({"/bin/sh", "-c"},
+                         "mkdir: cannot create directory '/tmp/labgate-x': Read-only file system");
   GateRun run(profile_, *book_, lab_.boundaries());
   run_gate(run);
   ASSERT_TRUE(run.stopped());
@@ -159,7 +160,8 @@ TEST_F(Run, TheHeadlineNamesTheStepThatFailedNotReachingTheHosts) {
   GateRun second(profile_, *book_, lab_.boundaries());
   run_gate(second);
   ASSERT_TRUE(second.stopped());
-  EXPECT_THAT(*second.stopped(), ::testing::StartsWith("could not take the lab lease: host a: the lab lease"));
+  EXPECT_THAT(*second.stopped(),
+              ::testing::StartsWith("could not take the lab lease: host a: the lab lease"));
 }
 
 TEST_F(Run, AnUnreachableHostIsNamedOnceAndStopsTheRun) {

@@ -77,7 +77,8 @@ TEST_F(Book, AResultsPathReplacedMidRunIsSaidOnceAndTheRunStaysWhole) {
   book.publish();
   book.publish();
   ASSERT_EQ(book.run().warnings.size(), 1u);
-  EXPECT_THAT(book.run().warnings[0], HasSubstr(dir_->path().string() + " no longer leads to this run's folder"));
+  EXPECT_THAT(book.run().warnings[0],
+              HasSubstr(dir_->path().string() + " no longer leads to this run's folder"));
   const fs::path moved = tmp_.path() / "moved" / dir_->id();
   std::ifstream in(moved / "run.json");
   const std::string run_json{std::istreambuf_iterator<char>(in), {}};

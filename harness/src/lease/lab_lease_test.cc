@@ -161,7 +161,8 @@ TEST_F(LabLeaseTest, ALeaseRootThroughASymlinkIsRefusedBeforeAnythingIsWritten) 
                      "/etclink is a symlink"),
             std::string::npos)
       << msg;
-  EXPECT_EQ(t_->run({"ls", "-A", root_ + "/real/default"}).out, "") << "the lease was taken through the symlink";
+  EXPECT_EQ(t_->run({"ls", "-A", root_ + "/real/default"}).out, "")
+      << "the lease was taken through the symlink";
 }
 
 // The holder's release removes the holder file, then the directory: a take that

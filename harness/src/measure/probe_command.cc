@@ -38,9 +38,10 @@ void add_tuning(const TestSpec& spec, std::vector<std::string>& argv) {
 /// What the probes would refuse is refused here, from the table validate reads
 /// (labgate/profile/limits.h), so a run never starts a probe only to hear it.
 void require_runnable(const TestSpec& spec) {
-  for (const std::string& why : {profile::message_size_refusal(spec), profile::rate_refusal(spec),
-                                 profile::interval_refusal(spec)})
-    if (!why.empty()) throw std::invalid_argument("test '" + spec.name + "' (" + spec.pos.str() + "): " + why);
+  for (const std::string& why :
+       {profile::message_size_refusal(spec), profile::rate_refusal(spec), profile::interval_refusal(spec)})
+    if (!why.empty())
+      throw std::invalid_argument("test '" + spec.name + "' (" + spec.pos.str() + "): " + why);
 }
 
 void require_pair(const TestSpec& spec) {

@@ -133,7 +133,8 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
       TestDraft t = read_case(c.node, base, key, d);
       t.spec.name = c.points.empty() ? name : case_name(name, c.points);
       if (name_fits && !c.points.empty())
-        if (const std::string why = name_length_refusal(t.spec.name, kMaxTestNameBytes, "a swept test's case name");
+        if (const std::string why =
+                name_length_refusal(t.spec.name, kMaxTestNameBytes, "a swept test's case name");
             !why.empty())
           d.error(name_pos, key + ".name", why + " (\"" + t.spec.name + "\"); shorten the test's name");
       if (!c.points.empty()) {

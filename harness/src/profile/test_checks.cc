@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "labgate/profile/limits.h"
-
 #include "sections.h"
 #include "suggest.h"
 #include "test_draft.h"

@@ -136,8 +136,8 @@ TEST(RunDir, APathReplacedMidRunCannotSplitTheRunAndIsReported) {
   std::fclose(f);
 
   const fs::path old = tmp.path() / "results.old" / d.id();
-  for (const char* file : {"facts/a.json", "facts/b.json", "tests/tcp_rr_64/a-to-b/measurement.json", "run.json",
-                           "junit.xml", "labgate.log"})
+  for (const char* file : {"facts/a.json", "facts/b.json", "tests/tcp_rr_64/a-to-b/measurement.json",
+                           "run.json", "junit.xml", "labgate.log"})
     EXPECT_TRUE(fs::is_regular_file(old / file)) << file << " is not in the folder the run began";
   EXPECT_TRUE(fs::is_empty(tmp.path() / "elsewhere" / d.id())) << "the run was split";
   EXPECT_EQ(slurp(old / "labgate.log"), "a line\n");

@@ -4,6 +4,7 @@
 // the lease — on success, on failure and on SIGINT/SIGTERM alike.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,8 +15,6 @@
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
 #include "labgate/util/exit_code.h"
-
-#include <functional>
 
 namespace labgate::gate {
 
