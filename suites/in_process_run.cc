@@ -39,7 +39,7 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
 
   transport::install_interrupt_handlers();
   gate::RunBook book(results::RunDir::create(o.results_root, o.suffix, results::Clock::now()), profile, o.suffix);
-  add_log_file(book.dir().log_file().string());
+  add_log_file(book.dir().log_sink_path());  // through the folder's handle
   spdlog::info("gate run {} on '{}' ({})", book.dir().id(), profile.lab_name, profile.path);
   for (const auto& o : profile.overrides)
     if (o.replaced.empty())
@@ -82,10 +82,11 @@ ExitCode run_gate_in_process(const profile::Profile& profile, const InProcessOpt
       // When the run could not run, its error was printed once above: the reason's head here.
       "  conforming: " + std::string(results::to_string(r.conformance())) + " (" +
           (r.error.empty() ? r.conformance_why() : gate::brief_reason(r.conformance_why())) + ")",
-      "  results: " + book.dir().path().string(),
-      "  report:  " + (book.dir().path() / "report.html").string(),
-      "  junit:   " + (book.dir().path() / "junit.xml").string(),
-      "  log:     " + book.dir().log_file().string()};
+      // where(): the folder as written, should its path have been replaced mid-run.
+      "  results: " + book.dir().where().string(),
+      "  report:  " + (book.dir().where() / "report.html").string(),
+      "  junit:   " + (book.dir().where() / "junit.xml").string(),
+      "  log:     " + (book.dir().where() / "labgate.log").string()};
   std::cout << "\n";
   for (const auto& line : summary) {
     std::cout << line << "\n";

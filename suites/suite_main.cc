@@ -52,7 +52,7 @@ int suite_main(int argc, char** argv, SuitePart part) {
     std::cerr << f.what() << "\n";
     return to_int(f.code());
   }
-  add_log_file(book->dir().log_file().string());
+  add_log_file(book->dir().log_sink_path());  // through the folder's handle
   log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
   if (part == SuitePart::kMeasurements) {
     if (auto why = gate::stopped_why(book->run())) {
@@ -74,8 +74,8 @@ int suite_main(int argc, char** argv, SuitePart part) {
   }
   try {
     book->publish();
-    std::cout << "results: " << book->dir().path().string() << "\n";
-    write_log_file_only("results: " + book->dir().path().string());
+    std::cout << "results: " << book->dir().where().string() << "\n";
+    write_log_file_only("results: " + book->dir().where().string());
   } catch (const std::exception& e) {
     spdlog::error("writing the results: {}", e.what());
     return to_int(ExitCode::kCouldNotRun);

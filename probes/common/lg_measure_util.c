@@ -71,7 +71,7 @@ int lg_parse_rate(const char* text, double* out) {
   const char* unit;
   if (split_number(text, &v, &unit) != 0) return -1;
   if (*unit != '\0' && strcmp(unit, "/s") != 0) return -1;
-  if (!(v > 0) || v > 1e9) return -1;
+  if (!(v > 0) || v > LG_PROBE_MAX_RATE) return -1;
   *out = v;
   return 0;
 }

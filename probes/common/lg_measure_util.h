@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "labgate/measure/probe_limits.h"
+
 /* Exit statuses of the measuring probes, the same meaning as labgate's own:
  * 0 measured, 2 usage error (bad flag or value), 3 could not measure (peer
  * gone, connect refused, deadline passed). */

@@ -9,7 +9,7 @@
 
 /* Two spare slots: the partial last interval and one closed late by a slow finish. */
 #define LG_SERIES_SLACK 2
-#define LG_SERIES_MAX_INTERVALS 10000000u
+#define LG_SERIES_MAX_INTERVALS LG_PROBE_MAX_INTERVALS
 
 size_t lg_series_capacity(uint64_t interval_ns, uint64_t planned_ns) {
   uint64_t cap;

@@ -139,7 +139,7 @@ static void validate(dk_config* cfg, const char* mode) {
     lg_usage_error("disk", "--block-size must be a multiple of 512 with O_DIRECT (or pass --no-direct)");
   if (cfg->file_size < cfg->block_size) lg_usage_error("disk", "--file-size must hold at least one block");
   if (cfg->duration_ns == 0) lg_usage_error("disk", "--duration must be > 0");
-  if (cfg->interval_ns < 1000000) lg_usage_error("disk", "--interval must be >= 1ms");
+  if (cfg->interval_ns < LG_PROBE_MIN_INTERVAL_NS) lg_usage_error("disk", "--interval must be >= 1ms");
 }
 
 int main(int argc, char** argv) {

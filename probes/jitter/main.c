@@ -110,7 +110,7 @@ static void parse_args(jt_config* cfg, int argc, char** argv) {
   if (optind < argc) lg_usage_error("jitter", "unexpected argument '%s'", argv[optind]);
   if (cfg->ncpus == 0) cfg->cpus[cfg->ncpus++] = -1; /* one child wherever the scheduler puts it */
   if (cfg->duration_ns == 0) lg_usage_error("jitter", "--duration must be > 0");
-  if (cfg->interval_ns < 1000000) lg_usage_error("jitter", "--interval must be >= 1ms");
+  if (cfg->interval_ns < LG_PROBE_MIN_INTERVAL_NS) lg_usage_error("jitter", "--interval must be >= 1ms");
   if (lg_series_capacity(cfg->interval_ns, cfg->duration_ns) == 0)
     lg_usage_error("jitter", "--interval is too short for --duration (over 10 million intervals)");
 }

@@ -222,7 +222,7 @@ static void validate(const pp_config* cfg, int server, const char* proto) {
                    "--size must be >= %d for %s: requests carry a sequence number and a timestamp", PP_HDR,
                    cfg->udp ? "udp" : "open loop (--rate)");
   if (!server && cfg->duration_ns == 0) lg_usage_error("pingpong", "--duration must be > 0");
-  if (!server && cfg->interval_ns < 1000000) lg_usage_error("pingpong", "--interval must be >= 1ms");
+  if (!server && cfg->interval_ns < LG_PROBE_MIN_INTERVAL_NS) lg_usage_error("pingpong", "--interval must be >= 1ms");
   if (!server && cfg->recv_timeout_ns < 1000000) lg_usage_error("pingpong", "--recv-timeout must be >= 1ms");
   if (!server && cfg->server_timeout_ns < cfg->recv_timeout_ns)
     lg_usage_error("pingpong", "--server-timeout must be >= --recv-timeout");

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "labgate/measure/probe_limits.h"
 #include "labgate/stats/hist_core.h"
 #include "lg_moment.h"
 #include "lg_outliers.h"
@@ -23,11 +24,11 @@
 #include "lg_tune.h"
 #include "pp_seqwin.h"
 
-#define PP_HDR 16
+#define PP_HDR ((int)LG_PROBE_HDR_SIZE)
 #define PP_HELLO_LEN 16
 #define PP_VERSION 1
-#define PP_MAX_TCP_SIZE (1u << 20)
-#define PP_MAX_UDP_SIZE 65507u
+#define PP_MAX_TCP_SIZE LG_PROBE_MAX_TCP_SIZE
+#define PP_MAX_UDP_SIZE LG_PROBE_MAX_UDP_SIZE
 /* A UDP client's end of run: shorter than any request (>= PP_HDR), so never one;
  * sent a few times, a server with --once exits on the first that arrives. */
 #define PP_BYE "LGPPBYE"

@@ -190,7 +190,7 @@ static void validate(const st_config* cfg, int server, const char* proto) {
   if (cfg->udp && cfg->size < ST_HDR)
     lg_usage_error("stream", "--size must be >= %d for udp: datagrams carry a sequence number", ST_HDR);
   if (cfg->duration_ns == 0) lg_usage_error("stream", "--duration must be > 0");
-  if (cfg->interval_ns < 1000000) lg_usage_error("stream", "--interval must be >= 1ms");
+  if (cfg->interval_ns < LG_PROBE_MIN_INTERVAL_NS) lg_usage_error("stream", "--interval must be >= 1ms");
   if (cfg->server_timeout_ns < 1000000) lg_usage_error("stream", "--server-timeout must be >= 1ms");
 }
 

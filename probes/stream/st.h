@@ -17,12 +17,13 @@
 
 #include <stdint.h>
 
+#include "labgate/measure/probe_limits.h"
 #include "lg_tune.h"
 
-#define ST_HDR 16
+#define ST_HDR ((int)LG_PROBE_HDR_SIZE)
 #define ST_VERSION 1
-#define ST_MAX_TCP_SIZE (1u << 20)
-#define ST_MAX_UDP_SIZE 65507u
+#define ST_MAX_TCP_SIZE LG_PROBE_MAX_TCP_SIZE
+#define ST_MAX_UDP_SIZE LG_PROBE_MAX_UDP_SIZE
 #define ST_LINE_MAX 256
 
 typedef struct st_config {

@@ -115,6 +115,10 @@ case $case_name in
     # The probe cannot tell a dead path from a dead server: no figures, so exit 3.
     expect_rc 3
     expect_message 'tcp_rr_64/a->b: host a: .*pingpong client .*no reply from the server'
+    # The link state read then (issue 22): b's ic0 named down, the probe named once.
+    expect_message 'no reply from the server.*; the interconnect now: .*ic0 on host b down'
+    LC_ALL=C grep -a 'no reply from the server' "$work/out" | grep -q 'pingpong client.*pingpong client' &&
+      fail "'pingpong client' said twice in one message"
     expect_results
     expect_clean
     ;;

@@ -121,6 +121,10 @@ expect_banner_kept_out() {
 plant_leftover() {
   local d=$state/shared/labgate-lab-pair$pair.$1.$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')
   mkdir -m 0700 "$d" && : >"$d/pgids" && chown -R labgate-ops: "$d" || fail "cannot plant $d"
+  # An earlier labgate's, from before this boot: no boot file and over a minute
+  # old, which is what lets a sweep take it (one made this instant may be a
+  # clone's run directory that is still being made).
+  touch -d '2 minutes ago' "$d" || fail "cannot date $d back"
   planted+=("$d")
   echo "$shared/${d##*/}"
 }

@@ -9,6 +9,8 @@
 
 #include "labgate/deploy/digest.h"
 #include "labgate/deploy/mounts.h"
+#include "labgate/profile/limits.h"
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
 #include "labgate/util/excerpt.h"
@@ -65,24 +67,17 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   // mount (a RAC cluster's /u01), a host's sweep only ever sees its own runs.
   const std::string prefix = run_dir_prefix(lab_name) + host_tag(transport_, host) + ".";
   const std::string who = "host " + host_name_;
-  if (probe_dir_.empty() || probe_dir_[0] != '/' || probe_dir_.find("/../") != std::string::npos ||
-      probe_dir_.ends_with("/..")) {
-    throw Failure(ExitCode::kUsageError, who + ": probe_dir '" + probe_dir_ + "' must be an absolute path");
-  }
+  // The rule validate applies (labgate/profile/limits.h), for a profile built in code.
+  if (const std::string why = profile::remote_dir_refusal(probe_dir_); !why.empty())
+    throw Failure(ExitCode::kUsageError, who + ": probe_dir '" + probe_dir_ + "': " + why);
   while (probe_dir_.size() > 1 && probe_dir_.back() == '/') probe_dir_.pop_back();
-  // The base directory decides who else could tamper with ours: it must be a real
-  // directory, and if everyone may write there, sticky (as /tmp is), or another
-  // user could rename our directory away and put their own in its place.
-  const auto base = transport_.lstat(probe_dir_);
-  if (!base) fail(who + ": probe_dir " + probe_dir_ + " does not exist");
-  if (base->is_symlink) {
-    fail(who + ": probe_dir " + probe_dir_ + " is a symlink; name the real directory in the profile");
-  }
-  if (!base->is_dir) fail(who + ": probe_dir " + probe_dir_ + " is not a directory");
-  if ((base->mode & 0002) && !(base->mode & 01000)) {
-    fail(who + ": probe_dir " + probe_dir_ + " is world-writable without the sticky bit (mode " +
-         octal(base->mode) + "); any user could replace the run's directory there");
-  }
+  // Every directory on the way decides who else could tamper with ours: each
+  // must be a real directory (no symlink anywhere: /tmp/etclink/default is not
+  // /etc/default), and if everyone may write there, sticky (as /tmp is), or
+  // another user could rename what follows away and put their own in its place.
+  // Their owners are checked once the login uid is known (make_private_dir).
+  path_ = transport::resolve_remote_dir(transport_, probe_dir_, who, "probe_dir");
+  const transport::Transport::FileInfo* base = &path_.back().info;
   const std::string base_prefix = (probe_dir_ == "/" ? "" : probe_dir_) + "/";
   dir_ = base_prefix + prefix + random_token(8);
   try {
@@ -119,6 +114,12 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
         if (!trim(line).empty()) uid = trim(line);
       } else if (line.rfind("swept ", 0) == 0) {
         swept_.push_back(line.substr(6));
+      } else if (line.rfind("kept ", 0) == 0) {
+        spdlog::warn(
+            "{}: kept {}: another machine made it (a clone with this host's key, on storage both "
+            "mount?) or this one before a reboot; its run is not provably over, so only that run, or "
+            "you by hand, may remove it",
+            who, line.substr(5));
       } else if (line.rfind("uid ", 0) == 0) {
         uid = trim(line.substr(4));
       }
@@ -138,13 +139,18 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   // Whoever owns probe_dir may rename what is in it: another user could move our
   // directory away and plant a symlink under its name (docs/security.md, 4).
   // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
-  if (base.uid > 0 && std::to_string(base.uid) != uid) {
+  // So may the owner of any directory above it, with what follows.
+  long login_uid = -1;
+  try {
+    login_uid = std::stol(uid);
+  } catch (const std::exception&) {
+    login_uid = -1;  // not told: the run's directory check below refuses it
+  }
+  if (const std::string why = transport::foreign_owner(path_, login_uid, who, "probe_dir", probe_dir_);
+      !why.empty()) {
     transport_.run(cleanup_dir_argv(dir_), o);
     cleaned_ = true;
-    fail(who + ": probe_dir " + probe_dir_ + " is owned by uid " + std::to_string(base.uid) +
-         ", neither root nor the login user (uid " + uid +
-         "): its owner could replace the run's directory with a symlink; refusing. Name a directory "
-         "owned by root or by the login user");
+    fail(why);
   }
   // With sudo, the probes run as root from below probe_dir: whoever may write
   // there has root (docs/security.md, sudo). Only the login user may.

@@ -172,6 +172,56 @@ TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
   EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("absolute"), std::string::npos);
 }
 
+// Issue 22: probe_dir = "/tmp/etclink/default" with etclink -> /etc once put the
+// run's directory in the real /etc/default; only the last component was checked.
+TEST_F(LocalDeployment, RefusesASymlinkAnywhereOnTheProbeDirsPath) {
+  namespace fs = std::filesystem;
+  const std::string base = host_.ssh.probe_dir;
+  fs::create_directories(base + "/real/default");
+  fs::create_directory_symlink(base + "/real", base + "/etclink");
+  profile::Host h = host_;
+  h.ssh.probe_dir = base + "/etclink/default";
+  const std::string why = what_of([&] { HostDeployment(*t_, h, "lab1", "x"); });
+  EXPECT_NE(why.find("host l: probe_dir " + h.ssh.probe_dir + ": " + base + "/etclink is a symlink"),
+            std::string::npos)
+      << why;
+  // What it resolves to is offered: the profile may name that instead.
+  EXPECT_NE(why.find("probe_dir = \"" + base + "/real/default\""), std::string::npos) << why;
+  EXPECT_TRUE(fs::is_empty(base + "/real/default")) << "something was made through the symlink";
+  // Named as what it resolves to, it is used.
+  h.ssh.probe_dir = base + "/real/default";
+  EXPECT_NO_THROW(HostDeployment(*t_, h, "lab1", "x"));
+  // A world-writable directory without the sticky bit above it is as bad as one at the end.
+  fs::create_directories(base + "/open/inner");
+  ASSERT_EQ(chmod((base + "/open").c_str(), 0777), 0);
+  h.ssh.probe_dir = base + "/open/inner";
+  EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); })
+                .find(base + "/open is world-writable without the sticky bit (mode 0777); any user could "
+                             "replace what follows it"),
+            std::string::npos);
+}
+
+// An ancestor owned by someone else: that user could swap what follows it.
+TEST(ScriptedProbeDir, RefusesAProbeDirBelowADirectoryAnotherUserOwns) {
+  FakeTransport t("h");
+  transport::Transport::FileInfo dir;
+  dir.is_dir = true;
+  dir.mode = 0755;
+  dir.uid = 0;
+  t.stats["/u01/lg"] = dir;
+  dir.uid = 54321;  // oracle's /u01
+  t.stats["/u01"] = dir;
+  t.on({"/bin/sh", "-c"}, FakeTransport::ok("1000\n"));
+  profile::Host h;
+  h.name = "h";
+  h.ssh.probe_dir = "/u01/lg";
+  const std::string why = what_of([&] { HostDeployment(t, h, "lab1", "x"); });
+  EXPECT_NE(why.find("host h: probe_dir /u01/lg: /u01 is owned by uid 54321, neither root nor the login user "
+                     "(uid 1000)"),
+            std::string::npos)
+      << why;
+}
+
 TEST(RunDirPrefix, LabNamesMustBeSafeInAFileName) {
   EXPECT_EQ(run_dir_prefix("lab-pair1"), "labgate-lab-pair1.");
   for (const char* bad : {"", "a/b", "../x", ".hidden", "-x", "a b", "a$b"}) {

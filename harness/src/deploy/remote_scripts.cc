@@ -55,21 +55,52 @@ stop_dir() {
 }
 )SH";
 
+// The machine a run directory was made on, in its file "boot": on storage several
+// machines mount, cloned images present one host key and so one directory
+// prefix. The boot id (random at every boot) tells machines apart; the network
+// namespace (where the kernel has them) tells apart hosts that share one kernel.
+constexpr const char* kMachine = R"SH(
+machine() {
+  b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) && [ -n "$b" ] || return 1
+  echo "$b $(readlink /proc/self/ns/net 2>/dev/null)"
+}
+)SH";
+
+constexpr const char* kStampBoot = R"SH(
+m=$(machine) && echo "$m" > "$1/boot"
+)SH";
+
+// sweepable DIR: its run is provably over. Made on this machine in this boot (and
+// we hold this host's lease, so no run of it is live); or, without a boot file (an
+// older labgate's, or one being made this instant), over a minute old. Never a
+// directory another machine made: a clone sharing the storage may be using it.
+constexpr const char* kSweepable = R"SH(
+me=$(machine)
+sweepable() {
+  if [ -f "$1/boot" ] && [ ! -h "$1/boot" ]; then
+    [ -n "$me" ] && [ "$(cat "$1/boot" 2>/dev/null)" = "$me" ]
+    return
+  fi
+  [ -n "$(find "$1" -maxdepth 0 -mmin +1 2>/dev/null)" ]
+}
+)SH";
+
 }  // namespace
 
 std::vector<std::string> make_private_dir_argv(const std::string& dir) {
-  return transport::sh_argv("mkdir -m 0700 \"$1\" && id -u", {dir});
+  return transport::sh_argv(std::string(kMachine) + "mkdir -m 0700 \"$1\" || exit 1" + kStampBoot + "id -u",
+                            {dir});
 }
 
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
                                                          const std::string& prefix, int grace_tenths) {
-  return transport::sh_argv(std::string(kStopDir) + R"SH(
+  return transport::sh_argv(std::string(kStopDir) + kMachine + kSweepable + R"SH(
 for d in "$2"/"$3"*; do
   [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
-  stop_dir "$d" "$4" && echo "swept $d"
+  if sweepable "$d"; then stop_dir "$d" "$4" && echo "swept $d"; else echo "kept $d"; fi
 done
-mkdir -m 0700 "$1" || exit 1
-echo "uid $(id -u)"
+mkdir -m 0700 "$1" || exit 1)SH" +
+                                kStampBoot + R"SH(echo "uid $(id -u)"
 )SH",
                             {dir, probe_dir, prefix, std::to_string(grace_tenths)});
 }
@@ -94,11 +125,11 @@ exit $s
 
 std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,
                                               const std::string& keep, int grace_tenths) {
-  return transport::sh_argv(std::string(kStopDir) + R"SH(
+  return transport::sh_argv(std::string(kStopDir) + kMachine + kSweepable + R"SH(
 for d in "$1"/"$2"*; do
   [ "$d" = "$3" ] && continue
   [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
-  stop_dir "$d" "$4" && echo "$d"
+  if sweepable "$d"; then stop_dir "$d" "$4" && echo "$d"; else echo "kept $d" >&2; fi
 done
 exit 0
 )SH",

@@ -13,13 +13,16 @@ namespace labgate::deploy {
 /// it (or is gone), so a pid reused by someone else since is never killed.
 inline constexpr const char* kRunMarkerVar = "LABGATE_RUN";
 
-/// mkdir -m 0700 `dir` (fails if anything, even a symlink, has that name), then
-/// prints the caller's uid so the owner can be checked.
+/// mkdir -m 0700 `dir` (fails if anything, even a symlink, has that name), writes
+/// the machine's boot id and network namespace into `dir`/boot (what the sweep
+/// tells cloned hosts on shared storage apart by), then prints the caller's uid
+/// so the owner can be checked.
 std::vector<std::string> make_private_dir_argv(const std::string& dir);
 
 /// One exec for a run's start on a host: sweep_leftovers_argv's sweep of
-/// `probe_dir`/`prefix`* (each removed directory printed as "swept DIR"), then
-/// mkdir -m 0700 `dir` and "uid N" (the caller's uid). Fails as mkdir fails.
+/// `probe_dir`/`prefix`* (each removed directory printed as "swept DIR", each one
+/// whose run is not provably over as "kept DIR"), then mkdir -m 0700 `dir` as
+/// make_private_dir_argv does and "uid N" (the caller's uid). Fails as mkdir fails.
 /// Only safe while holding the lab lease.
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
                                                          const std::string& prefix, int grace_tenths = 20);
@@ -37,8 +40,12 @@ std::vector<std::string> cleanup_dir_then_argv(const std::string& dir, const std
                                                int grace_tenths = 20);
 
 /// The same for every directory `probe_dir`/`prefix`* the caller owns, except
-/// `keep`: leftovers of runs that died (harness killed, connection lost for
-/// good). Prints each directory it removed. Only safe while holding the lab lease.
+/// `keep`, whose run is provably over: leftovers of runs that died (harness
+/// killed, connection lost for good) made on this machine in this boot (its
+/// `boot` file: boot id and network namespace), or older than a minute without
+/// one. Never one another machine made (a clone with the same host key on
+/// shared storage): "kept DIR" on stderr. Prints each directory it removed.
+/// Only safe while holding the lab lease.
 std::vector<std::string> sweep_leftovers_argv(const std::string& probe_dir, const std::string& prefix,
                                               const std::string& keep, int grace_tenths = 20);
 

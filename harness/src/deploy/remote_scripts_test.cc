@@ -108,5 +108,40 @@ TEST_F(RemoteScripts, SweepRemovesOnlyOtherRunsOfThisLab) {
   EXPECT_TRUE(t_->run(sweep_leftovers_argv(base_ + "/none", prefix, "", 5)).ok());  // nothing to do
 }
 
+// Issue 22: two cloned hosts (one host key, so one directory prefix) on storage
+// both mount: host b's sweep once removed host a's live run directory. Only a
+// directory provably of a run that is over goes: made in this boot on this machine.
+TEST_F(RemoteScripts, SweepNeverRemovesWhatAnotherMachineMade) {
+  const std::string prefix = "labgate-lab1.hk-0011223344556677.";
+  const std::string dead = base_ + "/" + prefix + "dead", clone = base_ + "/" + prefix + "clone";
+  const std::string fresh = base_ + "/" + prefix + "fresh";
+  for (const auto& d : {dead, clone}) ASSERT_TRUE(t_->run(make_private_dir_argv(d)).ok());
+  std::ifstream boot_in("/proc/sys/kernel/random/boot_id");
+  std::string boot;
+  std::getline(boot_in, boot);
+  std::ifstream stamped(dead + "/boot");
+  std::string written;
+  std::getline(stamped, written);
+  EXPECT_EQ(written.substr(0, written.find(' ')), boot) << "the run's directory records the machine's boot";
+  // The clone's: its own boot id (every machine's differs).
+  std::ofstream(clone + "/boot", std::ios::trunc) << "0a1b2c3d-0000-4000-8000-00000000c10e\n";
+  // A directory without a boot file, made a moment ago: perhaps being made right now.
+  ASSERT_EQ(mkdir(fresh.c_str(), 0700), 0);
+  auto r = t_->run(sweep_leftovers_argv(base_, prefix, "", 5));
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out, dead + "\n");
+  EXPECT_FALSE(t_->lstat(dead));
+  EXPECT_TRUE(t_->lstat(clone)) << "the sweep removed a directory another machine made";
+  EXPECT_TRUE(t_->lstat(fresh));
+  EXPECT_NE(r.err.find("kept " + clone), std::string::npos) << r.err;
+  // The start of a run says the same on its stdout, and still makes its directory.
+  const std::string mine = base_ + "/" + prefix + "mine";
+  r = t_->run(sweep_and_make_private_dir_argv(mine, base_, prefix, 5));
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("kept " + clone + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("uid " + std::to_string(getuid())), std::string::npos) << r.out;
+  EXPECT_TRUE(t_->lstat(mine + "/boot"));
+}
+
 }  // namespace
 }  // namespace labgate::deploy

@@ -96,6 +96,19 @@ TEST_F(BuiltinCase, AServerThatDoesNotEndByItselfIsStoppedAndItsCountersReadApar
   EXPECT_EQ(run.measurements[0].parameters.at("counters.b.retransmits"), "3");
 }
 
+// Issue 22: "pingpong client" was said twice ("pingpong client pingpong client could not measure").
+TEST_F(BuiltinCase, AProbesOwnReasonNamesItOnce) {
+  const TestCase c = script();
+  transport::RunResult failed = FakeTransport::exit_with(3);
+  failed.out =
+      "{\"format\":\"labgate-probe-1\",\"probe\":\"pingpong\",\"status\":\"error\","
+      "\"error\":\"no reply from the server for 3.000 s (server stalled or gone)\"}\n";
+  lab_.host("a").on({"$RUN/pingpong", "client"}, failed);
+  const std::string why = could_not_run(c);
+  EXPECT_THAT(why, HasSubstr("host a: rr/a->b: pingpong client could not measure: no reply from the server"));
+  EXPECT_EQ(lt::occurrences(why, "pingpong client"), 1) << why;
+}
+
 TEST_F(BuiltinCase, AClientThatFailsLeavesNoServerRunning) {
   const TestCase c = script();
   lab_.host("a").on({"$RUN/pingpong", "client"}, FakeTransport::exit_with(3, "pingpong client: no route\n"));

@@ -8,6 +8,7 @@
 #include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
+#include "labgate/gate/link_state.h"
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/gate/progress_line.h"
 #include "labgate/measure/probe_command.h"
@@ -28,15 +29,20 @@ void keep(CaseRun& run, const std::string& name, const std::string& content) {
 
 /// The probe's own explanation when it could not measure (its JSON "error"), else
 /// the transport's description of how it ended.
-std::string probe_failure(const transport::RunResult& r) {
+/// Why a probe run failed, led by `who` ("pingpong client") once: the probe's own
+/// reason already names it ("pingpong client could not measure: ..."), a bare exit does not.
+std::string probe_failure(const std::string& who, const transport::RunResult& r) {
   try {
     measure::parse_probe_output(r.out);
   } catch (const measure::ProbeOutputError& e) {
-    if (e.probe_failed()) return e.what();
+    if (e.probe_failed()) {
+      const std::string why = e.what();
+      return why.rfind(who.substr(0, who.find(' ')), 0) == 0 ? why : who + " " + why;
+    }
   } catch (const std::exception&) {
   }
   std::string err = r.err.substr(0, 400);
-  return r.describe() + (err.empty() ? "" : ": " + err);
+  return who + " " + r.describe() + (err.empty() ? "" : ": " + err);
 }
 
 std::vector<measure::Measurement> parse_client(const transport::RunResult& r, const TestCase& c) {
@@ -78,7 +84,7 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
   keep(run, "jitter.err", r.err);
   if (!r.ok())
     throw Failure(ExitCode::kCouldNotRun,
-                  "host " + c.client + ": " + c.spec->name + ": jitter probe " + probe_failure(r));
+                  "host " + c.client + ": " + c.spec->name + ": " + probe_failure("jitter probe", r));
   run.measurements = parse_client(r, c);
   return run;
 }
@@ -175,9 +181,13 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   r.out = client_out.body;
   keep(run, "client.out", r.out);
   keep(run, "client.err", r.err);
-  if (!r.ok())
-    throw Failure(ExitCode::kCouldNotRun,
-                  "host " + c.client + ": " + c.name() + ": " + probe + " client " + probe_failure(r));
+  if (!r.ok()) {
+    std::string why = probe_failure(probe + " client", r);
+    // Silence from the server is often the interconnect going down: say how it is now.
+    if (why.find("no reply from the server") != std::string::npos)
+      why += interconnect_now(session, {c.client, c.server}, c.spec->network);
+    throw Failure(ExitCode::kCouldNotRun, "host " + c.client + ": " + c.name() + ": " + why);
+  }
   run.measurements = parse_client(r, c);
   const std::string server_out = server.end();
   // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.

@@ -19,6 +19,9 @@ GateSession* GateRun::session(const std::vector<std::string>& hosts) {
   if (stopped()) return nullptr;
   try {
     session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), boundaries_);
+  } catch (const SessionFailure& e) {
+    stop("could not " + e.step() + ": " + e.what());
+    return nullptr;
   } catch (const std::exception& e) {
     stop(std::string("could not reach the hosts: ") + e.what());
     return nullptr;

@@ -145,6 +145,25 @@ TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {
   EXPECT_EQ(lab_.lease.released, 1) << "the hosts were left leased";
 }
 
+// Issue 22: a read-only /tmp was headlined "could not reach the hosts" although
+// the hosts were reached and the detail said read-only file system.
+TEST_F(Run, TheHeadlineNamesTheStepThatFailedNotReachingTheHosts) {
+  lab_.host("b").fail_on({"/bin/sh", "-c"},
+                         "mkdir: cannot create directory '/tmp/labgate-x': Read-only file system");
+  GateRun run(profile_, *book_, lab_.boundaries());
+  run_gate(run);
+  ASSERT_TRUE(run.stopped());
+  EXPECT_THAT(*run.stopped(), ::testing::StartsWith("could not start the run on the hosts: "));
+  EXPECT_THAT(*run.stopped(), HasSubstr("Read-only file system"));
+  EXPECT_EQ(brief_reason(*run.stopped()), "could not start the run on the hosts");
+  lab_.lease.refuse = "host a: the lab lease /tmp/labgate-lease-fakelab is held by someone";
+  GateRun second(profile_, *book_, lab_.boundaries());
+  run_gate(second);
+  ASSERT_TRUE(second.stopped());
+  EXPECT_THAT(*second.stopped(),
+              ::testing::StartsWith("could not take the lab lease: host a: the lab lease"));
+}
+
 TEST_F(Run, AnUnreachableHostIsNamedOnceAndStopsTheRun) {
   lab_.unreachable["b"] = "connection refused";
   GateRun run(profile_, *book_, lab_.boundaries());

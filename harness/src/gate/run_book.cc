@@ -15,8 +15,7 @@ namespace labgate::gate {
 
 RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix)
     : dir_(std::move(dir)) {
-  namespace fs = std::filesystem;
-  if (fs::exists(dir_.path() / "run.json")) {
+  if (dir_.has("run.json")) {
     run_ = dir_.load_run();
     return;
   }
@@ -28,7 +27,7 @@ RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std
   for (const auto& h : profile.hosts) run_.hosts.push_back({h.name, h.address, h.test_address});
   run_.start_time = results::Clock::now();
   run_.labgate_version = LABGATE_VERSION;
-  if (!fs::exists(dir_.path() / "profile.toml")) dir_.copy_profile(profile.path);
+  if (!dir_.has("profile.toml")) dir_.copy_profile(profile.path);
 }
 
 RunBook::RunBook(results::RunDir dir, results::RunResult run) : dir_(std::move(dir)), run_(std::move(run)) {
@@ -69,6 +68,13 @@ void RunBook::finish_at(int exit_code, results::Clock::time_point end) {
 
 void RunBook::publish() {
   const auto t0 = std::chrono::steady_clock::now();
+  // Said once, in the log and the run: the files are all in the folder as opened.
+  if (!path_replaced_)
+    if (std::string why = dir_.replaced_path(); !why.empty()) {
+      spdlog::warn("{}", why);
+      run_.warnings.push_back(std::move(why));
+      path_replaced_ = true;
+    }
   report::publish(dir_, run_);
   spdlog::debug(
       "timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),

@@ -64,6 +64,30 @@ TEST_F(Book, ANewRunIsStartedWithTheProfileCopiedBeside) {
   EXPECT_THAT(read("profile.toml"), HasSubstr("name = \"fakelab\""));
 }
 
+TEST_F(Book, AResultsPathReplacedMidRunIsSaidOnceAndTheRunStaysWhole) {
+  RunBook book(*dir_, profile_, "nightly");
+  book.publish();
+  EXPECT_TRUE(book.run().warnings.empty());
+  // The results folder's parent is swapped for a symlink to an empty folder.
+  namespace fs = std::filesystem;
+  fs::rename(tmp_.path() / "results", tmp_.path() / "moved");
+  fs::create_directory(tmp_.path() / "decoy");
+  fs::create_directory_symlink(tmp_.path() / "decoy", tmp_.path() / "results");
+  book.put_test(record("rr", results::TestVerdict::kPass));
+  book.publish();
+  book.publish();
+  ASSERT_EQ(book.run().warnings.size(), 1u);
+  EXPECT_THAT(book.run().warnings[0],
+              HasSubstr(dir_->path().string() + " no longer leads to this run's folder"));
+  const fs::path moved = tmp_.path() / "moved" / dir_->id();
+  std::ifstream in(moved / "run.json");
+  const std::string run_json{std::istreambuf_iterator<char>(in), {}};
+  EXPECT_THAT(run_json, HasSubstr("\"rr\""));
+  EXPECT_THAT(run_json, HasSubstr("no longer leads"));
+  EXPECT_TRUE(fs::is_regular_file(moved / "report.html"));
+  EXPECT_TRUE(fs::is_empty(tmp_.path() / "decoy"));
+}
+
 TEST_F(Book, PutTestReplacesTheSameCaseAndKeepsOthersInOrder) {
   RunBook book(*dir_, profile_);
   book.put_test(record("rr", results::TestVerdict::kError, "host b: connection refused"));

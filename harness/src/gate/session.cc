@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "labgate/deploy/digest.h"
+#include "labgate/gate/cloned_hosts.h"
 #include "labgate/gate/probe_locator.h"
 #include "labgate/transport/connect_all.h"
 #include "labgate/util/exit_code.h"
@@ -84,6 +85,10 @@ GateSession::GateSession(const profile::Profile& profile, const std::vector<std:
   }
   try {
     open(leased, run_id, boundaries);
+  } catch (const Failure& f) {
+    close_quietly();
+    // Which step failed is the run's headline: a read-only probe_dir is not an unreachable host.
+    throw SessionFailure(f, step_);
   } catch (...) {
     close_quietly();
     throw;
@@ -112,8 +117,13 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
       name_of)
       .throw_if_any();
   spdlog::debug("timing: hosts connected in {} ms", ms_since(t0));
+  // Cloned images present one host key: said at once, by name; the run goes on.
+  std::vector<std::pair<std::string, std::string>> identities;
+  for (const auto& h : leased) identities.emplace_back(h.name, hosts_.at(h.name).transport->host_identity());
+  for (const std::string& w : cloned_host_warnings(identities)) spdlog::warn("{}", w);
   // The lease comes next, over those connections: a second run must not even
   // sweep our directories.
+  step_ = "take the lab lease";
   spdlog::info("taking the lease '{}' on {} host(s)", profile_.lab_name, leased.size());
   t0 = Clock::now();
   std::vector<lease::LeaseTarget> targets;
@@ -121,6 +131,7 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
   lease_ = boundaries.take_lease(profile_, std::move(targets), run_id);
   spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
   const std::string owner = lease_->holder();
+  step_ = "start the run on the hosts";
   t0 = Clock::now();
   transport::on_each_host(
       leased.size(),

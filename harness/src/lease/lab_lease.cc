@@ -8,6 +8,7 @@
 
 #include "labgate/transport/connect_all.h"
 #include "labgate/transport/interrupt.h"
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
 #include "labgate/transport/write_failure.h"
@@ -204,7 +205,13 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
   transport::Transport* t = slot.transport;
   // Connects and reads the host key: a host that cannot be reached fails here,
   // before anything could have been taken on it.
-  if (slot.dir.empty()) slot.dir = dir_on(*t, host, lab_, options_);
+  if (slot.dir.empty()) {
+    slot.dir = dir_on(*t, host, lab_, options_);
+    // No symlink anywhere on the way, nor a world-writable directory without the
+    // sticky bit: the lease goes where the profile says (docs/security.md).
+    transport::resolve_remote_dir(*t, root_for(host, options_), "host " + host.name,
+                                  host.ssh.lease_dir ? "lease_dir" : "lease_dir (probe_dir)");
+  }
   const std::string& dir = slot.dir;
   for (;;) {
     transport::RunOptions o = short_run();

@@ -84,6 +84,7 @@ struct InterruptedTake : transport::FakeTransport {
       throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while taking it");
     return r;
   }
+  std::optional<FileInfo> lstat(const std::string& path) override { return real_.lstat(path); }
   transport::Transport& real_;
   std::string dir_;
 };
@@ -149,12 +150,28 @@ TEST_F(LabLeaseTest, ALeaseBeingTakenIsWaitedForAndAnOldEmptyOneIsStale) {
   EXPECT_NE(msg.find("looks stale: it records no holder"), std::string::npos) << msg;
 }
 
+// Issue 22: a lease_dir through a symlink (/tmp/etclink/default, etclink -> /etc)
+// put the lease in the link's target. Every component is looked at first.
+TEST_F(LabLeaseTest, ALeaseRootThroughASymlinkIsRefusedBeforeAnythingIsWritten) {
+  ASSERT_TRUE(t_->run({"mkdir", "-p", root_ + "/real/default"}).ok());
+  ASSERT_TRUE(t_->run({"ln", "-s", root_ + "/real", root_ + "/etclink"}).ok());
+  options_.root = root_ + "/etclink/default";
+  const std::string msg = failure_of([&] { LabLease("lab1", {host_}, Holder::current("r"), options_); });
+  EXPECT_NE(msg.find("host a: lease_dir (probe_dir) " + root_ + "/etclink/default: " + root_ +
+                     "/etclink is a symlink"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(t_->run({"ls", "-A", root_ + "/real/default"}).out, "")
+      << "the lease was taken through the symlink";
+}
+
 // The holder's release removes the holder file, then the directory: a take that
 // looks in between finds neither holder nor directory age, and looks again.
 TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {
   transport::FakeTransport t("a");
   t.identity = "hk-0123456789abcdef";
   const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
+  t.stats[*options_.root] = {true, false, 0700, static_cast<long>(getuid()), 0};
   t.once(take_argv(dir), transport::FakeTransport::ok("HELD\n\n"));
   t.once(take_argv(dir), transport::FakeTransport::ok("TAKEN\n"));
   t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // heartbeat, release
@@ -169,6 +186,7 @@ TEST_F(LabLeaseTest, AFullLeaseDirIsNamedWithTheBytesFree) {
   transport::FakeTransport full("a");
   full.identity = "hk-0123456789abcdef";
   options_.root = "/u01/labgate";
+  full.stats["/u01/labgate"] = {true, false, 0755, 0, 0};
   const std::string dir = host_lease_dir("/u01/labgate", full.identity, "lab1");
   // The write-failure diagnosis (a test write and df), then the take itself.
   full.on({"/bin/sh"},

@@ -17,6 +17,15 @@ namespace {
 using namespace std::chrono_literals;
 using transport::FakeTransport;
 
+// A directory as /tmp is: root's, world-writable and sticky.
+transport::Transport::FileInfo sticky_dir() {
+  transport::Transport::FileInfo d;
+  d.is_dir = true;
+  d.mode = 01777;
+  d.uid = 0;
+  return d;
+}
+
 std::vector<std::string> script_of(std::vector<std::string> argv) {
   argv.resize(3);
   return argv;
@@ -44,6 +53,7 @@ class LeaseOrder : public ::testing::Test {
     for (const char* n : {"c", "a", "b"}) {  // any order given; taken sorted
       auto t = std::make_unique<FakeTransport>(n);
       t->identity = std::string("hk-") + n;
+      t->stats["/var/tmp"] = sticky_dir();  // the lease root, resolved before the take
       t->on(kTake, FakeTransport::ok("TAKEN\n"));
       t->on(kRelease, FakeTransport::ok(""));
       const std::string name = n;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "labgate/profile/limits.h"
+
 namespace labgate::measure {
 namespace {
 
@@ -33,10 +35,20 @@ void add_tuning(const TestSpec& spec, std::vector<std::string>& argv) {
     argv.insert(argv.end(), {"--congestion", *spec.congestion});
 }
 
+/// What the probes would refuse is refused here, from the table validate reads
+/// (labgate/profile/limits.h), so a run never starts a probe only to hear it.
+void require_runnable(const TestSpec& spec) {
+  for (const std::string& why :
+       {profile::message_size_refusal(spec), profile::rate_refusal(spec), profile::interval_refusal(spec)})
+    if (!why.empty())
+      throw std::invalid_argument("test '" + spec.name + "' (" + spec.pos.str() + "): " + why);
+}
+
 void require_pair(const TestSpec& spec) {
   if (spec.kind == TestKind::kJitter)
     throw std::invalid_argument("test '" + spec.name +
                                 "': a jitter test has no server and client; use probe_jitter_argv");
+  require_runnable(spec);
 }
 
 }  // namespace
@@ -130,6 +142,7 @@ std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::stri
 std::vector<std::string> probe_jitter_argv(const TestSpec& spec, const std::string& probe_dir) {
   if (spec.kind != TestKind::kJitter)
     throw std::invalid_argument("test '" + spec.name + "' is not a jitter test");
+  require_runnable(spec);
   std::vector<std::string> argv{
       path(probe_dir, spec.kind),    "--duration", exact_duration(spec.duration), "--warmup",
       exact_duration(spec.warmup),   "--interval", exact_duration(spec.interval), "--threshold",

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "labgate/profile/limits.h"
 #include "labgate/profile/proxy_jump.h"
 #include "paths.h"
 #include "sections.h"
@@ -65,13 +66,15 @@ void read_local_path(TableReader& r, std::string_view key, const std::string& ba
 bool read_remote_dir(TableReader& r, std::string_view key, std::string& out) {
   auto v = r.get_string(key);
   if (!v) return false;
-  if (v->empty() || (*v)[0] != '/' || has_space(*v)) {
-    r.diag().error(
-        r.get(key)->pos, r.key_path(key),
-        "expected an absolute directory on the host like \"/var/tmp\" (it is a remote path: no ~)");
+  std::string why = remote_dir_refusal(*v);
+  if (why.empty() && has_space(*v))
+    why = "expected an absolute directory on the host like \"/var/tmp\" (it is a remote path: no ~)";
+  if (!why.empty()) {
+    r.diag().error(r.get(key)->pos, r.key_path(key), why);
     return false;
   }
   out = *v;
+  if (out.size() > 1 && out.back() == '/') out.pop_back();  // the one trailing '/' normal form allows
   return true;
 }
 
@@ -277,7 +280,9 @@ void read_hosts(const Node& root, const Node* defaults_ssh, const std::string& b
       wrong_type(n, key, "a table like [" + key + "] with address = \"...\"", d);
       continue;
     }
-    if (!is_plain_name(n.key))
+    if (const std::string why = name_length_refusal(n.key, kMaxHostNameBytes, "a host name"); !why.empty())
+      d.error(n.header ? n.pos : n.key_pos, join_key("hosts", n.key.substr(0, 48) + "..."), why);
+    else if (!is_plain_name(n.key))
       d.error(n.header ? n.pos : n.key_pos, key, "a host name may hold only letters, digits, '_', '-', '.'");
     p.hosts.push_back(read_host(n, defaults, base_dir, d));
   }

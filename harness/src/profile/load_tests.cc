@@ -3,6 +3,7 @@
 // value; positions are kept so checks point at the right line.
 #include <set>
 
+#include "labgate/profile/limits.h"
 #include "sections.h"
 #include "suggest.h"
 #include "sweep.h"
@@ -100,10 +101,17 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
       continue;
     }
     std::string name;
+    SourcePos name_pos = n.pos;
+    bool name_fits = true;  // a sweep's case names are checked only when the base fits
     if (const Node* nn = n.find("name"); nn && nn->type == Node::Type::kString) {
       name = nn->text;
-      if (!name.empty()) key = "test[" + name + "]";
-      if (!is_plain_name(name)) {
+      name_pos = nn->pos;
+      // A name over the limit is shown shortened: the error is about its length.
+      if (!name.empty()) key = "test[" + (name.size() > 64 ? name.substr(0, 48) + "..." : name) + "]";
+      if (const std::string why = name_length_refusal(name, kMaxTestNameBytes, "a test name"); !why.empty()) {
+        d.error(nn->pos, key + ".name", why);
+        name_fits = false;
+      } else if (!is_plain_name(name)) {
         d.error(nn->pos, key + ".name",
                 "a test name may hold only letters, digits, '_', '-', '.' (it names results files and JUnit "
                 "cases)");
@@ -124,6 +132,11 @@ void read_tests(const Node* tests, const Node* defaults_test, Profile& p, Diagno
                     [&](const Node& x) { return x.type == Node::Type::kArray && is_sweepable(x.key); });
       TestDraft t = read_case(c.node, base, key, d);
       t.spec.name = c.points.empty() ? name : case_name(name, c.points);
+      if (name_fits && !c.points.empty())
+        if (const std::string why =
+                name_length_refusal(t.spec.name, kMaxTestNameBytes, "a swept test's case name");
+            !why.empty())
+          d.error(name_pos, key + ".name", why + " (\"" + t.spec.name + "\"); shorten the test's name");
       if (!c.points.empty()) {
         t.spec.sweep_of = name;
         t.spec.sweep = c.points;

@@ -2,7 +2,9 @@
 // exist and differ, keys apply to the kind, durations agree, and the budget only
 // bounds statistics this tool reports for this kind.
 #include <set>
+#include <utility>
 
+#include "labgate/profile/limits.h"
 #include "sections.h"
 #include "suggest.h"
 #include "test_draft.h"
@@ -174,6 +176,17 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
   }
 }
 
+// What the tool or probe that runs the test accepts (labgate/profile/limits.h):
+// the table the argument builders refuse from, so that what validates can start.
+void check_limits(const TestDraft& t, Diagnostics& d) {
+  const std::pair<const char*, std::string> refusals[] = {{"message_size", message_size_refusal(t.spec)},
+                                                          {"rate", rate_refusal(t.spec)},
+                                                          {"interval", interval_refusal(t.spec)}};
+  for (const auto& [key, why] : refusals)
+    if (!why.empty() && !(t.spec.message_size == 0 && std::string(key) == "message_size"))  // said above
+      d.error(t.pos_of(key), t.key_of(key), why);
+}
+
 }  // namespace
 
 bool key_applies(const std::string& key, TestKind kind) { return misplaced(key, kind) == nullptr; }
@@ -202,13 +215,9 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   }
   check_hosts(t, p, d);
   check_timing(t, d);
-  if (rr_or_stream(s.kind)) {
-    if (s.message_size == 0)
-      d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
-    else if (!is_tcp(s.kind) && s.message_size > 65507)
-      d.error(t.pos_of("message_size"), t.key_of("message_size"),
-              "a UDP message holds at most 65507 bytes; found " + std::to_string(s.message_size));
-  }
+  if (rr_or_stream(s.kind) && s.message_size == 0)
+    d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
+  if (runs) check_limits(t, d);
   check_extra_kind(t, p, d);
   if (runs) check_budget(t, d);
 }

@@ -58,27 +58,50 @@ void write_all(int fd, std::string_view content, const std::string& what) {
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
-  const std::string target = path.string();
+  const std::string dir = path.parent_path().empty() ? std::string(".") : path.parent_path().string();
+  Fd dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dfd.get() < 0) write_error(path.string(), errno);
+  write_file_atomic_at(dfd.get(), path.filename().string(), content, path.string());
+}
+
+void write_file_atomic_at(int dirfd, const std::string& relative, std::string_view content,
+                          const std::string& shown) {
+  const std::size_t slash = relative.rfind('/');
+  const std::string parent = slash == std::string::npos ? "." : relative.substr(0, slash);
+  const std::string name = slash == std::string::npos ? relative : relative.substr(slash + 1);
   // Unique per process and call, so concurrent writers of one file never share a temp.
   static std::atomic<unsigned> counter{0};
-  const std::filesystem::path temp =
-      path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                            std::to_string(++counter));
-  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) write_error(target, errno);
+  const std::string temp = (slash == std::string::npos ? "" : parent + "/") + "." + name + ".tmp." +
+                           std::to_string(::getpid()) + "." + std::to_string(++counter);
+  Fd fd(::openat(dirfd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (fd.get() < 0) write_error(shown, errno);
   try {
-    write_all(fd.get(), content, target);
-    if (::fsync(fd.get()) != 0) write_error(target, errno);
-    if (fd.release_and_close() != 0) write_error(target, errno);
-    if (::rename(temp.c_str(), path.c_str()) != 0) write_error(target, errno);
+    write_all(fd.get(), content, shown);
+    if (::fsync(fd.get()) != 0) write_error(shown, errno);
+    if (fd.release_and_close() != 0) write_error(shown, errno);
+    if (::renameat(dirfd, temp.c_str(), dirfd, relative.c_str()) != 0) write_error(shown, errno);
   } catch (...) {
-    ::unlink(temp.c_str());  // never leave a half-written temp behind
+    ::unlinkat(dirfd, temp.c_str(), 0);  // never leave a half-written temp behind
     throw;
   }
   // Make the rename itself durable; a failure here loses nothing already readable.
-  const std::string dir = path.parent_path().empty() ? std::string(".") : path.parent_path().string();
-  Fd dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dfd.get() >= 0) ::fsync(dfd.get());
+  Fd pfd(::openat(dirfd, parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (pfd.get() >= 0) ::fsync(pfd.get());
+}
+
+std::string read_file_at(int dirfd, const std::string& relative, const std::string& shown) {
+  Fd fd(::openat(dirfd, relative.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw Failure(ExitCode::kUsageError, "cannot read " + shown + ": " + std::strerror(errno));
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Failure(ExitCode::kUsageError, "cannot read " + shown + ": " + std::strerror(errno));
+    if (n == 0) return out;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
 }
 
 std::string read_file(const std::filesystem::path& path) {

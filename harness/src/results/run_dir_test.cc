@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -107,6 +108,44 @@ TEST(RunDir, WritesTheDocumentedLayout) {
   EXPECT_EQ(d.log_file(), d.path() / "labgate.log");
   for (const auto& e : fs::recursive_directory_iterator(d.path()))
     EXPECT_THAT(e.path().filename().string(), ::testing::Not(HasSubstr(".tmp."))) << "temp file left behind";
+}
+
+// Issue 22: the parent of the results folder replaced by a symlink mid-run once
+// split the run into two folders. Every file goes through the folder's handle.
+TEST(RunDir, APathReplacedMidRunCannotSplitTheRunAndIsReported) {
+  TempDir tmp;
+  const RunDir d = RunDir::create(tmp.path() / "results", "s", Clock::now());
+  const std::string log = d.log_sink_path();
+  d.write_facts("a", {{"k", 1}});
+  EXPECT_EQ(d.replaced_path(), "");
+  EXPECT_EQ(d.where(), d.path());
+  // The parent moves away and a symlink to another folder takes its place.
+  fs::rename(tmp.path() / "results", tmp.path() / "results.old");
+  fs::create_directories(tmp.path() / "elsewhere" / d.id());
+  fs::create_directory_symlink(tmp.path() / "elsewhere", tmp.path() / "results");
+  d.write_facts("b", {{"k", 2}});
+  d.write_measurement("tcp_rr_64", "a->b", {{"kind", "tcp_rr"}});
+  RunResult run;
+  run.run_id = d.id();
+  run.start_time = Clock::now();
+  d.write_run(run);
+  d.write_text("junit.xml", "<testsuites/>\n");
+  std::FILE* f = std::fopen(log.c_str(), "ab");  // what the log sink does with the path
+  ASSERT_NE(f, nullptr);
+  std::fputs("a line\n", f);
+  std::fclose(f);
+
+  const fs::path old = tmp.path() / "results.old" / d.id();
+  for (const char* file : {"facts/a.json", "facts/b.json", "tests/tcp_rr_64/a-to-b/measurement.json",
+                           "run.json", "junit.xml", "labgate.log"})
+    EXPECT_TRUE(fs::is_regular_file(old / file)) << file << " is not in the folder the run began";
+  EXPECT_TRUE(fs::is_empty(tmp.path() / "elsewhere" / d.id())) << "the run was split";
+  EXPECT_EQ(slurp(old / "labgate.log"), "a line\n");
+  EXPECT_TRUE(d.has("run.json"));
+  EXPECT_EQ(d.load_run().run_id, d.id());
+  EXPECT_EQ(fs::canonical(d.where()), fs::canonical(old));
+  EXPECT_THAT(d.replaced_path(), ::testing::AllOf(HasSubstr(d.path().string() + " no longer leads"),
+                                                  HasSubstr("now at " + d.where().string())));
 }
 
 TEST(RunDir, OpenAndLoadExplainWhatIsWrong) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "labgate/profile/limits.h"
 #include "labgate/util/units.h"
 
 namespace labgate::tools {
@@ -41,8 +42,6 @@ void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
                      : spec.kind == TestKind::kUdpRr     ? "UDP_RR"
                      : spec.kind == TestKind::kTcpStream ? "TCP_STREAM"
                                                          : "UDP_STREAM";
-  if (spec.rate_per_sec)
-    refuse(spec, "netperf cannot send at a fixed rate (open loop); use tool = \"builtin\" for rate = ...");
   inv.server_protocol = "tcp";  // netserver's control connection
   inv.server_argv = {"netserver", "-D", "-f", "-4", "-L", ep.server_address, "-p", std::to_string(ep.port)};
   const long secs = seconds(spec, spec.duration, "duration", inv);
@@ -91,9 +90,6 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sockperf measures ping-pong round trips; ") + profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
-  // sockperf refuses messages below its 14-byte header.
-  if (spec.message_size < 14)
-    refuse(spec, "sockperf messages are at least 14 bytes (message_size = " + str(spec.message_size) + ")");
   const bool tcp = spec.kind == TestKind::kTcpRr;
   if (spec.congestion && tcp)
     refuse(spec,
@@ -141,9 +137,6 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
                      profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"sockperf\" or \"builtin\"");
   const bool udp = spec.kind == TestKind::kUdpStream;
-  if (udp && spec.message_size < 16)
-    refuse(spec,
-           "iperf3 UDP datagrams are at least 16 bytes (message_size = " + str(spec.message_size) + ")");
   inv.server_protocol = "tcp";  // iperf3's control connection, also for UDP tests
   const std::string port = std::to_string(ep.port);
   const long secs = seconds(spec, spec.duration, "duration", inv);
@@ -234,6 +227,10 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
     case Tool::kSysbench:  // disk kinds: labgate/storage/sysbench_command.h
       refuse(spec, "sysbench runs the disk kinds; see labgate::storage::sysbench_commands");
   }
+  // After the tool's own refusals (a kind it cannot run): what it would refuse, from
+  // the table validate reads (labgate/profile/limits.h).
+  for (const std::string& why : {profile::message_size_refusal(spec), profile::rate_refusal(spec)})
+    if (!why.empty()) refuse(spec, why);
   const auto total = spec.warmup + spec.duration;
   // Generous but bounded: a tool that outlives its run by this much is hung.
   inv.client_timeout = total + std::max<std::chrono::nanoseconds>(std::chrono::seconds(30), total / 5);

@@ -135,8 +135,9 @@ TEST(ToolCommands, SockperfRefusesStreamsAndTinyMessages) {
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("sockperf measures ping-pong round trips")));
   auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
   s.message_size = 8;
-  EXPECT_THAT([&] { build_invocation(s, kEp); }, ::testing::ThrowsMessage<std::invalid_argument>(
-                                                     HasSubstr("at least 14 bytes (message_size = 8)")));
+  EXPECT_THAT([&] { build_invocation(s, kEp); },
+              ::testing::ThrowsMessage<std::invalid_argument>(
+                  HasSubstr("at least 14 bytes: each message carries sockperf's 14-byte header; found 8")));
 }
 
 TEST(ToolCommands, Iperf3UdpAtTheProfileRateWithOmittedWarmup) {

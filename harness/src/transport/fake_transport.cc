@@ -163,7 +163,20 @@ std::optional<Transport::FileInfo> FakeTransport::lstat(const std::string& remot
   std::lock_guard lock(mutex_);
   if (auto st = stats.find(remote_path); st != stats.end()) return st->second;
   auto it = files.find(remote_path);
-  if (it == files.end()) return std::nullopt;
+  if (it == files.end()) {
+    // "/" and the parents of what is scripted exist, as root's 0755 directories.
+    const std::string below = remote_path == "/" ? "/" : remote_path + "/";
+    const auto under = [&](const auto& m) {
+      const auto i = m.lower_bound(below);
+      return i != m.end() && i->first.rfind(below, 0) == 0;
+    };
+    if (remote_path != "/" && !under(stats) && !under(files)) return std::nullopt;
+    FileInfo dir;
+    dir.is_dir = true;
+    dir.mode = 0755;
+    dir.uid = 0;
+    return dir;
+  }
   FileInfo info;
   info.mode = 0644;
   info.uid = 0;

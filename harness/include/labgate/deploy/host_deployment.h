@@ -14,6 +14,7 @@
 
 #include "labgate/deploy/become.h"
 #include "labgate/profile/profile.h"
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/transport.h"
 
 namespace labgate::deploy {
@@ -85,6 +86,8 @@ class HostDeployment {
   RootAccess root_ = RootAccess::kNone;
   std::unique_ptr<SudoRunner> sudo_;
   std::string probe_dir_;
+  std::vector<transport::DirComponent>
+      path_;  ///< probe_dir's directories below "/", in order, as lstat saw them
   std::string dir_;
   bool cleaned_ = false;
   std::vector<std::string> swept_;

@@ -52,6 +52,7 @@ class RunBook {
  private:
   results::RunDir dir_;
   results::RunResult run_;
+  bool path_replaced_ = false;  ///< the folder's path was found replaced (and said so)
 };
 
 /// The folder a step should use: $LABGATE_RUN_DIR when set (an existing run

@@ -4,6 +4,7 @@
 // the lease — on success, on failure and on SIGINT/SIGTERM alike.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,8 +14,7 @@
 #include "labgate/lease/lab_lease.h"
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
-
-#include <functional>
+#include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
 
@@ -64,6 +64,17 @@ struct SessionBoundaries {
 lease::LeaseOptions session_lease_options(const profile::Profile& profile,
                                           const std::vector<profile::Host>& hosts);
 
+/// Why a GateSession could not open, and at which step ("reach the hosts", "take
+/// the lab lease", "start the run on the hosts"): the run's headline names the step.
+class SessionFailure : public Failure {
+ public:
+  SessionFailure(const Failure& f, std::string step) : Failure(f), step_(std::move(step)) {}
+  const std::string& step() const { return step_; }
+
+ private:
+  std::string step_;
+};
+
 class GateSession {
  public:
   /// Connects to every host of `hosts` (profile names) at once, takes the lease
@@ -112,6 +123,7 @@ class GateSession {
   std::unique_ptr<LeaseHold> lease_;
   std::map<std::string, HostState> hosts_;
   bool closed_ = false;
+  std::string step_ = "reach the hosts";  ///< the step open() is at, for SessionFailure
 };
 
 }  // namespace labgate::gate

@@ -5,10 +5,14 @@
 //   checks.json  run.json   the precondition verdicts and the whole run
 //   junit.xml  report.html  labgate.log
 // Every file is written atomically the moment its data exists, so a run that is
-// interrupted keeps everything it finished; a write error names the file.
+// interrupted keeps everything it finished; a write error names the file. The
+// folder is opened once and every file is written through that handle, so a
+// path moved or replaced mid-run (a parent swapped for a symlink) cannot split
+// the run into two folders; replaced_path() says when it happened.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -55,15 +59,31 @@ class RunDir {
   void write_run(const RunResult& run) const;
   /// Any other file of the folder (junit.xml, report.html), atomically.
   void write_text(const std::string& relative, std::string_view content) const;
-  /// labgate.log, for the per-run log file sink.
+  /// labgate.log, as shown to people.
   std::filesystem::path log_file() const { return path_ / "labgate.log"; }
+  /// labgate.log opened (created) through the folder's handle, as a path a log
+  /// sink can open: /proc/self/fd/N of this process, the same file wherever the
+  /// folder's path now leads.
+  std::string log_sink_path() const;
+  /// True if `relative` exists in the folder.
+  bool has(const std::string& relative) const;
+  /// Empty while path() still leads to the folder this run writes; else a
+  /// warning naming the path and where the folder is now.
+  std::string replaced_path() const;
+  /// Where the folder is now: path(), unless it was moved (then its new place,
+  /// as the kernel knows it).
+  std::filesystem::path where() const;
 
   /// Reads run.json back; exit 2 naming the file and the JSON path at fault.
   RunResult load_run() const;
 
  private:
-  explicit RunDir(std::filesystem::path p) : path_(std::move(p)) {}
+  RunDir(std::filesystem::path p, int fd);
+  /// Makes `relative` and its parents below the folder.
+  void make_dirs(const std::string& relative) const;
   std::filesystem::path path_;
+  struct Handle;
+  std::shared_ptr<const Handle> handle_;  ///< the folder's open directory (and log)
 };
 
 }  // namespace labgate::results

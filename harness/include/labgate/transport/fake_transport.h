@@ -56,7 +56,8 @@ class FakeTransport : public Transport {
   /// Remote files: read_file and lstat see them, uploads add to them.
   std::map<std::string, std::string> files;
   /// What lstat reports for a path, before `files` is consulted (directories,
-  /// symlinks, odd modes and owners).
+  /// symlinks, odd modes and owners). "/" and the parents of what `stats` or
+  /// `files` hold read as root's 0755 directories.
   std::map<std::string, FileInfo> stats;
   /// What host_identity() reports (a host key fingerprint stand-in).
   std::string identity;
