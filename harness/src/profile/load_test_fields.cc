@@ -13,7 +13,8 @@ constexpr const char* kFieldKeys[] = {
     "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule"};
+    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule",
+    "wrapper",       "preload"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -168,6 +169,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     }
   }
   read_extra_fields(r, t, from_defaults);
+  read_launch_keys(r, s);
   read_mesh_fields(r, t);
 }
 

@@ -199,6 +199,13 @@ struct TestSpec {
   double sample_tolerance = 0.01;
   std::optional<std::uint64_t> socket_buffer;       ///< SO_SNDBUF and SO_RCVBUF, both ends (netperf -s/-S)
   std::optional<std::string> congestion;            ///< TCP_CONGESTION ("cubic"), tcp kinds
+  /// wrapper = "onload --profile=latency": the command prefix both ends' tool or
+  /// probe runs under, as words (a kernel-bypass launcher, numactl, ...).
+  std::vector<std::string> wrapper;
+  /// preload = "libxlio.so": the built-in probes run their dynamically linked
+  /// build with LD_PRELOAD set to it, and the case fails unless both ends report
+  /// the library mapped in their own process (tcp/udp kinds, tool = "builtin").
+  std::optional<std::string> preload;
   std::optional<int> mtu;                           ///< path_mtu: the MTU the path must carry
   PingParams ping;                                  ///< ping_flood
   CommandParams command;                            ///< command (runs on on[0])
