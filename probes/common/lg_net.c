@@ -1,4 +1,4 @@
-/* Socket plumbing for the measuring probes (Linux 2.6.18 system calls only). */
+/* Socket plumbing for the measuring probes, IPv4 and IPv6 (Linux 2.6.18 system calls only). */
 #include "lg_net.h"
 
 #include <arpa/inet.h>
@@ -13,19 +13,60 @@
 
 #include "lg_measure_util.h"
 
-int lg_addr(const char* ip, int port, struct sockaddr_in* out) {
+int lg_addr(const char* ip, int port, lg_sockaddr* out) {
   memset(out, 0, sizeof(*out));
-  out->sin_family = AF_INET;
-  out->sin_port = htons((uint16_t)port);
   if (port < 0 || port > 65535) return -1;
-  return inet_pton(AF_INET, ip, &out->sin_addr) == 1 ? 0 : -1;
+  if (inet_pton(AF_INET, ip, &out->in4.sin_addr) == 1) {
+    out->in4.sin_family = AF_INET;
+    out->in4.sin_port = htons((uint16_t)port);
+    return 0;
+  }
+  if (inet_pton(AF_INET6, ip, &out->in6.sin6_addr) == 1) {
+    out->in6.sin6_family = AF_INET6;
+    out->in6.sin6_port = htons((uint16_t)port);
+    return 0;
+  }
+  return -1;
 }
 
-const char* lg_addr_str(const struct sockaddr_in* a, char* buf, size_t len) {
-  char ip[INET_ADDRSTRLEN];
-  inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip));
-  snprintf(buf, len, "%s:%d", ip, ntohs(a->sin_port));
+socklen_t lg_addr_len(const lg_sockaddr* a) {
+  return a->sa.sa_family == AF_INET6 ? (socklen_t)sizeof(a->in6) : (socklen_t)sizeof(a->in4);
+}
+
+int lg_addr_port(const lg_sockaddr* a) {
+  return ntohs(a->sa.sa_family == AF_INET6 ? a->in6.sin6_port : a->in4.sin_port);
+}
+
+void lg_addr_set_port(lg_sockaddr* a, int port) {
+  if (a->sa.sa_family == AF_INET6)
+    a->in6.sin6_port = htons((uint16_t)port);
+  else
+    a->in4.sin_port = htons((uint16_t)port);
+}
+
+int lg_addr_same_host(const lg_sockaddr* a, const lg_sockaddr* b) {
+  if (a->sa.sa_family != b->sa.sa_family) return 0;
+  if (a->sa.sa_family == AF_INET6)
+    return memcmp(&a->in6.sin6_addr, &b->in6.sin6_addr, sizeof(a->in6.sin6_addr)) == 0;
+  return a->sa.sa_family == AF_INET && a->in4.sin_addr.s_addr == b->in4.sin_addr.s_addr;
+}
+
+const char* lg_addr_str(const lg_sockaddr* a, char* buf, size_t len) {
+  char ip[INET6_ADDRSTRLEN];
+  if (a->sa.sa_family == AF_INET6) {
+    inet_ntop(AF_INET6, &a->in6.sin6_addr, ip, sizeof(ip));
+    snprintf(buf, len, "[%s]:%d", ip, lg_addr_port(a));
+  } else {
+    inet_ntop(AF_INET, &a->in4.sin_addr, ip, sizeof(ip));
+    snprintf(buf, len, "%s:%d", ip, lg_addr_port(a));
+  }
   return buf;
+}
+
+int lg_socket(const lg_sockaddr* a, int type) {
+  int fd = socket(a->sa.sa_family, type, 0);
+  if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return fd;
 }
 
 int lg_set_nonblocking(int fd, int on) {
@@ -35,30 +76,23 @@ int lg_set_nonblocking(int fd, int on) {
   return fcntl(fd, F_SETFL, flags);
 }
 
-/* socket() + FD_CLOEXEC by fcntl: SOCK_CLOEXEC is newer than 2.6.18. */
-static int make_socket(int type) {
-  int fd = socket(AF_INET, type, 0);
-  if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
-  return fd;
-}
-
 static int bound_port(int fd) {
-  struct sockaddr_in got;
+  lg_sockaddr got;
   socklen_t len = sizeof(got);
-  if (getsockname(fd, (struct sockaddr*)&got, &len) != 0) return -1;
-  return ntohs(got.sin_port);
+  if (getsockname(fd, &got.sa, &len) != 0) return -1;
+  return lg_addr_port(&got);
 }
 
-static int bind_socket(int type, const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
-  char where[64];
+static int bind_socket(int type, const lg_sockaddr* a, int* port, char* err, size_t errlen) {
+  char where[80];
   int one = 1;
-  int fd = make_socket(type);
+  int fd = lg_socket(a, type);
   if (fd < 0) {
     snprintf(err, errlen, "socket: %s", strerror(errno));
     return -1;
   }
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  if (bind(fd, (const struct sockaddr*)a, sizeof(*a)) != 0) {
+  if (bind(fd, &a->sa, lg_addr_len(a)) != 0) {
     snprintf(err, errlen, "cannot bind %s: %s", lg_addr_str(a, where, sizeof(where)), strerror(errno));
     close(fd);
     return -1;
@@ -72,26 +106,26 @@ static int bind_socket(int type, const struct sockaddr_in* a, int* port, char* e
   return fd;
 }
 
-int lg_listen_tcp(const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
+int lg_listen_tcp(const lg_sockaddr* a, int* port, char* err, size_t errlen) {
   return bind_socket(SOCK_STREAM, a, port, err, errlen);
 }
 
-int lg_bind_udp(const struct sockaddr_in* a, int* port, char* err, size_t errlen) {
+int lg_bind_udp(const lg_sockaddr* a, int* port, char* err, size_t errlen) {
   return bind_socket(SOCK_DGRAM, a, port, err, errlen);
 }
 
-int lg_connect_tcp(const struct sockaddr_in* a, uint64_t timeout_ns, char* err, size_t errlen) {
-  char where[64];
+int lg_connect_tcp(const lg_sockaddr* a, uint64_t timeout_ns, char* err, size_t errlen) {
+  char where[80];
   int soerr = 0;
   socklen_t len = sizeof(soerr);
-  int fd = make_socket(SOCK_STREAM);
+  int fd = lg_socket(a, SOCK_STREAM);
   if (fd < 0) {
     snprintf(err, errlen, "socket: %s", strerror(errno));
     return -1;
   }
   lg_addr_str(a, where, sizeof(where));
   lg_set_nonblocking(fd, 1);
-  if (connect(fd, (const struct sockaddr*)a, sizeof(*a)) != 0) {
+  if (connect(fd, &a->sa, lg_addr_len(a)) != 0) {
     int r;
     if (errno != EINPROGRESS) {
       snprintf(err, errlen, "cannot connect to %s: %s", where, strerror(errno));

@@ -1,33 +1,56 @@
 /* Socket plumbing for the measuring probes, limited to what Linux 2.6.18 has:
  * no SOCK_NONBLOCK/SOCK_CLOEXEC, no accept4; O_NONBLOCK through fcntl, waits
- * through poll(). Numeric IPv4 addresses only: a probe never consults the
- * target's name service (a static binary would load its NSS libraries). */
+ * through poll(). Numeric IPv4 or IPv6 addresses only: a probe never consults
+ * the target's name service (a static binary would load its NSS libraries);
+ * the harness resolves a name on the host first and passes the address. */
 #ifndef LABGATE_PROBES_LG_NET_H
 #define LABGATE_PROBES_LG_NET_H
 
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
-/** Fills `out` from a dotted IPv4 address and a port. Returns 0 or -1. */
-int lg_addr(const char* ip, int port, struct sockaddr_in* out);
+/** An IPv4 or IPv6 socket address (sa.sa_family tells which). */
+typedef union lg_sockaddr {
+  struct sockaddr sa;
+  struct sockaddr_in in4;
+  struct sockaddr_in6 in6;
+} lg_sockaddr;
 
-/** Formats "a.b.c.d:port" into buf. */
-const char* lg_addr_str(const struct sockaddr_in* a, char* buf, size_t len);
+/** Fills `out` from a numeric IPv4 ("192.0.2.1") or IPv6 ("fd00::1") address
+ * and a port. Returns 0, or -1 when `ip` is neither or the port is out of range. */
+int lg_addr(const char* ip, int port, lg_sockaddr* out);
+
+/** The length bind()/connect() take for `a`'s family. */
+socklen_t lg_addr_len(const lg_sockaddr* a);
+
+/** The port of `a`, and setting it, for either family. */
+int lg_addr_port(const lg_sockaddr* a);
+void lg_addr_set_port(lg_sockaddr* a, int port);
+
+/** 1 when a and b hold the same family and host address (ports ignored). */
+int lg_addr_same_host(const lg_sockaddr* a, const lg_sockaddr* b);
+
+/** Formats "a.b.c.d:port" or "[v6]:port" into buf. */
+const char* lg_addr_str(const lg_sockaddr* a, char* buf, size_t len);
+
+/** A close-on-exec socket of `a`'s family (SOCK_CLOEXEC is newer than 2.6.18). */
+int lg_socket(const lg_sockaddr* a, int type);
 
 int lg_set_nonblocking(int fd, int on);
 
 /** A TCP listener bound to exactly `a` (port 0 = any free one). Returns the fd,
  * or -1 with an explanation in err. `*port` receives the bound port. */
-int lg_listen_tcp(const struct sockaddr_in* a, int* port, char* err, size_t errlen);
+int lg_listen_tcp(const lg_sockaddr* a, int* port, char* err, size_t errlen);
 
 /** A UDP socket bound to exactly `a`. Same conventions as lg_listen_tcp. */
-int lg_bind_udp(const struct sockaddr_in* a, int* port, char* err, size_t errlen);
+int lg_bind_udp(const lg_sockaddr* a, int* port, char* err, size_t errlen);
 
 /** Connects a TCP socket within `timeout_ns` (non-blocking connect + poll); the
  * returned socket is blocking again. Returns the fd or -1 with err filled. */
-int lg_connect_tcp(const struct sockaddr_in* a, uint64_t timeout_ns, char* err, size_t errlen);
+int lg_connect_tcp(const lg_sockaddr* a, uint64_t timeout_ns, char* err, size_t errlen);
 
 /** Waits for `events` on fd until the CLOCK_MONOTONIC deadline. Returns 1 when
  * ready, 0 at the deadline, -1 on error (errno; EINTR when a signal came). */

@@ -1,7 +1,6 @@
 /* The probe servers' peer filter (see lg_net_peer.h). */
 #include "lg_net_peer.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,14 +13,14 @@
 int lg_peer_set(lg_peer_filter* f, const char* ip) {
   memset(f, 0, sizeof(*f));
   if (ip == NULL) return 0;
-  if (inet_pton(AF_INET, ip, &f->addr) != 1) return -1;
+  if (lg_addr(ip, 0, &f->addr) != 0) return -1;
   f->on = 1;
   return 0;
 }
 
-int lg_peer_allows(lg_peer_filter* f, const struct sockaddr_in* from) {
+int lg_peer_allows(lg_peer_filter* f, const lg_sockaddr* from) {
   if (!f->on) return 1;
-  if (from->sin_family == AF_INET && from->sin_addr.s_addr == f->addr.s_addr) return 1;
+  if (lg_addr_same_host(from, &f->addr)) return 1;
   f->foreign++;
   return 0;
 }
@@ -42,13 +41,13 @@ int lg_accept_peer(int lfd, lg_peer_filter* f, uint64_t deadline_ns) {
    * inherit O_NONBLOCK on Linux, so the one returned is blocking. */
   lg_set_nonblocking(lfd, 1);
   for (;;) {
-    struct sockaddr_in from;
+    lg_sockaddr from;
     socklen_t len = sizeof(from);
     int fd, r = lg_wait_fd(lfd, POLLIN, deadline_ns);
     if (r == 0) return -2;
     if (r < 0) return -1;
     memset(&from, 0, sizeof(from));
-    fd = accept(lfd, (struct sockaddr*)&from, &len);
+    fd = accept(lfd, &from.sa, &len);
     if (fd < 0) {
       if (errno == EINTR) return -1;
       continue; /* EAGAIN, ECONNABORTED: that connection is gone; keep waiting */

@@ -5,23 +5,24 @@
 #ifndef LABGATE_PROBES_LG_NET_PEER_H
 #define LABGATE_PROBES_LG_NET_PEER_H
 
-#include <netinet/in.h>
 #include <stdint.h>
 
-/** Who may talk to a probe server: one IPv4 address, or (off) anyone. */
+#include "lg_net.h"
+
+/** Who may talk to a probe server: one IPv4 or IPv6 address, or (off) anyone. */
 typedef struct lg_peer_filter {
   int on;                     /**< 0: any source is served (no --peer given) */
-  struct in_addr addr;        /**< the only source served when on; its port may be any */
+  lg_sockaddr addr;           /**< the only source served when on; its port may be any */
   unsigned long long foreign; /**< connections reset and datagrams ignored: they came from elsewhere */
 } lg_peer_filter;
 
-/** Sets the filter to `ip` (dotted IPv4); NULL lets anyone in. Returns 0, or -1
- * when `ip` is not an IPv4 address (the filter is then left off). */
+/** Sets the filter to `ip` (numeric IPv4 or IPv6); NULL lets anyone in. Returns
+ * 0, or -1 when `ip` is not a numeric address (the filter is then left off). */
 int lg_peer_set(lg_peer_filter* f, const char* ip);
 
 /** 1 if `from` may talk to the server. Otherwise counts it as foreign and
  * returns 0: the caller drops what it sent without answering. */
-int lg_peer_allows(lg_peer_filter* f, const struct sockaddr_in* from);
+int lg_peer_allows(lg_peer_filter* f, const lg_sockaddr* from);
 
 /** Waits until the CLOCK_MONOTONIC deadline for a connection from the allowed
  * peer on the listener `lfd` and returns it (blocking, close-on-exec). A

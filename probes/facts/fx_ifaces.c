@@ -2,7 +2,8 @@
  * SIOCETHTOOL/ETHTOOL_GDRVINFO (what `ethtool -i` shows, without the binary),
  * speed and duplex from ETHTOOL_GSET, MTU, flags and IPv4 address from the
  * classic SIOCGIF* ioctls, all on a plain socket(AF_INET, SOCK_DGRAM, 0) as on
- * 2.6.18; the NIC's tuning through fx_nic.c. Under --root the ioctl answers
+ * 2.6.18; IPv6 addresses from /proc/net/if_inet6 (2.6.18 has it, and it needs
+ * no netlink); the NIC's tuning through fx_nic.c. Under --root the ioctl answers
  * come from DIR/.labgate-ioctl/<ifname>.conf. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -179,6 +180,42 @@ static void recorded_iface(fx_json* j, const fx_rec* rec) {
     fx_fact_str_note(j, "ipv4_address", NULL, rec->path, rec->err, rec->err ? NULL : "no IPv4 address");
 }
 
+/* The interface's IPv6 addresses, every scope, from /proc/net/if_inet6 lines
+ * "fd4c67620000001900000000000000001 04 40 00 80 ic0" (address in 32 hex
+ * digits, index, prefix length, scope, flags, name), printed as inet_ntop does. */
+static void ipv6_fact(fx_json* j, const char* name) {
+  const char* src = "/proc/net/if_inet6";
+  fx_text t;
+  char *cur, *end, *line;
+  int err = fx_read(src, &t);
+  fx_fact_begin(j, "ipv6_addresses");
+  if (err) {
+    fx_json_null(j, "value");
+    fx_fact_end(j, src, err, err == ENOENT ? "no IPv6 in this kernel" : NULL);
+    return;
+  }
+  fx_json_open_array(j, "value");
+  cur = t.data, end = t.data + t.len;
+  while ((line = fx_next_line(&cur, end)) != NULL) {
+    char hex[33], dev[IFNAMSIZ + 1], text[INET6_ADDRSTRLEN];
+    unsigned char a[16];
+    unsigned idx, plen, scope, flags;
+    int k;
+    if (sscanf(line, "%32s %x %x %x %x %16s", hex, &idx, &plen, &scope, &flags, dev) != 6 ||
+        strlen(hex) != 32 || strcmp(dev, name) != 0)
+      continue;
+    for (k = 0; k < 16; k++) {
+      unsigned byte;
+      if (sscanf(hex + 2 * k, "%2x", &byte) != 1) break;
+      a[k] = (unsigned char)byte;
+    }
+    if (k == 16 && inet_ntop(AF_INET6, a, text, sizeof text)) fx_json_str(j, NULL, text);
+  }
+  fx_json_close_array(j);
+  fx_fact_end(j, src, 0, NULL);
+  fx_text_free(&t);
+}
+
 /* Names in /proc/net/dev ("  eth0: 1234 ..."), or just membership of one. */
 static int dev_list(fx_names* out) {
   fx_text t;
@@ -221,6 +258,7 @@ static void one_iface(fx_json* j, int fd, const char* name, const fx_names* dev,
     live_iface(j, fd, name);
     fx_nic_ethtool(j, fd, name, NULL);
   }
+  ipv6_fact(j, name);
   fx_nic_irqs(j, name);
   fx_json_close(j);
 }

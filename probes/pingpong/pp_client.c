@@ -60,7 +60,7 @@ void pp_follow_p50(pp_client* c) {
   if (last->count > 0) c->outliers.threshold_ns = 10 * last->p50_ns;
 }
 
-static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
+static int tcp_connect(pp_client* c, const lg_sockaddr* addr) {
   const pp_config* cfg = c->cfg;
   char err[256];
   uint32_t hello[4], answer[4];
@@ -101,12 +101,12 @@ static int tcp_connect(pp_client* c, const struct sockaddr_in* addr) {
   return fd;
 }
 
-static int udp_connect(pp_client* c, const struct sockaddr_in* addr) {
+static int udp_connect(pp_client* c, const lg_sockaddr* addr) {
   /* A connected UDP socket turns the server's ICMP port-unreachable into
    * ECONNREFUSED, so a missing server is reported instead of timing out. */
   char err[256];
-  int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  if (fd < 0 || connect(fd, (const struct sockaddr*)addr, sizeof(*addr)) != 0) {
+  int fd = lg_socket(addr, SOCK_DGRAM);
+  if (fd < 0 || connect(fd, &addr->sa, lg_addr_len(addr)) != 0) {
     pp_fail(c, "cannot set up UDP to %s:%d: %s", c->cfg->addr, c->cfg->port, strerror(errno));
     if (fd >= 0) close(fd);
     return -1;
@@ -183,7 +183,7 @@ static int allocate(pp_client* c) {
 
 int pp_run_client(const pp_config* cfg) {
   pp_client* c = &g_client;
-  struct sockaddr_in addr;
+  lg_sockaddr addr;
   const char* cpu_src = "none";
   int cpu_start, cpu_end;
   double timer_cost;
@@ -200,7 +200,7 @@ int pp_run_client(const pp_config* cfg) {
              5;
   lg_arm_deadline("pingpong client", (unsigned)margin_s);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
-    lg_usage_error("pingpong", "--connect: '%s' is not an IPv4 address", cfg->addr);
+    lg_usage_error("pingpong", "--connect: '%s' is not a numeric IPv4 or IPv6 address", cfg->addr);
   if (allocate(c) != 0) {
     fprintf(stderr,
             "pingpong client: cannot allocate the run's buffers (interval too short for the duration?)\n");

@@ -132,10 +132,10 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
   while (!g_stop) {
-    struct sockaddr_in from;
+    lg_sockaddr from;
     socklen_t flen = sizeof(from);
     ssize_t n =
-        recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, (struct sockaddr*)&from, &flen);
+        recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, &from.sa, &flen);
     /* A datagram from a stranger gets no answer and is not activity. */
     if (n < 0 || !lg_peer_allows(peer, &from)) {
       if (lg_now_ns() - last >= cfg->idle_timeout_ns) return "idle_timeout";
@@ -147,7 +147,7 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       continue;
     }
     if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
-    sendto(fd, buf, (size_t)n, 0, (struct sockaddr*)&from, flen);
+    sendto(fd, buf, (size_t)n, 0, &from.sa, flen);
     st->requests++;
     st->bytes += (uint64_t)n;
     book_turnaround(t, fd, buf, (size_t)n, last, lg_now_ns());
@@ -188,7 +188,7 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
 }
 
 int pp_run_server(const pp_config* cfg) {
-  struct sockaddr_in addr;
+  lg_sockaddr addr;
   char err[256];
   int fd, port = 0, cpu_actual;
   const char* cpu_src = "none";
@@ -200,9 +200,9 @@ int pp_run_server(const pp_config* cfg) {
   memset(&st, 0, sizeof(st));
   lg_install_stop_handlers(&g_stop);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
-    lg_usage_error("pingpong", "--bind: '%s' is not an IPv4 address", cfg->addr);
+    lg_usage_error("pingpong", "--bind: '%s' is not a numeric IPv4 or IPv6 address", cfg->addr);
   if (lg_peer_set(&peer, cfg->peer) != 0)
-    lg_usage_error("pingpong", "--peer: '%s' is not an IPv4 address", cfg->peer);
+    lg_usage_error("pingpong", "--peer: '%s' is not a numeric IPv4 or IPv6 address", cfg->peer);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) {
     fprintf(stderr, "pingpong server: cannot pin to CPU %d: %s\n", cfg->cpu, strerror(errno));
     return LG_EXIT_RUN;

@@ -56,7 +56,7 @@ static void fail(client* c, const char* fmt, ...) {
   c->stop = 1;
 }
 
-static int handshake(client* c, const struct sockaddr_in* addr) {
+static int handshake(client* c, const lg_sockaddr* addr) {
   const st_config* cfg = c->cfg;
   char line[ST_LINE_MAX], err[256];
   int one = 1, n;
@@ -83,8 +83,8 @@ static int handshake(client* c, const struct sockaddr_in* addr) {
   return 0;
 }
 
-static int open_data(client* c, const struct sockaddr_in* addr) {
-  struct sockaddr_in u = *addr;
+static int open_data(client* c, const lg_sockaddr* addr) {
+  lg_sockaddr u = *addr;
   char err[256];
   if (!c->cfg->udp) {
     c->data = c->ctrl;
@@ -95,9 +95,9 @@ static int open_data(client* c, const struct sockaddr_in* addr) {
     lg_describe_tuning(c->data, 1, &c->cfg->tune, c->tuning, sizeof(c->tuning));
     return 0;
   }
-  u.sin_port = htons((uint16_t)c->udp_port);
-  c->data = socket(AF_INET, SOCK_DGRAM, 0);
-  if (c->data < 0 || connect(c->data, (struct sockaddr*)&u, sizeof(u)) != 0) {
+  lg_addr_set_port(&u, c->udp_port);
+  c->data = lg_socket(&u, SOCK_DGRAM);
+  if (c->data < 0 || connect(c->data, &u.sa, lg_addr_len(&u)) != 0) {
     fail(c, "cannot set up UDP to %s:%d: %s", c->cfg->addr, c->udp_port, strerror(errno));
     return -1;
   }
@@ -267,7 +267,7 @@ static void print_result(client* c, int cpu_start, int cpu_end, const char* cpu_
 
 int st_run_client(const st_config* cfg) {
   client* c = &g_client;
-  struct sockaddr_in addr;
+  lg_sockaddr addr;
   const char* cpu_src = "none";
   int cpu_start, cpu_end;
   double timer_cost;
@@ -281,7 +281,7 @@ int st_run_client(const st_config* cfg) {
                                                   1000000000ull +
                                               5));
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
-    lg_usage_error("stream", "--connect: '%s' is not an IPv4 address", cfg->addr);
+    lg_usage_error("stream", "--connect: '%s' is not a numeric IPv4 or IPv6 address", cfg->addr);
   c->buf = (unsigned char*)calloc(1, cfg->size);
   c->hist = (lg_hist*)malloc(sizeof(lg_hist));
   if (c->buf == NULL || c->hist == NULL ||

@@ -63,9 +63,9 @@ static int drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq)
   for (;;) {
     uint64_t seq;
     uint32_t tok = 0;
-    struct sockaddr_in from;
+    lg_sockaddr from;
     socklen_t flen = sizeof(from);
-    ssize_t n = recvfrom(s->ufd, s->buf, ST_MAX_UDP_SIZE + 1, MSG_DONTWAIT, (struct sockaddr*)&from, &flen);
+    ssize_t n = recvfrom(s->ufd, s->buf, ST_MAX_UDP_SIZE + 1, MSG_DONTWAIT, &from.sa, &flen);
     if (n < 0) return from_peer;
     if (!lg_peer_allows(&s->peer, &from)) continue;
     from_peer++;
@@ -173,16 +173,16 @@ static const char* serve(server* s) {
   return "signal";
 }
 
-static int open_sockets(server* s, const struct sockaddr_in* addr) {
+static int open_sockets(server* s, const lg_sockaddr* addr) {
   char err[256];
-  struct sockaddr_in u = *addr;
+  lg_sockaddr u = *addr;
   s->lfd = lg_listen_tcp(addr, &s->port, err, sizeof(err));
   if (s->lfd >= 0 && s->cfg->udp) {
     /* Same port number for UDP when free, so one firewall hole serves both. */
-    u.sin_port = htons((uint16_t)s->port);
+    lg_addr_set_port(&u, s->port);
     s->ufd = lg_bind_udp(&u, &s->udp_port, err, sizeof(err));
     if (s->ufd < 0 && s->cfg->port == 0) {
-      u.sin_port = 0;
+      lg_addr_set_port(&u, 0);
       s->ufd = lg_bind_udp(&u, &s->udp_port, err, sizeof(err));
     }
   }
@@ -202,7 +202,7 @@ static int open_sockets(server* s, const struct sockaddr_in* addr) {
 }
 
 int st_run_server(const st_config* cfg) {
-  struct sockaddr_in addr;
+  lg_sockaddr addr;
   server s;
   const char* cpu_src = "none";
   const char* reason;
@@ -212,9 +212,9 @@ int st_run_server(const st_config* cfg) {
   s.ufd = -1;
   lg_install_stop_handlers(&g_stop);
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
-    lg_usage_error("stream", "--bind: '%s' is not an IPv4 address", cfg->addr);
+    lg_usage_error("stream", "--bind: '%s' is not a numeric IPv4 or IPv6 address", cfg->addr);
   if (lg_peer_set(&s.peer, cfg->peer) != 0)
-    lg_usage_error("stream", "--peer: '%s' is not an IPv4 address", cfg->peer);
+    lg_usage_error("stream", "--peer: '%s' is not a numeric IPv4 or IPv6 address", cfg->peer);
   if (cfg->cpu >= 0 && lg_pin_cpu(cfg->cpu) != 0) {
     fprintf(stderr, "stream server: cannot pin to CPU %d: %s\n", cfg->cpu, strerror(errno));
     return LG_EXIT_RUN;

@@ -191,7 +191,7 @@ std::string nic_of_network(const Ctx& c, const std::string& network) {
     net = use->second.networks.begin();
   if (net == use->second.networks.end()) return "";
   for (const auto& [name, i] : c.f.interfaces)
-    if (i.ipv4_address.value == net->second) return name;
+    if (address_on(i, net->second).holds.value_or(false)) return name;
   return "";
 }
 

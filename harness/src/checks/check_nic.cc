@@ -197,14 +197,17 @@ void judge_network(Ctx& c, const profile::InterfaceRule& rule, const facts::Inte
   }
   const auto net = use->second.networks.find(*rule.network);
   r.expected = *rule.network + " (" + net->second + ")";
-  if (!i.ipv4_address.value)
-    fail_with(r, rule.name + " has no IPv4 address (" + i.ipv4_address.source + "), profile wants " + r.expected,
-              "(none)", i.ipv4_address.source,
+  const AddressOnNic a = address_on(i, net->second);
+  if (!a.holds)
+    not_checkable(r, "the " + a.family + " addresses of " + rule.name + " could not be read", a.source);
+  else if (*a.holds)
+    pass(r, rule.name + " address (" + a.source + ")", net->second, a.source);
+  else if (a.found == "(none)")
+    fail_with(r, rule.name + " has no " + a.family + " address (" + a.source + "), profile wants " + r.expected,
+              "(none)", a.source,
               note("Give " + rule.name + " the " + *rule.network + " address " + net->second + ", or fix the profile."));
-  else if (*i.ipv4_address.value == net->second)
-    pass(r, rule.name + " address (" + i.ipv4_address.source + ")", net->second, i.ipv4_address.source);
   else
-    fail(r, rule.name + " address (" + i.ipv4_address.source + ")", *i.ipv4_address.value, i.ipv4_address.source,
+    fail(r, rule.name + " address (" + a.source + ")", a.found, a.source,
          note("The " + *rule.network + " network's address " + net->second + " is not on " + rule.name +
               ": check the cabling and the interface configuration."));
 }

@@ -71,6 +71,17 @@ std::vector<std::string> words(std::string_view s);
 /// Parses a whole decimal integer.
 std::optional<long long> to_int(std::string_view s);
 
+/// What an interface's snapshot says about one test address of either family.
+struct AddressOnNic {
+  std::optional<bool> holds;  ///< nullopt: the addresses of that family could not be read
+  std::string found;          ///< the interface's addresses of that family ("(none)" when it has none)
+  std::string source;         ///< where they came from
+  std::string family;         ///< "IPv4" or "IPv6"
+};
+/// Whether `i` holds `address` (IPv4 against ipv4_address, IPv6 against
+/// ipv6_addresses; any spelling of an IPv6 address matches).
+AddressOnNic address_on(const facts::InterfaceFacts& i, const std::string& address);
+
 /// The snapshot's entry for service `name`, or nullptr after marking `r` not
 /// checkable because the snapshot does not report it.
 const facts::ServiceFacts* reported_service(const Ctx& c, CheckResult& r, const std::string& name);

@@ -102,6 +102,7 @@ void read_interfaces(const Reader& r, const json& top, Facts& f) {
     i.admin = r.text(*it, path, "admin");
     i.link = r.text(*it, path, "link");
     i.ipv4_address = r.text(*it, path, "ipv4_address");
+    if (it->contains("ipv6_addresses")) i.ipv6_addresses = r.strings(*it, path, "ipv6_addresses");
     i.duplex = r.text(*it, path, "duplex");
     i.coalesce = r.settings(*it, path, "coalesce");
     i.ring = r.settings(*it, path, "ring");

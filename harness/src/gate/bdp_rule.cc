@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "labgate/netpath/ping_flood.h"
+#include "labgate/profile/test_address.h"
 #include "labgate/transport/shell_quote.h"
 
 namespace labgate::gate {
@@ -71,8 +72,9 @@ void judge_bdp(GateSession& session, const TestCase& c, CaseRun& run) {
   std::optional<double> bps;
   for (const auto& m : run.measurements)
     if (m.throughput_bps) bps = m.throughput_bps;
-  const std::vector<std::string> argv = {"ping", "-n",  "-q", "-c", "10",
-                                         "-i",   "0.2", "-W", "1",  session.host(c.server).test_address_of(c.spec->network)};
+  const std::string to = session.host(c.server).test_address_of(c.spec->network);
+  const std::vector<std::string> argv = {profile::is_ipv6(to) ? "ping6" : "ping", "-n", "-q", "-c", "10", "-i", "0.2",
+                                         "-W", "1", to};
   std::optional<std::chrono::nanoseconds> rtt;
   std::string why = bps ? "" : "the test measured no throughput";
   try {

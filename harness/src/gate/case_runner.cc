@@ -10,6 +10,7 @@
 #include "labgate/gate/host_runners.h"
 #include "labgate/gate/link_state.h"
 #include "labgate/gate/netpath_runner.h"
+#include "labgate/gate/preload_check.h"
 #include "labgate/gate/progress_line.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
@@ -25,6 +26,13 @@ namespace {
 
 void keep(CaseRun& run, const std::string& name, const std::string& content) {
   run.raw_files.emplace_back(name, content);
+}
+
+/// What was kept under `name` ("" if nothing).
+std::string kept(const CaseRun& run, const std::string& name) {
+  for (const auto& [n, content] : run.raw_files)
+    if (n == name) return content;
+  return "";
 }
 
 /// The probe's own explanation when it could not measure (its JSON "error"), else
@@ -69,7 +77,7 @@ void watch_progress(std::vector<std::string>& argv, transport::RunOptions& o, co
 
 /// Installs the probe for `c` on `host` and returns the directory it is in.
 std::string probe_dir(GateSession& session, const std::string& host, const TestCase& c) {
-  const std::string path = session.probe(host, measure::probe_for(c.spec->kind));
+  const std::string path = session.probe(host, measure::probe_binary(*c.spec));
   return path.substr(0, path.rfind('/'));
 }
 
@@ -136,7 +144,7 @@ class BuiltinServer {
 
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
-  const std::string probe = measure::probe_for(c.spec->kind);
+  const std::string probe = measure::probe_binary(*c.spec);
   session.install({c.server, c.client}, probe);  // both hosts at once, the first time
   // --peer: the server answers only the client host's test address (docs/security.md §5).
   const auto server_argv = measure::probe_server_argv(*c.spec, probe_dir(session, c.server, c), address,
@@ -198,6 +206,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
     watch->given(c.server, split_bracketed(server_out));
     watch->finish(run);
   }
+  if (c.spec->preload) run.rules.push_back(judge_preload(*c.spec->preload, c.client, r.err, c.server, kept(run, "server.err")));
   return run;
 }
 

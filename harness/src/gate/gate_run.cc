@@ -19,6 +19,9 @@ GateSession* GateRun::session(const std::vector<std::string>& hosts) {
   if (stopped()) return nullptr;
   try {
     session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), boundaries_);
+    // run.json says which address each name was on its host (the tests' parameters carry it too).
+    for (const ResolvedName& n : session_->resolved_names())
+      book_.resolved_test_address(n.host, n.key, n.name, n.address);
   } catch (const SessionFailure& e) {
     stop("could not " + e.step() + ": " + e.what());
     return nullptr;

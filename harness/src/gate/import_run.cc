@@ -178,7 +178,7 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
     run.profile_path = req.profile->path;
     run.lab_name = req.profile->lab_name;
     for (const auto& h : req.profile->hosts)
-      if (h.name == c.client || h.name == c.server) run.hosts.push_back({h.name, h.address, h.test_address});
+      if (h.name == c.client || h.name == c.server) run.hosts.push_back({h.name, h.address, h.test_address, {}});
   }
   run.warnings.insert(run.warnings.end(), saved.warnings().begin(), saved.warnings().end());
 

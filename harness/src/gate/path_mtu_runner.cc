@@ -5,6 +5,7 @@
 
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/netpath/path_mtu.h"
+#include "labgate/profile/test_address.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
 
@@ -48,7 +49,7 @@ netpath::MtuSearch search(GateSession& session, const std::string& from, const s
            (detail->empty() ? "" : " (" + *detail + ")") + "\n";
     return result;
   };
-  const auto [low, high] = netpath::search_range(expected);
+  const auto [low, high] = netpath::search_range(expected, profile::is_ipv6(address));
   return netpath::find_path_mtu(low, high, probe, 2, expected);
 }
 

@@ -105,7 +105,7 @@ void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules) {
     line.stat = v.rule;
     line.observed = v.observed;
     line.limit = v.limit;
-    line.unit = "bytes";
+    line.unit = v.unit;
     line.pass = v.pass;
     line.reason = v.message;
     r.budget.push_back(line);

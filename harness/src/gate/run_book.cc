@@ -24,7 +24,7 @@ RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std
   run_.lab_name = profile.lab_name;
   run_.suffix = suffix;
   run_.overrides = profile.overrides;
-  for (const auto& h : profile.hosts) run_.hosts.push_back({h.name, h.address, h.test_address});
+  for (const auto& h : profile.hosts) run_.hosts.push_back({h.name, h.address, h.test_address, {}});
   run_.start_time = results::Clock::now();
   run_.labgate_version = LABGATE_VERSION;
   if (!dir_.has("profile.toml")) dir_.copy_profile(profile.path);
@@ -47,6 +47,15 @@ void RunBook::put_test(results::TestRecord record) {
 }
 
 void RunBook::warn(const std::string& warning) { run_.warnings.push_back(warning); }
+
+void RunBook::resolved_test_address(const std::string& host, const std::string& key, const std::string& name,
+                                    const std::string& address) {
+  for (auto& h : run_.hosts) {
+    if (h.name != host) continue;
+    if (h.test_address == name) h.test_address = address;  // the plain one, or the first network's
+    h.resolved[key] = {name, address};
+  }
+}
 
 void RunBook::set_error(const std::string& error) {
   run_.error += (run_.error.empty() ? "" : "; ") + error;

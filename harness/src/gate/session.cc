@@ -121,6 +121,22 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
   std::vector<std::pair<std::string, std::string>> identities;
   for (const auto& h : leased) identities.emplace_back(h.name, hosts_.at(h.name).transport->host_identity());
   for (const std::string& w : cloned_host_warnings(identities)) spdlog::warn("{}", w);
+  // A test address given as a name is resolved on its own host (where the probe
+  // or tool binds it), every host at once; the peers are given the address.
+  std::vector<std::vector<ResolvedName>> names(leased.size());
+  transport::on_each_host(
+      leased.size(),
+      [&](std::size_t i) {
+        HostState& st = hosts_.at(leased[i].name);
+        st.used = resolve_test_addresses(leased[i], *st.transport, names[i]);
+      },
+      name_of)
+      .throw_if_any("test addresses cannot be resolved");
+  for (const auto& per_host : names)
+    for (const ResolvedName& n : per_host) {
+      spdlog::info("host {}: {} \"{}\" is {} (resolved on {})", n.host, n.key, n.name, n.address, n.host);
+      resolved_.push_back(n);
+    }
   // The lease comes next, over those connections: a second run must not even
   // sweep our directories.
   step_ = "take the lab lease";
@@ -170,6 +186,7 @@ GateSession::HostState& GateSession::state(const std::string& name) {
 }
 
 const profile::Host& GateSession::host(const std::string& name) const {
+  if (auto it = hosts_.find(name); it != hosts_.end() && !it->second.used.name.empty()) return it->second.used;
   const profile::Host* h = profile_.find_host(name);
   if (!h) throw Failure(ExitCode::kUsageError, "host '" + name + "' is not in " + profile_.path);
   return *h;

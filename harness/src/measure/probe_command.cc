@@ -22,8 +22,15 @@ constexpr auto kConnectTimeout = 3s;
 /// never comes (or the harness dies), and if a UDP client's end is lost.
 constexpr auto kIdleTimeout = 30s;
 
-std::string path(const std::string& dir, TestKind kind) {
-  return dir.empty() ? probe_for(kind) : dir + "/" + probe_for(kind);
+std::string path(const std::string& dir, const TestSpec& spec) {
+  return dir.empty() ? probe_binary(spec) : dir + "/" + probe_binary(spec);
+}
+
+/// argv behind the launch prefix (the wrapper runs the probe).
+std::vector<std::string> launched(const TestSpec& spec, std::vector<std::string> argv) {
+  std::vector<std::string> out = launch_prefix(spec);
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
 }
 
 const char* proto(TestKind k) { return profile::is_tcp(k) ? "tcp" : "udp"; }
@@ -63,6 +70,18 @@ const char* probe_for(TestKind kind) {
                               "' (path_mtu and ping_flood run the host's own ping)");
 }
 
+std::string probe_binary(const TestSpec& spec) {
+  const std::string base = probe_for(spec.kind);
+  return spec.preload || !spec.wrapper.empty() ? base + "-dyn" : base;
+}
+
+std::vector<std::string> launch_prefix(const TestSpec& spec) {
+  std::vector<std::string> out;
+  if (spec.preload) out = {"env", "LD_PRELOAD=" + *spec.preload};
+  out.insert(out.end(), spec.wrapper.begin(), spec.wrapper.end());
+  return out;
+}
+
 std::string exact_duration(std::chrono::nanoseconds d) {
   const long long ns = d.count();
   if (ns != 0 && ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
@@ -74,7 +93,7 @@ std::string exact_duration(std::chrono::nanoseconds d) {
 std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::string& probe_dir,
                                            const std::string& server_address, const std::string& peer_address) {
   require_pair(spec);
-  std::vector<std::string> argv{path(probe_dir, spec.kind),
+  std::vector<std::string> argv{path(probe_dir, spec),
                                 "server",
                                 "--bind",
                                 server_address,
@@ -94,13 +113,13 @@ std::vector<std::string> probe_server_argv(const TestSpec& spec, const std::stri
     if (profile::is_tcp(spec.kind) && !spec.nodelay) argv.push_back("--no-nodelay");
   }
   add_tuning(spec, argv);
-  return argv;
+  return launched(spec, std::move(argv));
 }
 
 std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::string& probe_dir,
                                            const std::string& server_address, int port) {
   require_pair(spec);
-  std::vector<std::string> argv{path(probe_dir, spec.kind),
+  std::vector<std::string> argv{path(probe_dir, spec),
                                 "client",
                                 "--connect",
                                 server_address,
@@ -136,7 +155,7 @@ std::vector<std::string> probe_client_argv(const TestSpec& spec, const std::stri
     argv.insert(argv.end(), {"--rate", rate});
   }
   add_tuning(spec, argv);
-  return argv;
+  return launched(spec, std::move(argv));
 }
 
 std::vector<std::string> probe_jitter_argv(const TestSpec& spec, const std::string& probe_dir) {
@@ -144,7 +163,7 @@ std::vector<std::string> probe_jitter_argv(const TestSpec& spec, const std::stri
     throw std::invalid_argument("test '" + spec.name + "' is not a jitter test");
   require_runnable(spec);
   std::vector<std::string> argv{
-      path(probe_dir, spec.kind),    "--duration", exact_duration(spec.duration), "--warmup",
+      path(probe_dir, spec),    "--duration", exact_duration(spec.duration), "--warmup",
       exact_duration(spec.warmup),   "--interval", exact_duration(spec.interval), "--threshold",
       exact_duration(spec.threshold)};
   if (!spec.cpus.empty()) {

@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "labgate/profile/test_address.h"
+
 namespace labgate::netpath {
 namespace {
 
@@ -44,14 +46,24 @@ std::string direction(const std::string& a, const std::string& b, const MtuSearc
 }  // namespace
 
 std::vector<std::string> df_probe_command(const std::string& to_address, int mtu) {
-  return {"ping",    "-n", "-c", "1", "-W", "1", "-M", "do", "-s", std::to_string(mtu - kIcmpOverhead),
+  const bool v6 = profile::is_ipv6(to_address);
+  return {v6 ? "ping6" : "ping",
+          "-n",
+          "-c",
+          "1",
+          "-W",
+          "1",
+          "-M",
+          "do",
+          "-s",
+          std::to_string(mtu - (v6 ? kIcmp6Overhead : kIcmpOverhead)),
           to_address};
 }
 
 DfResult read_df_probe(int exit_status, const std::string& out, const std::string& err, std::string* detail) {
   const std::string all = out + "\n" + err;
   const std::string too_big =
-      first_line_with(all, {"message too long", "Message too long", "Frag needed", "frag needed"});
+      first_line_with(all, {"message too long", "Message too long", "Frag needed", "frag needed", "Packet too big"});
   if (!too_big.empty()) {
     if (detail) *detail = too_big;
     return DfResult::kTooBig;

@@ -43,6 +43,10 @@ TEST(DfProbe, CommandSendsThePayloadThatMakesTheMtu) {
   EXPECT_EQ(
       df_probe_command("198.19.1.2", 1500),
       (std::vector<std::string>{"ping", "-n", "-c", "1", "-W", "1", "-M", "do", "-s", "1472", "198.19.1.2"}));
+  // IPv6: ping6 (RHEL 5's ping is IPv4 only) and 40 + 8 header bytes.
+  EXPECT_EQ(df_probe_command("fd4c:6762:0:19::2", 1500),
+            (std::vector<std::string>{"ping6", "-n", "-c", "1", "-W", "1", "-M", "do", "-s", "1452",
+                                      "fd4c:6762:0:19::2"}));
 }
 
 TEST(DfProbe, ReadsRealIputilsOutputs) {
@@ -129,6 +133,7 @@ TEST(PathMtuSearch, NothingPassesOrPingCannotRun) {
   EXPECT_FALSE(find_path_mtu(9000, 1500, broken).error.empty());
   EXPECT_EQ(search_range(1500), (std::pair<int, int>{68, 9216}));
   EXPECT_EQ(search_range(9216), (std::pair<int, int>{68, 9217}));
+  EXPECT_EQ(search_range(1500, /*ipv6=*/true), (std::pair<int, int>{1280, 9216}));
 }
 
 TEST(PathMtuVerdict, NamesBothDirectionsAndTheExpectation) {

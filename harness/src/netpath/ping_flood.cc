@@ -6,6 +6,8 @@
 #include <regex>
 #include <sstream>
 
+#include "labgate/profile/test_address.h"
+
 namespace labgate::netpath {
 namespace {
 
@@ -49,8 +51,9 @@ void refuse_errors(const std::string& output, const std::string& origin) {
 
 PingInvocation ping_flood_command(const profile::TestSpec& spec, const std::string& to_address) {
   PingInvocation inv;
+  // ping6 for an IPv6 address: RHEL 5's ping is IPv4 only (today's is both).
   inv.argv = {
-      "ping", "-f", "-q", "-n", "-c", std::to_string(spec.ping.count), "-s", std::to_string(spec.ping.size)};
+      profile::is_ipv6(to_address) ? "ping6" : "ping", "-f", "-q", "-n", "-c", std::to_string(spec.ping.count), "-s", std::to_string(spec.ping.size)};
   if (spec.ping.interval) inv.argv.insert(inv.argv.end(), {"-i", seconds_text(*spec.ping.interval)});
   // -w takes whole seconds; round up so a 1.5s duration is not cut to 1s.
   const auto deadline_s = std::max<long long>(

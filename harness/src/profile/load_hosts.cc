@@ -1,11 +1,10 @@
 // Reading [lab], [defaults.ssh] and [hosts.*]: each host starts from the
 // defaults and overrides any SSH key inline; secrets are refused outright.
-#include <arpa/inet.h>
-
 #include <algorithm>
 
 #include "labgate/profile/limits.h"
 #include "labgate/profile/proxy_jump.h"
+#include "labgate/profile/test_address.h"
 #include "paths.h"
 #include "sections.h"
 #include "suggest.h"
@@ -146,28 +145,29 @@ std::optional<std::string> read_word(TableReader& r, std::string_view key, const
   return v;
 }
 
-// The probes bind and connect to a test address as a numeric IPv4 address and
-// never resolve names: anything else would only fail later, far from the profile.
-bool numeric_ipv4(const std::string& v) {
-  in_addr a{};
-  return inet_pton(AF_INET, v.c_str(), &a) == 1;
+// A numeric IPv4 or IPv6 address, or a host name (resolved on the host at run
+// time); anything else would only fail later, far from the profile.
+bool usable_test_address(const Node& n, const std::string& key, Diagnostics& d) {
+  std::string why;
+  if (classify_address(n.text, &why)) return true;
+  d.error(n.pos, key, "\"" + n.text + "\" is " + why);
+  return false;
 }
 
-// test_address = "1.1.1.1" (one network) or { direct = "1.1.1.1", switch = "10.20.0.11" }.
+// test_address = "1.1.1.1" | "fd00::2" | "ic-b" (one network), or
+// { direct = "1.1.1.1", switch = "10.20.0.11" }.
 void read_test_addresses(TableReader& r, Host& h, Diagnostics& d) {
   const Node* n = r.get("test_address");
   if (!n) return;
+  h.test_address_given = true;  // refused or not, it is not missing
   const std::string key = r.key_path("test_address");
-  const char* what = "expected a numeric IPv4 address like \"192.168.1.1\" (the probes bind and connect to it)";
+  const char* example = "an address like \"192.168.1.1\" or \"fd00::2\", or a host name";
   if (n->type == Node::Type::kString) {
-    if (numeric_ipv4(n->text))
-      h.test_address = n->text;
-    else
-      d.error(n->pos, key, what);
+    if (usable_test_address(*n, key, d)) h.test_address = n->text;
     return;
   }
   if (!n->is_table()) {
-    wrong_type(*n, key, "an address like \"192.168.1.1\" or a table of networks like { direct = \"1.1.1.1\" }", d);
+    wrong_type(*n, key, std::string(example) + ", or a table of networks like { direct = \"1.1.1.1\" }", d);
     return;
   }
   for (const Node& c : n->children) {
@@ -175,10 +175,8 @@ void read_test_addresses(TableReader& r, Host& h, Diagnostics& d) {
     if (!is_plain_name(c.key))
       d.error(c.key_pos, k, "a network name must be a plain name like \"direct\"");
     else if (c.type != Node::Type::kString)
-      wrong_type(c, k, "a numeric IPv4 address like \"192.168.1.1\"", d);
-    else if (!numeric_ipv4(c.text))
-      d.error(c.pos, k, what);
-    else
+      wrong_type(c, k, example, d);
+    else if (usable_test_address(c, k, d))
       h.networks.push_back({c.key, c.text});
   }
   if (n->children.empty()) d.error(n->pos, key, "an empty table names no network; give e.g. { direct = \"1.1.1.1\" }");

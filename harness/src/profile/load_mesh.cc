@@ -33,7 +33,7 @@ std::vector<std::string> listed_hosts(const TestDraft& t, const Profile& p, Diag
       continue;
     }
     if (!check_host_ref(p, h, t.pos_of("hosts"), t.key_of("hosts"), d)) continue;
-    if (p.find_host(h)->test_address.empty()) {
+    if (p.find_host(h)->test_address.empty() && !p.find_host(h)->test_address_given) {
       d.error(t.pos_of("hosts"), t.key_of("hosts"),
               "host \"" + h + "\" has no test_address; a mesh measures between the hosts' test addresses");
       continue;

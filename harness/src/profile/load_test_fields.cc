@@ -14,7 +14,7 @@ constexpr const char* kFieldKeys[] = {
     "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
     "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
     "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule", "outlier",
-    "tool_path"};
+    "tool_path",     "wrapper",    "preload"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -176,6 +176,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     }
   }
   read_extra_fields(r, t, from_defaults);
+  read_launch_keys(r, s);
   read_mesh_fields(r, t);
 }
 

@@ -33,6 +33,10 @@ void check_networks(Profile& p, Diagnostics& d);
 void apply_run_overrides(Node& root, const std::vector<RunOverride>& overrides,
                          std::vector<AppliedOverride>& applied, Diagnostics& d);
 
+/// wrapper = "cmd --opt" (split into words, validated) and preload = "libx.so"
+/// of a [[test]] or [defaults.test].
+void read_launch_keys(TableReader& r, TestSpec& s);
+
 /// Whether a test key applies to a kind (the table behind "does not apply to a
 /// ... test").
 bool key_applies(const std::string& key, TestKind kind);

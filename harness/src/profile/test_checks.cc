@@ -52,6 +52,8 @@ constexpr KeyFit kKeyFits[] = {
     {"socket_buffer", rr_or_stream, "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets"},
     {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
     {"congestion", is_tcp, "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
+    {"wrapper", rr_or_stream, "`wrapper` runs a tcp/udp test's tool or probe under a command"},
+    {"preload", rr_or_stream, "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
     {"warmup", measures_series, "it has no warm-up phase"},
     {"interval", interval_kind, "`interval` is the series interval (or ping_flood's ping -i)"},
     {"duration", has_duration, "a path_mtu test searches until it finds the MTU"},
@@ -125,7 +127,7 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
       continue;
     }
     const Host* host = p.find_host(h);
-    if (host->test_address.empty())
+    if (host->test_address.empty() && !host->test_address_given)
       d.error(host->pos, join_key("hosts", h) + ".test_address",
               "missing; tcp/udp, ping_flood and path_mtu tests measure between the hosts' test "
               "(interconnect) addresses");

@@ -129,6 +129,11 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (s.socket_buffer && *s.socket_buffer == 0)
     d.error(t.pos_of("socket_buffer"), t.key_of("socket_buffer"), "must be at least 1 byte, e.g. \"128KiB\"");
+  if (s.preload && s.tool != Tool::kBuiltin)
+    d.error(t.pos_of("preload"), t.key_of("preload"),
+            std::string("preload runs the built-in probes' dynamically linked build, and ") + to_string(s.tool) +
+                " is not one: run it under the stack with wrapper = \"...\" (labgate cannot then prove the "
+                "stack was used)");
   if (s.congestion && !is_plain_name(*s.congestion))
     d.error(t.pos_of("congestion"), t.key_of("congestion"),
             "expected a TCP congestion control name like \"cubic\"");

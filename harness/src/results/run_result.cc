@@ -174,7 +174,10 @@ json to_json(const BudgetLine& b) {
 }
 
 json to_json(const HostInfo& h) {
-  return {{"name", h.name}, {"address", h.address}, {"test_address", h.test_address}};
+  json j = {{"name", h.name}, {"address", h.address}, {"test_address", h.test_address}};
+  for (const auto& [key, r] : h.resolved)
+    j["resolved"][key] = {{"name", r.first}, {"address", r.second}, {"resolved_on", h.name}};
+  return j;
 }
 
 }  // namespace
@@ -392,7 +395,10 @@ RunResult run_result_from_json(const json& j) {
   const auto& hosts = r.array("hosts", false);
   for (std::size_t i = 0; i < hosts.size(); ++i) {
     const JsonReader h(hosts[i], indexed("hosts", i));
-    run.hosts.push_back({h.str("name"), h.str_or("address", ""), h.str_or("test_address", "")});
+    run.hosts.push_back({h.str("name"), h.str_or("address", ""), h.str_or("test_address", ""), {}});
+    if (const auto* res = h.find("resolved"))
+      for (auto it = res->begin(); it != res->end(); ++it)
+        run.hosts.back().resolved[it.key()] = {it->value("name", ""), it->value("address", "")};
   }
   try {
     run.start_time = parse_time(r.str("start"));

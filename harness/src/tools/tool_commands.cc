@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "labgate/profile/limits.h"
+#include "labgate/measure/probe_command.h"
+#include "labgate/profile/test_address.h"
 #include "labgate/util/units.h"
 
 namespace labgate::tools {
@@ -43,9 +45,11 @@ void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
                      : spec.kind == TestKind::kTcpStream ? "TCP_STREAM"
                                                          : "UDP_STREAM";
   inv.server_protocol = "tcp";  // netserver's control connection
-  inv.server_argv = {"netserver", "-D", "-f", "-4", "-L", ep.server_address, "-p", std::to_string(ep.port)};
+  // -4/-6: netperf's address family for the control and the data connection alike.
+  const char* family = profile::is_ipv6(ep.server_address) ? "-6" : "-4";
+  inv.server_argv = {"netserver", "-D", "-f", family, "-L", ep.server_address, "-p", std::to_string(ep.port)};
   const long secs = seconds(spec, spec.duration, "duration", inv);
-  inv.client_argv = {"netperf", "-4",
+  inv.client_argv = {"netperf", family,
                      "-H",      ep.server_address,
                      "-L",      ep.client_address,
                      "-p",      std::to_string(ep.port),
@@ -211,6 +215,9 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
     refuse(spec, "both hosts need a test_address for " + std::string(profile::to_string(spec.tool)));
   if (ep.port < 1 || ep.port > 65535)
     refuse(spec, "port " + std::to_string(ep.port) + " is not a TCP/UDP port");
+  if (profile::is_ipv6(ep.server_address) != profile::is_ipv6(ep.client_address))
+    refuse(spec, "the server's test address " + ep.server_address + " and the client's " + ep.client_address +
+                     " are not of one family (IPv4 and IPv6 cannot talk to each other)");
   ToolInvocation inv;
   switch (spec.tool) {
     case Tool::kNetperf:
@@ -231,6 +238,15 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   // the table validate reads (labgate/profile/limits.h).
   for (const std::string& why : {profile::message_size_refusal(spec), profile::rate_refusal(spec)})
     if (!why.empty()) refuse(spec, why);
+  // wrapper = "...": both ends run under it (a kernel-bypass launcher, numactl).
+  const auto prefix = measure::launch_prefix(spec);
+  inv.server_argv.insert(inv.server_argv.begin(), prefix.begin(), prefix.end());
+  inv.client_argv.insert(inv.client_argv.begin(), prefix.begin(), prefix.end());
+  if (!spec.wrapper.empty()) {
+    std::string w;
+    for (const auto& word : spec.wrapper) w += (w.empty() ? "" : " ") + word;
+    inv.parameters["wrapper"] = w;
+  }
   const auto total = spec.warmup + spec.duration;
   // Generous but bounded: a tool that outlives its run by this much is hung.
   inv.client_timeout = total + std::max<std::chrono::nanoseconds>(std::chrono::seconds(30), total / 5);

@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "labgate/profile/test_address.h"
 #include "labgate/tools/parsers.h"
 #include "labgate/tools/tool_time.h"
 #include "labgate/transport/shell_quote.h"
@@ -60,13 +61,22 @@ class ServerGuard {
   bool stopped_ = false;
 };
 
-std::string hex_le(const std::string& ipv4) {
-  in_addr a{};
-  if (inet_pton(AF_INET, ipv4.c_str(), &a) != 1) return "";
-  const auto* b = reinterpret_cast<const unsigned char*>(&a.s_addr);
+/// The address as /proc/net/tcp{,6} prints it: each 32-bit word in host (little-
+/// endian) order, one word for IPv4, four for IPv6; "" for anything else.
+std::string hex_le(const std::string& address) {
+  unsigned char b[16];
+  std::size_t n = 4;
+  if (inet_pton(AF_INET, address.c_str(), b) != 1) {
+    if (inet_pton(AF_INET6, address.c_str(), b) != 1) return "";
+    n = 16;
+  }
+  std::string out;
   char buf[9];
-  std::snprintf(buf, sizeof buf, "%02X%02X%02X%02X", b[3], b[2], b[1], b[0]);
-  return buf;
+  for (std::size_t w = 0; w < n; w += 4) {
+    std::snprintf(buf, sizeof buf, "%02X%02X%02X%02X", b[w + 3], b[w + 2], b[w + 1], b[w]);
+    out += buf;
+  }
+  return out;
 }
 
 long ms_since(Clock::time_point t0) {
@@ -78,7 +88,9 @@ long ms_since(Clock::time_point t0) {
 std::string wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
                                  const Endpoint& ep, const DriverOptions& o) {
   const bool tcp = inv.server_protocol == "tcp";
-  const std::vector<std::string> probe = {"cat", tcp ? "/proc/net/tcp" : "/proc/net/udp"};
+  const std::string table = std::string(tcp ? "/proc/net/tcp" : "/proc/net/udp") +
+                            (profile::is_ipv6(ep.server_address) ? "6" : "");
+  const std::vector<std::string> probe = {"cat", table};
   const auto deadline = Clock::now() + o.ready_timeout;
   // The server's own word, as soon as it is said: no poll, no interval. Without
   // it (ended, or a build that words it otherwise) /proc/net decides below.
@@ -115,10 +127,11 @@ bool port_taken(const RunResult& r) { return scan::contains_nocase(r.out + r.err
 
 }  // namespace
 
-bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bool tcp) {
+bool port_bound(std::string_view proc_net, const std::string& address, int port, bool tcp) {
   char port_hex[8];
   std::snprintf(port_hex, sizeof port_hex, "%04X", static_cast<unsigned>(port) & 0xFFFFu);
-  const std::string want = hex_le(ipv4);
+  const std::string want = hex_le(address);
+  const std::string any(want.size(), '0');
   for (std::string_view rest = proc_net; !rest.empty();) {
     const std::size_t nl = rest.find('\n');
     const std::string_view line = rest.substr(0, nl);
@@ -129,7 +142,7 @@ bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bo
     const std::size_t colon = w[1].find(':');
     if (colon == std::string_view::npos || w[1].substr(colon + 1) != port_hex) continue;
     const std::string_view addr = w[1].substr(0, colon);
-    if (addr != want && addr != "00000000") continue;
+    if (addr != want && addr != any) continue;
     if (!tcp || w[3] == "0A") return true;
   }
   return false;

@@ -65,6 +65,28 @@ TEST(PortBound, ReadsProcNet) {
   EXPECT_FALSE(port_bound("garbage\n\n: :\n", "198.19.210.2", 41000, true));
 }
 
+// /proc/net/tcp6 and udp6 as this kernel printed them (fd00::2 and ::1 listening
+// on 41002 and 41000, UDP on the wildcard :: port 41001): four little-endian words.
+const char* kTcp6Listen =
+    "  sl  local_address                         remote_address                        st tx_queue rx_queue "
+    "tr tm->when retrnsmt   uid  timeout inode\n"
+    "   0: 000000FD000000000000000002000000:A02A 00000000000000000000000000000000:0000 0A 00000000:00000000 "
+    "00:00000000 00000000     0        0 91262 1 00000000db08b078 100 0 0 10 0\n"
+    "   1: 00000000000000000000000001000000:A028 00000000000000000000000000000000:0000 0A 00000000:00000000 "
+    "00:00000000 00000000     0        0 91169 1 00000000db08b078 100 0 0 10 0\n";
+const char* kUdp6Any =
+    " 9341: 00000000000000000000000000000000:A029 00000000000000000000000000000000:0000 07 00000000:00000000 "
+    "00:00000000 00000000     0        0 91170 2 00000000c6ed48ca 0\n";
+
+TEST(PortBound, ReadsProcNetForIpv6) {
+  EXPECT_TRUE(port_bound(kTcp6Listen, "fd00::2", 41002, true));
+  EXPECT_TRUE(port_bound(kTcp6Listen, "fd00:0::0002", 41002, true)) << "any spelling of the address";
+  EXPECT_FALSE(port_bound(kTcp6Listen, "fd00::3", 41002, true));
+  EXPECT_TRUE(port_bound(kTcp6Listen, "::1", 41000, true));
+  EXPECT_FALSE(port_bound(kTcp6Listen, "fd00::2", 41000, true));
+  EXPECT_TRUE(port_bound(kUdp6Any, "fd4c:6762:0:19::2", 41001, false)) << ":: takes every address";
+}
+
 const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
 
 TEST(ToolDriver, RunsClientParsesAndStopsTheServer) {

@@ -77,6 +77,9 @@ struct InterfaceFacts {
   Text admin;  ///< "up"/"down": IFF_UP
   Text link;   ///< "up" when IFF_UP and IFF_RUNNING (carrier)
   Text ipv4_address;
+  /// /proc/net/if_inet6, every scope, as inet_ntop prints them (absent from
+  /// facts recorded before IPv6 was read: then not known).
+  Fact<std::vector<std::string>> ipv6_addresses;
   Settings coalesce;  ///< ETHTOOL_GCOALESCE: rx_usecs, rx_frames, tx_usecs, tx_frames, adaptive_rx/tx
   Settings ring;      ///< ETHTOOL_GRINGPARAM: rx, tx, rx_max, tx_max
   Settings channels;  ///< ETHTOOL_GCHANNELS (2.6.37+): combined, rx, tx, other, max_combined

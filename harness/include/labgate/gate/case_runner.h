@@ -22,6 +22,7 @@ struct RuleVerdict {
   double limit = 0;                ///< what it must be (mtu) or hold (BDP), bytes
   bool pass = false;
   std::string message;  ///< the figures and the arithmetic, pass or fail
+  std::string unit = "bytes";  ///< of observed and limit ("ends" for preload)
 };
 
 struct CaseRun {

@@ -34,6 +34,10 @@ class RunBook {
   /// Adds a test record, replacing one with the same suite and name/pair.
   void put_test(results::TestRecord record);
   void warn(const std::string& warning);
+  /// Records that host `host`'s `key` ("test_address", "test_address.direct"),
+  /// written as the name `name`, was `address` on that host for this run.
+  void resolved_test_address(const std::string& host, const std::string& key, const std::string& name,
+                             const std::string& address);
   void set_error(const std::string& error);
   /// Why the preconditions were not checked in this run (-L, unreachable hosts).
   void set_not_checked(const std::string& why);

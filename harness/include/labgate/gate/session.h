@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "labgate/deploy/host_deployment.h"
+#include "labgate/gate/test_addresses.h"
 #include "labgate/lease/lab_lease.h"
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
@@ -86,7 +87,11 @@ class GateSession {
   GateSession(const GateSession&) = delete;
   GateSession& operator=(const GateSession&) = delete;
 
+  /// The host as this run uses it: its test-address names resolved on it (see
+  /// test_addresses.h) once connected; the profile's entry for a host not in the session.
   const profile::Host& host(const std::string& name) const;
+  /// Every test-address name resolved when the session opened, host by host.
+  const std::vector<ResolvedName>& resolved_names() const { return resolved_; }
   /// The profile the session was opened for (preconditions a case needs, e.g. buffers_cover_bdp).
   const profile::Profile& profile() const { return profile_; }
   transport::Transport& transport(const std::string& name);
@@ -108,6 +113,7 @@ class GateSession {
  private:
   struct HostState {
     const profile::Host* host = nullptr;
+    profile::Host used;  ///< *host with numeric test addresses
     std::unique_ptr<transport::Transport> transport;
     std::unique_ptr<deploy::HostDeployment> deployment;
   };
@@ -122,6 +128,7 @@ class GateSession {
   const profile::Profile& profile_;
   std::unique_ptr<LeaseHold> lease_;
   std::map<std::string, HostState> hosts_;
+  std::vector<ResolvedName> resolved_;
   bool closed_ = false;
   std::string step_ = "reach the hosts";  ///< the step open() is at, for SessionFailure
 };

@@ -15,6 +15,15 @@ namespace labgate::measure {
 /// or "cmdrun". Throws std::invalid_argument naming a kind no probe serves.
 const char* probe_for(profile::TestKind kind);
 
+/// The probe binary a test deploys and runs: probe_for(kind), or its dynamically
+/// linked build ("pingpong-dyn") when the test has a `preload` or a `wrapper`,
+/// which a kernel-bypass stack needs to hook the probe's socket calls.
+std::string probe_binary(const profile::TestSpec& spec);
+
+/// What runs before the probe or tool: `env LD_PRELOAD=<preload>` (when set),
+/// then the wrapper's words; empty for a plain test.
+std::vector<std::string> launch_prefix(const profile::TestSpec& spec);
+
 /// The server of an rr/stream test, bound to `server_address` (the far host's
 /// test address) on the spec's port or 0 (any free one; read it back with
 /// parse_listening_line). `probe_dir` is where the probes were deployed.

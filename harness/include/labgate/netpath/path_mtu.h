@@ -16,6 +16,10 @@ namespace labgate::netpath {
 /// IPv4 + ICMP header bytes in front of ping's payload: an MTU of 1500 carries
 /// `ping -s 1472`.
 inline constexpr int kIcmpOverhead = 28;
+/// IPv6 + ICMPv6 header bytes: an MTU of 1500 carries `ping6 -s 1452`.
+inline constexpr int kIcmp6Overhead = 48;
+/// The smallest MTU an IPv6 link may have (RFC 8200): the search starts there.
+inline constexpr int kIpv6MinMtu = 1280;
 
 /// What one DF probe of a size showed.
 enum class DfResult {
@@ -25,7 +29,8 @@ enum class DfResult {
   kError,    ///< ping could not run (no route, not permitted, bad address)
 };
 
-/// `ping -n -c 1 -W 1 -M do -s PAYLOAD ADDRESS` for a packet of `mtu` bytes.
+/// `ping -n -c 1 -W 1 -M do -s PAYLOAD ADDRESS` for a packet of `mtu` bytes
+/// (`ping6` and the IPv6 overhead for an IPv6 address: RHEL 5's ping is IPv4 only).
 std::vector<std::string> df_probe_command(const std::string& to_address, int mtu);
 
 /// Reads one df_probe_command() run: its exit status, stdout and stderr.
@@ -57,11 +62,11 @@ using DfProbe = std::function<DfResult(int mtu, std::string* detail)>;
 MtuSearch find_path_mtu(int low, int high, const DfProbe& probe, int attempts = 2,
                         std::optional<int> hint = std::nullopt);
 
-/// The range to search for a test expecting `expected`: from the IPv4 minimum to
-/// above both the expectation and jumbo frames, so a path wider than the profile
-/// says is found too.
-inline std::pair<int, int> search_range(int expected) {
-  return {68, std::min(65535, std::max(expected + 1, 9216))};
+/// The range to search for a test expecting `expected`: from the IPv4 (or IPv6)
+/// minimum to above both the expectation and jumbo frames, so a path wider than
+/// the profile says is found too.
+inline std::pair<int, int> search_range(int expected, bool ipv6 = false) {
+  return {ipv6 ? kIpv6MinMtu : 68, std::min(65535, std::max(expected + 1, 9216))};
 }
 
 /// The verdict on one path_mtu test: both directions must carry exactly `expected`.

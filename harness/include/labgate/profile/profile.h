@@ -63,6 +63,9 @@ struct Host {
   /// several networks, the first one's (use test_address_of to pick one).
   std::string test_address;
   std::vector<TestNetwork> networks;  ///< test_address as a table, in file order; empty for a plain string
+  /// test_address was written (even when refused): validate then says what is
+  /// wrong with it, never also that it is missing.
+  bool test_address_given = false;
   std::optional<std::string> netns;  ///< lab only: run "local" commands inside this namespace
   SshSettings ssh;
   SourcePos pos;

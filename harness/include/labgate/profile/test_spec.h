@@ -205,6 +205,13 @@ struct TestSpec {
   /// sockperf / iperf3: the program run on both hosts ("sockperf-3.10",
   /// "/opt/iperf/bin/iperf3"), one version beside another; unset: the plain name.
   std::optional<std::string> tool_path;
+  /// wrapper = "onload --profile=latency": the command prefix both ends' tool or
+  /// probe runs under, as words (a kernel-bypass launcher, numactl, ...).
+  std::vector<std::string> wrapper;
+  /// preload = "libxlio.so": the built-in probes run their dynamically linked
+  /// build with LD_PRELOAD set to it, and the case fails unless both ends report
+  /// the library mapped in their own process (tcp/udp kinds, tool = "builtin").
+  std::optional<std::string> preload;
   std::optional<int> mtu;                           ///< path_mtu: the MTU the path must carry
   PingParams ping;                                  ///< ping_flood
   CommandParams command;                            ///< command (runs on on[0])

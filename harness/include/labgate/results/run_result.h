@@ -48,6 +48,9 @@ struct HostInfo {
   std::string name;          ///< the profile's key, "a"
   std::string address;       ///< management (SSH) address or "local"
   std::string test_address;  ///< interconnect address the probes measured
+  /// Test-address names resolved on this host for the run: key ("test_address",
+  /// "test_address.direct") -> {name as written, address used}.
+  std::map<std::string, std::pair<std::string, std::string>> resolved;
 };
 
 /// One precondition rule judged on one host ("pair" for rules across hosts).

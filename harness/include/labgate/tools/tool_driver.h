@@ -55,6 +55,6 @@ ToolRun run_tool_test(const profile::TestSpec& spec, transport::Transport& clien
 
 /// Whether /proc/net/tcp (or udp) text shows a socket bound to ipv4:port, for TCP
 /// one in LISTEN state. The wildcard address 0.0.0.0 counts as bound to any.
-bool port_bound(std::string_view proc_net, const std::string& ipv4, int port, bool tcp);
+bool port_bound(std::string_view proc_net, const std::string& address, int port, bool tcp);
 
 }  // namespace labgate::tools
