@@ -96,6 +96,8 @@ void check_modules(Ctx& c);
 void check_interfaces(Ctx& c);
 void check_services(Ctx& c);
 void check_cpu(Ctx& c);
+/// clock synchronized, max_error, source (check_clock.cc).
+void check_clock(Ctx& c);
 /// The NIC tuning rules of one present interface (check_nic.cc), from check_interfaces.
 void check_nic(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i);
 /// services enabled = [...]: enabled at boot and running (check_enabled.cc).

@@ -38,6 +38,8 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
     all_ifaces = pre.cpu->test_cpus_isolated || pre.cpu->test_cpus_nic_local;
     if (pre.cpu->tuned_profile) sections.insert({"services", "processes"});
   }
+  // Which daemon disciplines the clock is told by its process too.
+  if (pre.clock) sections.insert({"clock", "processes"});
   for (const std::string& p : pre.same_on_all_hosts) {
     if (p == "kernel_cmdline") sections.insert("boot");
     if (p.rfind("cpu.", 0) == 0) sections.insert("cpu");

@@ -265,6 +265,34 @@ CpuRule read_cpu(const Node& n, Diagnostics& d) {
   return cpu;
 }
 
+// [preconditions.clock]: synchronized, max_error, source.
+ClockRule read_clock(const Node& n, Diagnostics& d) {
+  TableReader r(&n, "preconditions.clock", d);
+  ClockRule c;
+  c.pos = n.header ? n.pos : n.key_pos;
+  c.synchronized = r.get_bool("synchronized");
+  if (c.synchronized) c.synchronized_pos = r.get("synchronized")->pos;
+  if (const Node* v = r.get("max_error")) {
+    c.max_error = read_duration(*v, r.key_path("max_error"), d);
+    c.max_error_pos = v->pos;
+    if (c.max_error && c.max_error->count() <= 0) {
+      d.error(v->pos, r.key_path("max_error"), "expected a bound above zero like \"100us\"");
+      c.max_error.reset();
+    }
+  }
+  if (auto v = r.get_string("source")) {
+    c.source_pos = r.get("source")->pos;
+    if (*v == "chrony" || *v == "ntpd" || *v == "ptp4l" || *v == "any")
+      c.source = *v;
+    else
+      d.error(c.source_pos, r.key_path("source"),
+              "expected \"chrony\", \"ntpd\", \"ptp4l\" or \"any\", found \"" + *v + "\"");
+  }
+  r.finish();
+  if (n.children.empty()) d.error(c.pos, r.path(), "checks nothing; set synchronized, max_error or source");
+  return c;
+}
+
 // [preconditions.bios]: NAME = "value" as conrep -s names them.
 std::vector<BiosExpectation> read_bios(const Node& n, Diagnostics& d) {
   std::vector<BiosExpectation> out;
@@ -334,6 +362,7 @@ void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
     s.finish();
   }
   if (const Node* n = r.get_table("cpu")) pre.cpu = read_cpu(*n, d);
+  if (const Node* n = r.get_table("clock")) pre.clock = read_clock(*n, d);
   if (const Node* n = r.get_table("bios")) pre.bios = read_bios(*n, d);
   if (auto v = r.get_bool("buffers_cover_bdp")) {
     pre.buffers_cover_bdp = *v;

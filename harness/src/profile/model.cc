@@ -55,6 +55,7 @@ int Preconditions::rule_count() const {
     n += count(cpu->hyperthreading) + count(cpu->max_cstate) + count(cpu->governor) + count(cpu->isolated) +
          count(cpu->nohz_full) + count(cpu->clocksource) + count(cpu->transparent_hugepage) +
          count(cpu->tuned_profile) + (cpu->test_cpus_isolated ? 1 : 0) + (cpu->test_cpus_nic_local ? 1 : 0);
+  if (clock) n += count(clock->synchronized) + count(clock->max_error) + count(clock->source);
   n += static_cast<int>(bios.size()) + (buffers_cover_bdp ? 1 : 0);
   return n;
 }

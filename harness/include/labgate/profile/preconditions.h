@@ -2,6 +2,7 @@
 // (release, kernel command line, sysctls, modules, interfaces, services, CPU).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -69,6 +70,15 @@ struct CpuRule {
   bool test_cpus_nic_local = false;  ///< ... and sits on the NUMA node of the test's NIC
 };
 
+/// [preconditions.clock]: the system clock follows UTC within a bound, as
+/// MiFID II RTS 25 asks of trading servers (100 us for high-frequency trading).
+struct ClockRule {
+  std::optional<bool> synchronized;               ///< the kernel (and the daemon, where read) says so
+  std::optional<std::chrono::nanoseconds> max_error;  ///< the daemon's error bound, else the kernel's maxerror
+  std::optional<std::string> source;              ///< "chrony", "ntpd", "ptp4l" or "any": who disciplines it
+  SourcePos pos, synchronized_pos, max_error_pos, source_pos;
+};
+
 /// A CPU a test pins to on a host, for the test_cpus_* rules.
 struct PinnedCpu {
   std::string test;     ///< the test's (case's) name
@@ -109,6 +119,7 @@ struct Preconditions {
   std::vector<std::string> services_disabled;
   std::vector<std::string> services_enabled;  ///< enabled at boot and running
   std::optional<CpuRule> cpu;
+  std::optional<ClockRule> clock;
   std::vector<BiosExpectation> bios;  ///< [preconditions.bios], in file order
   /// buffers_cover_bdp = true: net.core.rmem_max/wmem_max and the tcp_rmem/tcp_wmem
   /// maxima must each hold the bandwidth-delay product measured between the hosts.
