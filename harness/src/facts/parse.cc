@@ -103,6 +103,8 @@ void read_interfaces(const Reader& r, const json& top, Facts& f) {
     i.admin = r.text(*it, path, "admin");
     i.link = r.text(*it, path, "link");
     i.ipv4_address = r.text(*it, path, "ipv4_address");
+    i.multicast = r.boolean(*it, path, "multicast");
+    i.multicast_route = r.boolean(*it, path, "multicast_route");
     i.duplex = r.text(*it, path, "duplex");
     i.coalesce = r.settings(*it, path, "coalesce");
     i.ring = r.settings(*it, path, "ring");

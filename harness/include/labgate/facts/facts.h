@@ -77,6 +77,8 @@ struct InterfaceFacts {
   Text admin;  ///< "up"/"down": IFF_UP
   Text link;   ///< "up" when IFF_UP and IFF_RUNNING (carrier)
   Text ipv4_address;
+  Bool multicast;        ///< IFF_MULTICAST
+  Bool multicast_route;  ///< 224.0.0.0/4 leaves by this interface (/proc/net/route; the note names the route)
   Settings coalesce;  ///< ETHTOOL_GCOALESCE: rx_usecs, rx_frames, tx_usecs, tx_frames, adaptive_rx/tx
   Settings ring;      ///< ETHTOOL_GRINGPARAM: rx, tx, rx_max, tx_max
   Settings channels;  ///< ETHTOOL_GCHANNELS (2.6.37+): combined, rx, tx, other, max_combined

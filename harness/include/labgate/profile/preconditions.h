@@ -29,6 +29,15 @@ struct ModuleRule {
   SourcePos pos;
 };
 
+/// multicast = { ... } of an interface: what a subscriber on it needs.
+struct MulticastRule {
+  std::optional<bool> flag;                       ///< IFF_MULTICAST
+  std::optional<bool> route;                      ///< 224.0.0.0/4 leaves by this interface
+  std::optional<std::string> rp_filter;           ///< "off", "loose" or "strict": no stricter than this
+  std::optional<int> force_igmp_version;          ///< 0 (none), 1, 2 or 3
+  std::optional<long long> igmp_max_memberships;  ///< at least this many groups per socket
+};
+
 /// [preconditions.interfaces.NAME]
 struct InterfaceRule {
   std::string name;
@@ -44,6 +53,7 @@ struct InterfaceRule {
   std::optional<int> numa_node;         ///< the NIC's PCI device's NUMA node
   std::optional<std::string> irq_cpus;  ///< CPU list every IRQ of the NIC may fire on ("0-1")
   std::optional<std::string> network;   ///< the test network whose address this interface holds
+  std::optional<MulticastRule> multicast;
 };
 
 /// The fields each settings group of an interface rule accepts, and whether
