@@ -1,7 +1,7 @@
 /* The facts probe: one run prints one JSON snapshot of a host's configuration
  * (OS, kernel, boot line, sysctls, modules, interfaces, services, processes,
- * CPU), every value with the path it came from. Static, RHEL 5-safe: it only
- * reads files and issues ioctls, and never starts another program. */
+ * CPU, clock synchronisation), every value with the path it came from. Static, RHEL 5-safe: it only
+ * reads files and issues ioctls (and one read-only adjtimex), and never starts another program. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   if (a.sections & FX_SEC_SERVICES) fx_section_services(&j, &a);
   if (a.sections & FX_SEC_PROCESSES) fx_section_processes(&j);
   if (a.sections & FX_SEC_CPU) fx_section_cpu(&j);
+  if (a.sections & FX_SEC_CLOCK) fx_section_clock(&j);
   fx_json_close(&j);
   free(a.sysctl_file_text);
   if (j.err || fflush(stdout) != 0 || ferror(stdout)) {

@@ -15,11 +15,12 @@ void fx_usage(void) {
       "usage: facts [--root DIR] [--sections LIST] [--sysctl KEY]... [--sysctl-file FILE]\n"
       "             [--module NAME]... [--iface NAME]... [--all-interfaces] [--service NAME]...\n"
       "Prints one JSON snapshot of this host's configuration on stdout; every value\n"
-      "carries the path it was read from. Reads files and uses ioctls only.\n"
+      "carries the path it was read from. Reads files and uses ioctls and adjtimex only.\n"
       "  --root DIR        read a recorded tree below DIR instead of /; interface\n"
-      "                    ioctls then come from DIR/.labgate-ioctl/<ifname>.conf\n"
+      "                    ioctls then come from DIR/.labgate-ioctl/<ifname>.conf,\n"
+      "                    adjtimex from DIR/.labgate-ioctl/adjtimex.conf\n"
       "  --sections LIST   comma list of os,kernel,boot,sysctl,modules,interfaces,\n"
-      "                    services,processes,cpu (default: all)\n"
+      "                    services,processes,cpu,clock (default: all)\n"
       "  --sysctl KEY      a sysctl to read, dotted (net.ipv4.tcp_sack); repeatable\n"
       "  --sysctl-file F   a file with one sysctl key per line (# comments)\n"
       "  --module NAME     a kernel module to report; repeatable\n"
@@ -41,7 +42,8 @@ static const struct {
                  {"interfaces", FX_SEC_INTERFACES},
                  {"services", FX_SEC_SERVICES},
                  {"processes", FX_SEC_PROCESSES},
-                 {"cpu", FX_SEC_CPU}};
+                 {"cpu", FX_SEC_CPU},
+                 {"clock", FX_SEC_CLOCK}};
 
 static int parse_sections(const char* list, unsigned* out) {
   char buf[256], *tok, *save = NULL;

@@ -18,7 +18,8 @@ enum {
   FX_SEC_SERVICES = 1 << 6,   /* SysV/xinetd or systemd */
   FX_SEC_PROCESSES = 1 << 7,  /* running processes */
   FX_SEC_CPU = 1 << 8,        /* topology, C-states, cpufreq, clocksource */
-  FX_SEC_ALL = (1 << 9) - 1
+  FX_SEC_CLOCK = 1 << 9,      /* the kernel's clock synchronisation (adjtimex) */
+  FX_SEC_ALL = (1 << 10) - 1
 };
 
 typedef struct fx_args {

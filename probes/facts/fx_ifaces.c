@@ -58,6 +58,7 @@ static void link_facts(fx_json* j, int have_flags, unsigned flags, const char* s
            (flags & IFF_RUNNING) ? " RUNNING" : "",
            (flags & (IFF_UP | IFF_RUNNING)) ? "" : " neither UP nor RUNNING");
   fx_fact_str_note(j, "admin", (flags & IFF_UP) ? "up" : "down", src, have_flags ? 0 : err, NULL);
+  fx_fact_bool(j, "multicast", (flags & IFF_MULTICAST) != 0, src, have_flags ? 0 : err);
   /* Link is up only when the interface is up and has carrier (IFF_RUNNING). */
   fx_fact_str_note(j, "link", (flags & IFF_UP) && (flags & IFF_RUNNING) ? "up" : "down", src,
                    have_flags ? 0 : err, have_flags ? note : NULL);
@@ -170,6 +171,7 @@ static void recorded_iface(fx_json* j, const fx_rec* rec) {
   if ((v = fx_rec_get(rec, "flags", src, sizeof src)) != NULL) {
     if (strstr(v, "UP")) flags |= IFF_UP;
     if (strstr(v, "RUNNING")) flags |= IFF_RUNNING;
+    if (strstr(v, "MULTICAST")) flags |= IFF_MULTICAST;
     link_facts(j, 1, flags, src, 0);
   } else {
     link_facts(j, 0, 0, rec->path, rec->err ? rec->err : ENOENT);
@@ -260,6 +262,7 @@ static void one_iface(fx_json* j, int fd, const char* name, const fx_names* dev,
   }
   ipv6_fact(j, name);
   fx_nic_irqs(j, name);
+  fx_iface_mcast_route(j, name);
   fx_json_close(j);
 }
 

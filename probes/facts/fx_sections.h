@@ -14,6 +14,8 @@ void fx_section_interfaces(fx_json* j, const fx_args* a); /* "interfaces" */
 void fx_section_services(fx_json* j, const fx_args* a);   /* "services" */
 void fx_section_processes(fx_json* j);                    /* "processes" */
 void fx_section_cpu(fx_json* j);                          /* "cpu" */
+void fx_section_clock(fx_json* j);                        /* "clock" */
+void fx_iface_mcast_route(fx_json* j, const char* ifname); /* "multicast_route" of an interface */
 void fx_cpu_tuning(fx_json* j); /* isolation, NUMA, idle states, THP, tuned: members of "cpu" */
 
 #endif

@@ -88,6 +88,7 @@ void check_interfaces(Ctx& c) {
       }
     }
     check_nic(c, rule, i);
+    check_multicast(c, rule, i);
   }
 }
 

@@ -32,7 +32,9 @@ std::pair<std::string, int> file_line(const std::string& source) {
   return line ? std::pair{source.substr(0, colon), static_cast<int>(*line)} : std::pair{source, 0};
 }
 
-std::string persist_fix(const facts::Facts& f, const std::string& key, const std::string& value) {
+}  // namespace
+
+std::string persist_sysctl_fix(const facts::Facts& f, const std::string& key, const std::string& value) {
   const std::string line = key + " = " + value;
   auto it = f.sysctl_conf.find(key);
   if (it != f.sysctl_conf.end() && it->second.value) {
@@ -46,8 +48,6 @@ std::string persist_fix(const facts::Facts& f, const std::string& key, const std
   }
   return "# and for the next boot:\necho " + sh_quote(line) + " >> /etc/sysctl.conf";
 }
-
-}  // namespace
 
 void check_sysctl(Ctx& c) {
   for (const profile::SysctlExpectation& e : c.pre.sysctl) {
@@ -73,7 +73,7 @@ void check_sysctl(Ctx& c) {
       pass(r, t.source, *t.value, t.source);
     } else {
       fail(r, t.source, *t.value, t.source,
-           "sysctl -w " + sh_quote(e.key + "=" + want) + "\n" + persist_fix(c.f, e.key, want));
+           "sysctl -w " + sh_quote(e.key + "=" + want) + "\n" + persist_sysctl_fix(c.f, e.key, want));
       if (e.fields.size() > 1) r.message += " (field " + std::to_string(diff) + " differs)";
     }
     // Live values decide; the files say whether they survive a reboot.

@@ -20,6 +20,7 @@ std::vector<CheckResult> check_host(const std::string& host, const facts::Facts&
   internal::check_services_enabled(c);
   internal::check_cpu(c);
   internal::check_isolation(c);
+  internal::check_clock(c);
   return out;
 }
 

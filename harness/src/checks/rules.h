@@ -107,8 +107,14 @@ void check_modules(Ctx& c);
 void check_interfaces(Ctx& c);
 void check_services(Ctx& c);
 void check_cpu(Ctx& c);
+/// clock synchronized, max_error, source (check_clock.cc).
+void check_clock(Ctx& c);
 /// The NIC tuning rules of one present interface (check_nic.cc), from check_interfaces.
 void check_nic(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i);
+/// The multicast rules of one present interface (check_multicast.cc), from check_interfaces.
+void check_multicast(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i);
+/// "sysctl -w" is not kept across a boot: the line that keeps it (check_sysctl.cc).
+std::string persist_sysctl_fix(const facts::Facts& f, const std::string& key, const std::string& value);
 /// services enabled = [...]: enabled at boot and running (check_enabled.cc).
 void check_services_enabled(Ctx& c);
 /// cpu isolation, clocksource, THP, tuned, and the test_cpus_* rules (check_isolation.cc).

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "labgate/facts/clock_daemons.h"
 #include "labgate/util/excerpt.h"
 #include "reader.h"
 
@@ -103,6 +104,8 @@ void read_interfaces(const Reader& r, const json& top, Facts& f) {
     i.link = r.text(*it, path, "link");
     i.ipv4_address = r.text(*it, path, "ipv4_address");
     if (it->contains("ipv6_addresses")) i.ipv6_addresses = r.strings(*it, path, "ipv6_addresses");
+    i.multicast = r.boolean(*it, path, "multicast");
+    i.multicast_route = r.boolean(*it, path, "multicast_route");
     i.duplex = r.text(*it, path, "duplex");
     i.coalesce = r.settings(*it, path, "coalesce");
     i.ring = r.settings(*it, path, "ring");
@@ -200,6 +203,35 @@ void read_cpu(const Reader& r, const json& top, Facts& f) {
   f.cpu.tuned_profile = r.text(c, "cpu", "tuned_profile");
 }
 
+// "clock": the probe's adjtimex facts, and "daemons" when labgate's clock step added them.
+void read_clock(const Reader& r, const json& top, Facts& f) {
+  const json& c = top.at("clock");
+  r.expect_object(c, "clock");
+  f.clock.synchronized = r.boolean(c, "clock", "synchronized");
+  f.clock.status = r.integer(c, "clock", "status");
+  f.clock.state = r.integer(c, "clock", "state");
+  f.clock.maxerror_us = r.integer(c, "clock", "maxerror_us");
+  f.clock.esterror_us = r.integer(c, "clock", "esterror_us");
+  const json* list = r.member(c, "clock", "daemons");
+  if (!list) return;
+  if (!list->is_array()) r.fail("clock.daemons", std::string("expected an array, got ") + list->type_name());
+  f.clock.daemons_asked = true;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = "clock.daemons[" + std::to_string(i) + "]";
+    const json& e = (*list)[i];
+    r.expect_object(e, path);
+    const json* exit = r.member(e, path, "exit");
+    if (!exit || !exit->is_number_integer()) r.fail(path + ".exit", "expected an integer");
+    ClockDaemonReport d;
+    d.daemon = r.string(e, path, "daemon");
+    d.command = r.string(e, path, "command");
+    d.exit_status = exit->get<int>();
+    d.output = r.string(e, path, "output");
+    read_daemon_report(d);
+    f.clock.daemons.push_back(std::move(d));
+  }
+}
+
 }  // namespace
 
 const Settings* InterfaceFacts::settings(const std::string& group) const {
@@ -253,6 +285,7 @@ Facts parse_facts(std::string_view text, const std::string& origin) {
     if (f.has("services")) read_services(r, top, f);
     if (f.has("processes")) read_processes(r, top, f);
     if (f.has("cpu")) read_cpu(r, top, f);
+    if (f.has("clock")) read_clock(r, top, f);
   } catch (const json::exception& e) {
     // A type nlohmann itself rejected on access; Reader checks types first, so
     // this is a last line of defence that still names the origin.

@@ -27,6 +27,15 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
   if (!pre.sysctl.empty()) sections.insert("sysctl");
   for (const auto& m : pre.modules) modules.insert(m.name);
   for (const auto& i : pre.interfaces) ifaces.insert(i.name);
+  std::vector<std::string> mcast_sysctls;
+  for (const auto& i : pre.interfaces) {
+    if (!i.multicast) continue;
+    for (const char* k : {"rp_filter", "force_igmp_version"})
+      for (const std::string& dev : {std::string("all"), i.name})
+        mcast_sysctls.push_back("net.ipv4.conf." + dev + "." + k);
+    mcast_sysctls.push_back("net.ipv4.igmp_max_memberships");
+  }
+  if (!mcast_sysctls.empty()) sections.insert("sysctl");
   if (!pre.services_disabled.empty() || !pre.services_enabled.empty()) sections.insert({"services", "processes"});
   bool all_ifaces = false;
   if (pre.cpu) {
@@ -38,6 +47,8 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
     all_ifaces = pre.cpu->test_cpus_isolated || pre.cpu->test_cpus_nic_local;
     if (pre.cpu->tuned_profile) sections.insert({"services", "processes"});
   }
+  // Which daemon disciplines the clock is told by its process too.
+  if (pre.clock) sections.insert({"clock", "processes"});
   for (const std::string& p : pre.same_on_all_hosts) {
     if (p == "kernel_cmdline") sections.insert("boot");
     if (p.rfind("cpu.", 0) == 0) sections.insert("cpu");
@@ -51,6 +62,8 @@ std::vector<std::string> probe_arguments(const profile::Preconditions& pre, cons
   for (const std::string& s : sections) list += (list.empty() ? "" : ",") + s;
   args.insert(args.end(), {"--sections", list});
   for (const auto& s : pre.sysctl) args.insert(args.end(), {"--sysctl", s.key});
+  for (const std::string& s : std::set<std::string>(mcast_sysctls.begin(), mcast_sysctls.end()))
+    args.insert(args.end(), {"--sysctl", s});
   for (const std::string& m : modules) args.insert(args.end(), {"--module", m});
   for (const std::string& i : ifaces) args.insert(args.end(), {"--iface", i});
   if (all_ifaces) args.push_back("--all-interfaces");

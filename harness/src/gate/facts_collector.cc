@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <future>
 
+#include <spdlog/spdlog.h>
+
+#include "labgate/facts/clock_daemons.h"
 #include "labgate/facts/parse.h"
 #include "labgate/facts/probe_args.h"
 #include "labgate/transport/shell_steps.h"
@@ -16,6 +19,24 @@ namespace labgate::gate {
 using namespace std::chrono_literals;
 
 namespace {
+
+// [preconditions.clock]: the time daemons' own reports, a step beside the probe
+// (see clock_daemons.h), kept in the snapshot under clock.daemons.
+std::string with_clock_daemons(GateSession& session, const std::string& host, const std::string& raw) {
+  transport::RunOptions o;
+  // Each client answers in well under a second, or fails fast with no daemon.
+  o.timeout = 30s;
+  o.output_limit = 1 << 20;
+  // pmc talks to ptp4l's root-only socket: as root where the host allows it.
+  const auto r = session.deployment(host).run_privileged(facts::clock_daemons_command(), o);
+  const std::string err = r.timed_out ? "the clock step timed out after 30 s" : "";
+  try {
+    return facts::add_daemons_to_snapshot(raw, facts::read_clock_step(r.timed_out ? -1 : r.exit_status, r.out, err));
+  } catch (const std::exception&) {
+    return raw;  // not JSON: parse_facts names the problem
+  }
+}
+
 HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, const std::string& host) {
   std::vector<std::string> argv{session.probe(host, "facts")};
   for (auto& a : facts::probe_arguments(profile.preconditions)) argv.push_back(std::move(a));
@@ -34,6 +55,7 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
   HostSnapshot s;
   s.host = host;
   s.raw = r.out;
+  if (profile.preconditions.clock) s.raw = with_clock_daemons(session, host, s.raw);
   try {
     s.facts = facts::parse_facts(r.out, "host " + host);
   } catch (const std::exception& e) {

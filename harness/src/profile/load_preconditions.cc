@@ -205,6 +205,26 @@ std::optional<std::string> read_cpu_list(TableReader& r, std::string_view key) {
   return v;
 }
 
+// multicast = { flag, route, rp_filter, force_igmp_version, igmp_max_memberships }.
+MulticastRule read_multicast(TableReader& r, const Node& n, Diagnostics& d) {
+  TableReader t(&n, r.key_path("multicast"), d);
+  MulticastRule m;
+  m.flag = t.get_bool("flag");
+  m.route = t.get_bool("route");
+  if (auto v = t.get_string("rp_filter")) {
+    if (*v == "off" || *v == "loose" || *v == "strict")
+      m.rp_filter = *v;
+    else
+      d.error(t.get("rp_filter")->pos, t.key_path("rp_filter"),
+              "expected \"off\", \"loose\" or \"strict\", found \"" + *v + "\"");
+  }
+  if (auto v = t.get_int("force_igmp_version", 0, 3)) m.force_igmp_version = static_cast<int>(*v);
+  m.igmp_max_memberships = t.get_int("igmp_max_memberships", 1, 1 << 20);
+  t.finish();
+  if (n.children.empty()) d.error(n.pos, t.path(), "checks nothing; name a field");
+  return m;
+}
+
 InterfaceRule read_interface(const Node& n, Diagnostics& d) {
   InterfaceRule i;
   i.name = n.key;
@@ -219,11 +239,12 @@ InterfaceRule read_interface(const Node& n, Diagnostics& d) {
   if (auto v = r.get_int("numa_node", 0, 1023)) i.numa_node = static_cast<int>(*v);
   i.irq_cpus = read_cpu_list(r, "irq_cpus");
   i.network = r.get_string("network");
+  if (const Node* m = r.get_table("multicast")) i.multicast = read_multicast(r, *m, d);
   r.finish();
   if (n.children.empty())
     d.error(i.pos, r.path(),
             "checks nothing; set driver, driver_version, firmware_version, mtu, link, coalesce, ring, channels, "
-            "offload, pause, numa_node, irq_cpus or network");
+            "offload, pause, numa_node, irq_cpus, network or multicast");
   return i;
 }
 
@@ -263,6 +284,34 @@ CpuRule read_cpu(const Node& n, Diagnostics& d) {
   cpu.test_cpus_nic_local = r.get_bool("test_cpus_nic_local").value_or(false);
   r.finish();
   return cpu;
+}
+
+// [preconditions.clock]: synchronized, max_error, source.
+ClockRule read_clock(const Node& n, Diagnostics& d) {
+  TableReader r(&n, "preconditions.clock", d);
+  ClockRule c;
+  c.pos = n.header ? n.pos : n.key_pos;
+  c.synchronized = r.get_bool("synchronized");
+  if (c.synchronized) c.synchronized_pos = r.get("synchronized")->pos;
+  if (const Node* v = r.get("max_error")) {
+    c.max_error = read_duration(*v, r.key_path("max_error"), d);
+    c.max_error_pos = v->pos;
+    if (c.max_error && c.max_error->count() <= 0) {
+      d.error(v->pos, r.key_path("max_error"), "expected a bound above zero like \"100us\"");
+      c.max_error.reset();
+    }
+  }
+  if (auto v = r.get_string("source")) {
+    c.source_pos = r.get("source")->pos;
+    if (*v == "chrony" || *v == "ntpd" || *v == "ptp4l" || *v == "any")
+      c.source = *v;
+    else
+      d.error(c.source_pos, r.key_path("source"),
+              "expected \"chrony\", \"ntpd\", \"ptp4l\" or \"any\", found \"" + *v + "\"");
+  }
+  r.finish();
+  if (n.children.empty()) d.error(c.pos, r.path(), "checks nothing; set synchronized, max_error or source");
+  return c;
 }
 
 // [preconditions.bios]: NAME = "value" as conrep -s names them.
@@ -334,6 +383,7 @@ void read_preconditions(const Node* pre_node, Profile& p, Diagnostics& d) {
     s.finish();
   }
   if (const Node* n = r.get_table("cpu")) pre.cpu = read_cpu(*n, d);
+  if (const Node* n = r.get_table("clock")) pre.clock = read_clock(*n, d);
   if (const Node* n = r.get_table("bios")) pre.bios = read_bios(*n, d);
   if (auto v = r.get_bool("buffers_cover_bdp")) {
     pre.buffers_cover_bdp = *v;

@@ -50,11 +50,15 @@ int Preconditions::rule_count() const {
     n += count(i.driver) + count(i.driver_version) + count(i.firmware_version) + count(i.link) + count(i.mtu) +
          count(i.speed_mbps) + count(i.duplex) + count(i.numa_node) + count(i.irq_cpus) + count(i.network);
     for (const auto& [group, fields] : i.settings) n += static_cast<int>(fields.size());
+    if (const auto& m = i.multicast)
+      n += count(m->flag) + count(m->route) + count(m->rp_filter) + count(m->force_igmp_version) +
+           count(m->igmp_max_memberships);
   }
   if (cpu)
     n += count(cpu->hyperthreading) + count(cpu->max_cstate) + count(cpu->governor) + count(cpu->isolated) +
          count(cpu->nohz_full) + count(cpu->clocksource) + count(cpu->transparent_hugepage) +
          count(cpu->tuned_profile) + (cpu->test_cpus_isolated ? 1 : 0) + (cpu->test_cpus_nic_local ? 1 : 0);
+  if (clock) n += count(clock->synchronized) + count(clock->max_error) + count(clock->source);
   n += static_cast<int>(bios.size()) + (buffers_cover_bdp ? 1 : 0);
   return n;
 }

@@ -18,7 +18,7 @@ struct HostFacts {
 };
 
 /// Every per-host rule of `pre` on one host, in profile order: os_release,
-/// kernel_release, kernel_cmdline, sysctl, modules, interfaces, services, cpu.
+/// kernel_release, kernel_cmdline, sysctl, modules, interfaces, services, cpu, clock.
 std::vector<CheckResult> check_host(const std::string& host, const facts::Facts& f,
                                     const profile::Preconditions& pre);
 

@@ -80,6 +80,8 @@ struct InterfaceFacts {
   /// /proc/net/if_inet6, every scope, as inet_ntop prints them (absent from
   /// facts recorded before IPv6 was read: then not known).
   Fact<std::vector<std::string>> ipv6_addresses;
+  Bool multicast;        ///< IFF_MULTICAST
+  Bool multicast_route;  ///< 224.0.0.0/4 leaves by this interface (/proc/net/route; the note names the route)
   Settings coalesce;  ///< ETHTOOL_GCOALESCE: rx_usecs, rx_frames, tx_usecs, tx_frames, adaptive_rx/tx
   Settings ring;      ///< ETHTOOL_GRINGPARAM: rx, tx, rx_max, tx_max
   Settings channels;  ///< ETHTOOL_GCHANNELS (2.6.37+): combined, rx, tx, other, max_combined
@@ -141,6 +143,33 @@ struct CpuFacts {
   Text tuned_profile;                      ///< tuned's active profile
 };
 
+/// One time daemon's own report, read by labgate's clock step beside the probe
+/// (the probe never starts programs): the client's output and what it says.
+struct ClockDaemonReport {
+  std::string daemon;   ///< "chrony", "ntpd" or "ptp4l"
+  std::string command;  ///< "chronyc -c tracking"
+  int exit_status = 0;  ///< 127: the client is not installed; -1: the step itself failed
+  std::string output;   ///< what the client printed (stdout, then stderr)
+  bool read = false;    ///< a report came back and was understood
+  std::string not_read;  ///< why not: "chronyc is not installed", "chronyc: 506 Cannot talk to daemon"
+  std::optional<bool> synchronized;
+  std::string state;  ///< "leap status Normal, reference 198.18.254.1 (stratum 2)"
+  /// How far from its reference the daemon says the clock may be, and how that was worked out.
+  std::optional<double> error_bound_us;
+  std::string bound;
+};
+
+/// The system clock's synchronisation: the kernel's view (adjtimex, from the
+/// probe) and each time daemon's report (the clock step, when the profile has
+/// [preconditions.clock]).
+struct ClockFacts {
+  Bool synchronized;  ///< adjtimex did not return TIME_ERROR (STA_UNSYNC, STA_CLOCKERR clear)
+  Int status, state;  ///< the status word and adjtimex's return value
+  Int maxerror_us, esterror_us;
+  bool daemons_asked = false;  ///< the clock step ran (its reports may still be "not read")
+  std::vector<ClockDaemonReport> daemons;
+};
+
 /// One host's snapshot.
 struct Facts {
   std::string schema, probe, root;
@@ -158,6 +187,7 @@ struct Facts {
   std::vector<ProcessFacts> processes;
   bool processes_truncated = false;
   CpuFacts cpu;
+  ClockFacts clock;
 
   /// True when the probe reported this top-level section.
   bool has(const std::string& section) const { return sections.count(section) > 0; }

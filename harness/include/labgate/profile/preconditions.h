@@ -2,6 +2,7 @@
 // (release, kernel command line, sysctls, modules, interfaces, services, CPU).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,15 @@ struct ModuleRule {
   SourcePos pos;
 };
 
+/// multicast = { ... } of an interface: what a subscriber on it needs.
+struct MulticastRule {
+  std::optional<bool> flag;                       ///< IFF_MULTICAST
+  std::optional<bool> route;                      ///< 224.0.0.0/4 leaves by this interface
+  std::optional<std::string> rp_filter;           ///< "off", "loose" or "strict": no stricter than this
+  std::optional<int> force_igmp_version;          ///< 0 (none), 1, 2 or 3
+  std::optional<long long> igmp_max_memberships;  ///< at least this many groups per socket
+};
+
 /// [preconditions.interfaces.NAME]
 struct InterfaceRule {
   std::string name;
@@ -43,6 +53,7 @@ struct InterfaceRule {
   std::optional<int> numa_node;         ///< the NIC's PCI device's NUMA node
   std::optional<std::string> irq_cpus;  ///< CPU list every IRQ of the NIC may fire on ("0-1")
   std::optional<std::string> network;   ///< the test network whose address this interface holds
+  std::optional<MulticastRule> multicast;
 };
 
 /// The fields each settings group of an interface rule accepts, and whether
@@ -67,6 +78,15 @@ struct CpuRule {
   std::optional<std::string> tuned_profile;         ///< tuned's active profile
   bool test_cpus_isolated = false;   ///< every CPU a test pins to is isolated and takes no NIC IRQ
   bool test_cpus_nic_local = false;  ///< ... and sits on the NUMA node of the test's NIC
+};
+
+/// [preconditions.clock]: the system clock follows UTC within a bound, as
+/// MiFID II RTS 25 asks of trading servers (100 us for high-frequency trading).
+struct ClockRule {
+  std::optional<bool> synchronized;               ///< the kernel (and the daemon, where read) says so
+  std::optional<std::chrono::nanoseconds> max_error;  ///< the daemon's error bound, else the kernel's maxerror
+  std::optional<std::string> source;              ///< "chrony", "ntpd", "ptp4l" or "any": who disciplines it
+  SourcePos pos, synchronized_pos, max_error_pos, source_pos;
 };
 
 /// A CPU a test pins to on a host, for the test_cpus_* rules.
@@ -109,6 +129,7 @@ struct Preconditions {
   std::vector<std::string> services_disabled;
   std::vector<std::string> services_enabled;  ///< enabled at boot and running
   std::optional<CpuRule> cpu;
+  std::optional<ClockRule> clock;
   std::vector<BiosExpectation> bios;  ///< [preconditions.bios], in file order
   /// buffers_cover_bdp = true: net.core.rmem_max/wmem_max and the tcp_rmem/tcp_wmem
   /// maxima must each hold the bandwidth-delay product measured between the hosts.
