@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <future>
 
-#include <spdlog/spdlog.h>
-
 #include "labgate/facts/clock_daemons.h"
 #include "labgate/facts/parse.h"
 #include "labgate/facts/probe_args.h"
