@@ -188,6 +188,7 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
   // Each direction the data went is its own pair, sender -> receiver: an
   // iperf3 -R run is the server's send, --bidir both (nothing dropped).
   const double took = saved.saved().measurements.front().duration_s;
+  std::vector<results::TestRecord> records;
   for (measure::Measurement& each : saved.saved().measurements) {
     TestCase flow = c;
     if (tools::sent_by_server(each)) {
@@ -199,12 +200,14 @@ ImportedRun import_run(const fs::path& results_root, const ImportRequest& req) {
     CaseRun saved_run;
     saved_run.raw_files.emplace_back(base_name(req.file), saved.saved().raw);  // the file itself, kept verbatim
     saved_run.measurements.push_back(std::move(each));
-    record_case(book, flow, saved_run, start.at, took);
+    for (results::TestRecord& r : record_case(book, flow, saved_run, start.at, took)) records.push_back(std::move(r));
   }
   const auto end = start.at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(took));
   book.finish_at(static_cast<int>(exit_code_of(book.run())), end);
   book.publish();
-  return {book.dir().path(), book.run(), verdict_text(saved, records.front())};
+  std::string verdicts;  // one per direction recorded (iperf3 --bidir: two)
+  for (const results::TestRecord& r : records) verdicts += verdict_text(saved, r);
+  return {book.dir().path(), book.run(), verdicts};
 }
 
 }  // namespace labgate::gate

@@ -21,7 +21,7 @@ RunResult sample_run() {
   r.profile_path = "profiles/lab.toml";
   r.lab_name = "lab";
   r.suffix = "nightly";
-  r.hosts = {{"a", "198.18.0.1", "198.19.0.1"}, {"b", "198.18.0.2", "198.19.0.2"}};
+  r.hosts = {{"a", "198.18.0.1", "198.19.0.1", {}}, {"b", "198.18.0.2", "198.19.0.2", {}}};
   r.start_time = parse_time("2024-05-01T12:00:00.250Z");
   r.end_time = parse_time("2024-05-01T12:05:00Z");
   r.labgate_version = "0.1.0";
