@@ -24,7 +24,8 @@ test_address = "192.168.10.2"
 LoadResult load_test(const std::string& tool, const std::string& kind, const std::string& path) {
   return load_from_string(kHead + "[[test]]\nname = \"t\"\nkind = \"" + kind + "\"\ntool = \"" + tool +
                               "\"\nfrom = \"a\"\nto = \"b\"\ntool_path = \"" + path +
-                              "\"\nbudget = { max = \"1s\" }\n",
+                              "\"\nbudget = { " +
+                              (kind.ends_with("_stream") ? "min_throughput = \"1Mbit/s\"" : "max = \"1s\"") + " }\n",
                           "versions.toml");
 }
 
