@@ -75,7 +75,7 @@ TEST(ProbeUsage, BadFlagsExitTwoNamingTheFlag) {
       {{probe_path("pingpong"), "server", "--bind", "198.19.200.2", "--proto", "tcp", "--duration", "2s"},
        "--duration is a client option"},
       {{probe_path("pingpong"), "client", "--connect", "host-b", "--port", "1", "--proto", "tcp"},
-       "--connect: 'host-b' is not an IPv4 address"},
+       "--connect: 'host-b' is not a numeric IPv4 or IPv6 address"},
       {{probe_path("pingpong"), "client", "--connect", "198.19.200.2", "--port", "1", "--proto", "tcp",
         "--rate", "fast"},
        "--rate: 'fast' is not a rate"},
