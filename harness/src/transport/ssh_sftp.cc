@@ -9,6 +9,7 @@
 #include "capture.h"
 #include "exec_files.h"
 #include "labgate/transport/interrupt.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "part_name.h"
@@ -121,7 +122,13 @@ auto retry_if_dropped(SshConnection& conn, F op) {
 
 bool SshTransport::sftp_unusable() {
   // Asked before the connection's lock: the shell takes its own lock first.
-  const std::optional<std::string> seen = shell_.login_noise();
+  std::optional<std::string> seen = shell_.login_noise();
+  // A housekeeping step whose first remote act is a file one (the lease root's
+  // lstat before anything is written) starts the host's one shell now, as its
+  // next command would anyway: its start shows the login noise, so no separate
+  // `true` session is spent on it (issue 23: one shell start per host).
+  if (!seen && ShellSteps::active() && shell_.run({"true"}, RunOptions{}, conn_->host().ssh.command_timeout))
+    seen = shell_.login_noise();
   std::unique_lock lock(conn_->mutex());
   conn_->session();  // connected (the check is per session)
   if (files_checked_ == conn_->generation()) return exec_files_;
