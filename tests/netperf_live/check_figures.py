@@ -16,6 +16,7 @@ import math
 import os
 import re
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 
 STATS = ("p99", "mean", "max")
 KEYS = {"p99": "P99_LATENCY", "mean": "MEAN_LATENCY", "max": "MAX_LATENCY"}
@@ -134,7 +135,10 @@ def main():
     for test in tests:
         pair_dir = os.path.join(run_dir, "tests", test, "a-to-b")
         keys, rows = raw_netperf(os.path.join(pair_dir, "client.out"))
-        want = {s: float(keys[KEYS[s]]) * 1000 for s in STATS if KEYS[s] in keys}
+        # labgate keeps whole nanoseconds (round half away from zero, as C++ std::round);
+        # Decimal reads netperf's decimal microseconds exactly, so 64.46 us is 64460 ns, not 64459.99999999999.
+        want = {s: float((Decimal(keys[KEYS[s]]) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+                for s in STATS if KEYS[s] in keys}
         if set(want) != set(STATS):
             fail("%s: netperf printed no %s" % (test, [KEYS[s] for s in STATS if s not in want]))
             continue
