@@ -37,11 +37,13 @@ lab_profile() {
 
 # profiles/lab.toml moved to pair 3 (ci/lab: mgmt 198.18.0.18/.22, interconnect
 # 198.19.3.1/.2, keys in .lab/pair3) with one a->b round-trip test lasting
-# $1 (so a fault lands mid-test) and a short lease_wait.
+# $1 (so a fault lands mid-test) and a short lease_wait. Its budget is loose: these
+# cases judge fault handling, and CI runs them beside other tests (label
+# `concurrent`), where a shared machine's scheduling must not decide their verdict.
 make_profile() {
   local duration=$1 out=$work/pair3.toml
   lab_profile "$out"
-  rr_test "$duration" "$out" 1s '{ p50 = "500us", p99 = "1.5ms", max = "100ms" }'
+  rr_test "$duration" "$out" 1s '{ p50 = "5ms", p99 = "50ms", max = "1s" }'
   profile=$out
 }
 
