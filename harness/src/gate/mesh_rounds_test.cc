@@ -99,10 +99,14 @@ TEST(MeshRounds, ACaseThatWillNotRunIsNotMeasured) {
   const auto runs = [&](const TestCase& x) { return x.pair != left_out; };
   EXPECT_EQ(rounds.round_of(cases[0], runs).size(), 2u);
   std::set<std::string> seen;
+  std::mutex seen_mutex;  // the round's pairs are measured on their own threads
   rounds.take(
       cases[0],
       [&](const TestCase& x) {
-        seen.insert(x.pair);
+        {
+          std::lock_guard lock(seen_mutex);
+          seen.insert(x.pair);
+        }
         return lab.measure(x, 2);
       },
       {}, runs);
