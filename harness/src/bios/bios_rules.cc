@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "labgate/bios/conrep.h"
+#include "labgate/util/text.h"
 
 namespace labgate::bios {
 namespace {
@@ -11,20 +12,6 @@ namespace {
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-std::string trim(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::string first_line(const std::string& s) {
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line))
-    if (!trim(line).empty()) return trim(line);
-  return "";
 }
 
 // Section names sharing a word with `wanted` ("Intel_Hyperthreading" ~ "Intel_Hyperthreading_Options").
@@ -77,7 +64,8 @@ ConrepRead read_conrep_run(const std::string& host, int exit_status, const std::
     return r;
   }
   if (exit_status != 0) {
-    const std::string why = first_line(err).empty() ? first_line(out) : first_line(err);
+    const std::string why = util::first_nonblank_line(err).empty() ? util::first_nonblank_line(out)
+                                                                   : util::first_nonblank_line(err);
     r.not_checkable = "conrep failed on " + host + " (exit " + std::to_string(exit_status) + ")" +
                       (why.empty() ? "" : ": " + why) + "; these rules are not checked";
     return r;
@@ -119,7 +107,7 @@ std::vector<BiosVerdict> check_bios(const std::string& host,
       continue;
     }
     v.observed = it->second;
-    const bool same = lower(trim(it->second)) == lower(trim(rule.value));
+    const bool same = lower(util::trim(it->second)) == lower(util::trim(rule.value));
     v.status = same ? BiosStatus::kPass : BiosStatus::kFail;
     v.message = host + ": " + rule.name + " is " + it->second + (same ? "" : ", expected " + rule.value) +
                 where(rule.pos);

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "labgate/bios/conrep.h"
+#include "labgate/util/text.h"
 
 namespace labgate::bios {
 namespace {
@@ -128,12 +129,6 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-std::string trim(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 // <Section name="...">value</Section>, or with <LineN>text</LineN> children.
 void read_section(Reader& r, const std::map<std::string, std::string>& attrs, bool empty,
                   ConrepSettings& out) {
@@ -151,11 +146,11 @@ void read_section(Reader& r, const std::map<std::string, std::string>& attrs, bo
       std::map<std::string, std::string> inner;
       const bool self = r.open_tag(tag, inner);
       if (self) continue;
-      lines += (lines.empty() ? "" : "\n") + trim(r.text());
+      lines += (lines.empty() ? "" : "\n") + util::trim(r.text());
       r.close_tag(tag);
     }
     r.close_tag("Section");
-    value = trim(value).empty() ? lines : trim(value);
+    value = util::trim(value).empty() ? lines : util::trim(value);
   }
   out.sections[name->second] = value;
 }

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "labgate/util/text.h"
+
 namespace labgate::facts {
 namespace {
 
@@ -25,22 +27,8 @@ constexpr Client kClients[] = {{"chrony", "chronyc", "-c tracking"},
                                {"ntpd", "ntpq", "-c rv"},
                                {"ptp4l", "pmc", "-u -b 0 'GET TIME_STATUS_NP'"}};
 
-std::string trim(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::string first_line(const std::string& s) {
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line))
-    if (!trim(line).empty()) return trim(line);
-  return "";
-}
-
 std::optional<double> number(const std::string& s) {
-  const std::string t = trim(s);
+  const std::string t = util::trim(s);
   if (t.empty()) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
@@ -57,16 +45,18 @@ void not_read(ClockDaemonReport& r, const std::string& why) {
 void read_chronyc(ClockDaemonReport& r) {
   std::vector<std::string> f;
   std::string field;
-  std::istringstream in(first_line(r.output));
+  std::istringstream in(util::first_nonblank_line(r.output));
   while (std::getline(in, field, ',')) f.push_back(field);
   if (f.size() < 14) {
-    not_read(r, "chronyc: " + (first_line(r.output).empty() ? "no output" : first_line(r.output)));
+    not_read(
+        r, "chronyc: " + (util::first_nonblank_line(r.output).empty() ? "no output"
+                                                                      : util::first_nonblank_line(r.output)));
     return;
   }
   const auto offset = number(f[4]), delay = number(f[10]), disp = number(f[11]);
-  const std::string leap = trim(f[13]), refid = trim(f[0]);
+  const std::string leap = util::trim(f[13]), refid = util::trim(f[0]);
   if (!offset || !delay || !disp) {
-    not_read(r, "chronyc -c tracking: unexpected fields in \"" + first_line(r.output) + "\"");
+    not_read(r, "chronyc -c tracking: unexpected fields in \"" + util::first_nonblank_line(r.output) + "\"");
     return;
   }
   r.read = true;
@@ -82,7 +72,7 @@ void read_chronyc(ClockDaemonReport& r) {
 // ntpq -c rv: "key=value," pairs over several lines; times in milliseconds.
 // ntp 4.2.2 (RHEL 5) says rootdispersion, 4.2.6 and ntpsec rootdisp.
 void read_ntpq(ClockDaemonReport& r) {
-  const std::string first = first_line(r.output);
+  const std::string first = util::first_nonblank_line(r.output);
   if (first.rfind("***", 0) == 0 || first.find("timed out") != std::string::npos) {
     not_read(r, "ntpq: " + first);
     return;
@@ -95,7 +85,7 @@ void read_ntpq(ClockDaemonReport& r) {
   std::string item;
   while (std::getline(in, item, ',')) {
     const std::size_t eq = item.find('=');
-    if (eq != std::string::npos) v[trim(item.substr(0, eq))] = trim(item.substr(eq + 1));
+    if (eq != std::string::npos) v[util::trim(item.substr(0, eq))] = util::trim(item.substr(eq + 1));
   }
   const std::string disp_key = v.count("rootdisp") ? "rootdisp" : "rootdispersion";
   const auto offset = number(v["offset"]), delay = number(v["rootdelay"]), disp = number(v[disp_key]);
@@ -123,7 +113,7 @@ void read_pmc(ClockDaemonReport& r) {
     if (words >> k >> val) v[k] = val;
   }
   if (r.output.find("RESPONSE MANAGEMENT TIME_STATUS_NP") == std::string::npos) {
-    const std::string err = first_line(r.output);
+    const std::string err = util::first_nonblank_line(r.output);
     not_read(
         r, "pmc: ptp4l did not answer" +
                (err.empty() || err.rfind("sending:", 0) == 0 ? std::string(" (not running?)") : ": " + err));
