@@ -6,6 +6,10 @@
 #   sysctl     with net.ipv4.tcp_sack=1 on host b, `labgate check` exits 1 naming
 #              host b, the key and both values, and the run's junit.xml names the test
 #   unreachable an unreachable host is exit 3 ("the gate could not run"), not 1
+#   adapters   `labgate run` and the CTest adapter (`ctest -L gate`, what
+#              `ctest --preset gate` runs) on one profile made to fail the same way
+#              every time (adapters_agree.py): the same exit code, conformance,
+#              check and case verdicts in run.json, and the same JUnit cases
 # LABGATE_E2E_RUN_ARGS adds options to the pass case's `labgate run` (ci/test's
 # ASan pass shortens the measurements with --duration: it proves memory safety of
 # the whole path, the normal pass proves the lab profile as written).
@@ -63,6 +67,24 @@ case $case_name in
     cat "$work/out"
     [ $rc -eq 3 ] || fail "labgate check exited $rc, expected 3"
     grep -q 'host b' "$work/out" || fail "the error does not name host b"
+    ;;
+  adapters)
+    python3 "$src/tests/gate/adapters_agree.py" profile "$src" "$work/agree.toml" || fail "cannot write the profile"
+    timeout 300 "$bin/labgate" run "$work/agree.toml" --suffix direct --results "$work/results" >"$work/run.out" 2>&1
+    rc=$?
+    tail -8 "$work/run.out"
+    [ $rc -eq 1 ] || fail "labgate run exited $rc, expected 1 (see $work/run.out)"
+    # The CTest adapter: its own results folder (build dir's results/, suffix ctest).
+    build=$(cd "$bin/.." && pwd)
+    before=$(ls -d "$build"/results/*-ctest 2>/dev/null | sort | tail -1)
+    LABGATE_PROFILE=$work/agree.toml timeout 400 ctest --test-dir "$build" -L '^gate$' >"$work/ctest.out" 2>&1
+    ctest_rc=$?
+    tail -12 "$work/ctest.out"
+    [ $ctest_rc -ne 0 ] || fail "ctest -L gate passed a profile made to fail"
+    ctest_run=$(ls -d "$build"/results/*-ctest 2>/dev/null | sort | tail -1)
+    [ -n "$ctest_run" ] && [ "$ctest_run" != "$before" ] || fail "ctest -L gate made no new results folder"
+    python3 "$src/tests/gate/adapters_agree.py" compare "$(ls -d "$work"/results/*-direct)" "$ctest_run" ||
+      fail "the two adapters disagree (above)"
     ;;
   *) fail "unknown case $case_name" ;;
 esac
