@@ -36,6 +36,8 @@ def loose(budget):
     budget = re.sub(r'\b(p50|p90|p99|mdev) = "[^"]*"', r'\1 = "1s"', budget)
     budget = re.sub(r'\bmax = "[^"]*"', 'max = "10s"', budget)
     budget = re.sub(r'\bmin_throughput = "[^"]*"', 'min_throughput = "1kbit/s"', budget)
+    # A paced stream or a ping flood starved by a busy machine loses datagrams: not this test's subject.
+    budget = re.sub(r'\bmax_loss = "[^"]*"', 'max_loss = "50%"', budget)
     return re.sub(r"\bmin_iops = \d+", "min_iops = 1", budget)
 
 
