@@ -87,6 +87,7 @@ void SshConnection::mark_broken(const std::string& why) {
 sftp_session SshConnection::sftp() {
   ssh_session s = session();
   if (sftp_) return sftp_;
+  const auto t0 = std::chrono::steady_clock::now();
   sftp_session sf = sftp_new(s);
   if (!sf || sftp_init(sf) != SSH_OK) {
     const std::string why = ssh_get_error(s);
@@ -102,6 +103,9 @@ sftp_session SshConnection::sftp() {
          why);
   }
   sftp_ = sf;
+  spdlog::debug(
+      "{}: SFTP started in {} ms", who(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
   return sftp_;
 }
 

@@ -1,6 +1,8 @@
 // SshTransport's file operations over SFTP, written for OpenSSH 4.3's sftp-server:
-// protocol version 3, no extensions, rename never overwrites, and one write over
-// 256 KiB kills the server, so every write is at most 32 KiB.
+// protocol version 3, no extensions, rename never overwrites, and one message over
+// 256 KiB kills the server (SFTP_MAX_MSG_LENGTH, the same today), so every write
+// is at most 192 KiB: a probe goes in one or two writes, each a round trip, as
+// libssh 0.10 waits for each write's status (issue 23: far hosts).
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -21,7 +23,14 @@ namespace labgate::transport {
 
 namespace {
 
-constexpr std::size_t kChunk = 32 * 1024;
+constexpr std::size_t kChunk = 32 * 1024;        // a read, on the stack
+constexpr std::size_t kWriteChunk = 192 * 1024;  // one SSH_FXP_WRITE, well below 256 KiB with its header
+// Up to this size a text file in a housekeeping step goes through the shell.
+constexpr std::size_t kShellUploadMax = 64 * 1024;
+
+long long ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+}
 
 std::string sftp_error_name(int code) {
   switch (code) {
@@ -167,10 +176,20 @@ bool SshTransport::sftp_unusable() {
 
 void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
   throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
+  // A small text file in a housekeeping step (the run's owner note) is one
+  // request to the host's one shell: a round trip, where SFTP's open, write,
+  // close, chmod and rename are five (issue 23: far hosts). Asked before the
+  // connection's lock: the shell takes its own lock first.
+  if (ShellSteps::active() && shell_.usable() && data.size() <= kShellUploadMax &&
+      data.find('\0') == std::string_view::npos)
+    return exec_upload(*this, data, remote_path, mode);
   std::unique_lock lock(conn_->mutex());
   try {
     if (sftp_unusable()) return exec_upload(*this, data, remote_path, mode);
+    const auto t0 = std::chrono::steady_clock::now();
     retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
+    spdlog::debug("{}: SFTP upload of {} ({} bytes): {} ms", conn_->who(), remote_path, data.size(),
+                  ms_since(t0));
   } catch (const ChannelRefused& refused) {
     lock.unlock();
     overflow(refused, "upload " + remote_path).upload_data(data, remote_path, mode);
@@ -186,8 +205,8 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
   {
     FileCloser file{conn, sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
     if (!file.f) fail_sftp(conn, sf, "cannot create " + part);
-    for (std::size_t off = 0; off < data.size(); off += kChunk) {
-      const std::size_t n = std::min(kChunk, data.size() - off);
+    for (std::size_t off = 0; off < data.size(); off += kWriteChunk) {
+      const std::size_t n = std::min(kWriteChunk, data.size() - off);
       const ssize_t w = sftp_write(file.f, data.data() + off, n);
       if (w != static_cast<ssize_t>(n)) {
         sftp_close(file.f);
@@ -254,7 +273,10 @@ std::string SshTransport::read_once(const std::string& remote_path, std::size_t 
 std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote_path) {
   std::lock_guard lock(conn_->mutex());
   if (sftp_unusable()) return exec_lstat(*this, remote_path);
-  return retry_if_dropped(*conn_, [&] { return lstat_once(remote_path); });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto info = retry_if_dropped(*conn_, [&] { return lstat_once(remote_path); });
+  spdlog::debug("{}: SFTP lstat {}: {} ms", conn_->who(), remote_path, ms_since(t0));
+  return info;
 }
 
 std::optional<Transport::FileInfo> SshTransport::lstat_once(const std::string& remote_path) {

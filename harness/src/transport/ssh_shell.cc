@@ -7,6 +7,7 @@
 
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
 #include "ssh_control.h"
@@ -173,6 +174,9 @@ std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, con
     }
     r = reply.result();
     r.duration = Clock::now() - t0;
+    // Round trips per step are counted with -v (issue 23).
+    spdlog::debug("{}: `{}` in labgate's shell: {} ms", conn_->who(), excerpt(cmd, 120),
+                  std::chrono::duration_cast<milliseconds>(r.duration).count());
     return r;
   } catch (const ConnectionLost& lost) {
     const auto pgid = exec_ ? exec_->pgid() : std::nullopt;

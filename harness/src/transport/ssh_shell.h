@@ -32,6 +32,8 @@ class SshShell {
   /// caller runs it on a channel of its own.
   std::optional<RunResult> run(const std::vector<std::string>& argv, const RunOptions& options,
                                Nanos timeout);
+  /// False once the shell was given up (lost twice, or no channel for it).
+  bool usable() const { return !given_up_; }
   /// How many times the shell was started (1 in a run where it never ended).
   int starts() const { return starts_; }
   /// What the login shell printed on stdout before the shell's frame, once the
@@ -57,7 +59,7 @@ class SshShell {
   long next_id_ = 0;
   int starts_ = 0;
   bool lost_before_ = false;  // it ended once already: the next loss gives up
-  bool given_up_ = false;
+  std::atomic<bool> given_up_{false};
   ShellReply* reply_ = nullptr;  // the request in flight, fed by exec_'s sinks
 };
 

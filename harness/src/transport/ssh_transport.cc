@@ -6,6 +6,7 @@
 #include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
+#include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
 #include "ssh_control.h"
@@ -155,6 +156,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     }
     ex->fill(r);
     r.duration = Clock::now() - t0;
+    spdlog::debug("{}: `{}` on a channel of its own: {} ms", conn_->who(), excerpt(cmd, 120),
+                  std::chrono::duration_cast<milliseconds>(r.duration).count());
     return r;
   } catch (const ConnectionLost& lost) {
     fail_after_drop(*conn_, ex ? ex->pgid() : std::nullopt, cmd, lost.why, Clock::now() - t0,
