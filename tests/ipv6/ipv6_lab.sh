@@ -17,7 +17,8 @@
 #               passes, run.json says which address each host's name gave, and
 #               the probes measured between those addresses
 #   sockperf37  a sockperf test over IPv6 against Debian's sockperf 3.7 is exit 3
-#               naming sockperf's own refusal of the address, not a pass or a hang
+#               naming sockperf's own refusal of the address and why (3.7 takes no
+#               IPv6 address; run 3.8+ with tool_path), not a pass or a hang
 #   ipv6_lab.sh CASE BIN_DIR SOURCE_DIR
 set -uo pipefail
 case_name=$1
@@ -100,6 +101,9 @@ case $case_name in
     [ $rc -eq 3 ] || fail "sockperf 3.7 over IPv6 exited $rc, expected 3 (could not run)"
     grep -q "Invalid address: fd4c:6762:0:$pair::2" "$work/sp.out" ||
       fail "the console does not carry sockperf's own refusal of the IPv6 address"
+    grep -q 'sockperf takes an IPv6 address from 3.8 on.*tool_path = "sockperf-3.10"' "$work/sp.out" ||
+      fail "the console does not say why (3.7 takes no IPv6 address) and what to run instead"
+    grep -m1 "Invalid address" "$work/sp.out"
     ;;
   names)
     # A name only each host knows, and knows differently: the machine running
