@@ -11,20 +11,30 @@
 #   iperf321      tcp_stream and udp_stream with tool_path = "iperf3-3.21": both
 #                 pass, run.json says iperf 3.21 and the forward direction, and
 #                 the client's own import agrees
-#   tools_live.sh CASE BIN_DIR SOURCE_DIR [PAIR]   (PAIR: 17, CI's)
+#   sfnt          udp_rr and tcp_rr with tool = "sfnt-pingpong" (ci/sfnt-pingpong),
+#                 2 s each, on pair 21: both pass, its output says RTT (--rtt, so
+#                 its figures are round trips as measured) for one size, run.json
+#                 carries its figures and iterations, and the import agrees
+#   tools_live.sh CASE BIN_DIR SOURCE_DIR [PAIR]   (PAIR: 17, CI's; 21 for sfnt)
 set -uo pipefail
 case_name=$1
 bin=$2
 src=$3
-pair=${4:-17}
+default_pair=17
+[ "$case_name" = sfnt ] && default_pair=21
+pair=${4:-$default_pair}
 work=$(mktemp -d /tmp/lg-tools-live.XXXXXX)
 if [ "$pair" -eq 1 ]; then prefix=lg; else prefix=lg$pair; fi
 fail() { echo "FAIL: $*" >&2; exit 1; }
 trap 'rm -rf "$work"' EXIT
 cd "$src"
 
-bash "$src/ci/sockperf" --check >/dev/null || fail "sockperf 3.10 is not installed for the lab (run: sudo ci/sockperf)"
-bash "$src/ci/iperf3" --check >/dev/null || fail "iperf3 3.21 is not installed for the lab (run: sudo ci/iperf3)"
+if [ "$case_name" = sfnt ]; then
+  bash "$src/ci/sfnt-pingpong" --check >/dev/null || fail "sfnt-pingpong is not installed for the lab (run: sudo ci/sfnt-pingpong)"
+else
+  bash "$src/ci/sockperf" --check >/dev/null || fail "sockperf 3.10 is not installed for the lab (run: sudo ci/sockperf)"
+  bash "$src/ci/iperf3" --check >/dev/null || fail "iperf3 3.21 is not installed for the lab (run: sudo ci/iperf3)"
+fi
 ip netns list | awk '{print $1}' | grep -qx "$prefix-a" || fail "lab pair $pair is not up (ci/lab up --pair $pair)"
 
 # The pair's hosts (ci/lab's addressing: management 198.18.0.(8(N-1)+2|6), interconnect 198.19.N.1|2).
@@ -73,7 +83,7 @@ from = "a"
 to = "b"
 EOF
   for kind in "$@"; do
-    printf '\n[[test]]\nname = "%s_%s"\nkind = "%s"\n' "$kind" "$tool" "$kind"
+    printf '\n[[test]]\nname = "%s_%s"\nkind = "%s"\n' "$kind" "${tool//-/_}" "$kind"
     case $kind in
       *_rr) echo 'budget = { p50 = "5ms", max = "1s" }' ;;
       tcp_stream) echo 'message_size = 65536' ; echo 'budget = { min_throughput = "1Mbit/s" }' ;;
@@ -94,7 +104,7 @@ live() {
   tail -8 "$work/run.out"
   [ $rc -eq 0 ] || { grep -i "error\|fail\|could not" "$work/run.out" | head -20; fail "a clean $path run exited $rc, expected 0"; }
   for kind in "$@"; do
-    local t=${kind}_$tool
+    local t=${kind}_${tool//-/_}
     grep -q "client@a: $path " "$run/tests/$t/a-to-b/command.txt" || fail "$t did not run $path: $(cat "$run/tests/$t/a-to-b/command.txt")"
     jq -e --arg t "$t" '.tests[] | select(.name == $t) | .verdict == "pass" and .accounting.pass' "$run/run.json" >/dev/null ||
       fail "$t: $(jq -c --arg t "$t" '.tests[] | select(.name == $t) | {verdict, failure, accounting}' "$run/run.json")"
@@ -136,7 +146,26 @@ case $case_name in
     left=$(pgrep -af "^iperf3-3.21 .*198\.19\.$pair\.2")
     ;;
 
-  *) fail "unknown case '$case_name' (sockperf310, iperf321)" ;;
+  sfnt)
+    live sfnt-pingpong sfnt-pingpong udp_rr tcp_rr
+    for t in udp_rr_sfnt_pingpong tcp_rr_sfnt_pingpong; do
+      out=$run/tests/$t/a-to-b/client.out
+      grep -qx '# reporting: RTT' "$out" || fail "$t's output does not say RTT: $(grep '# reporting' "$out")"
+      [ "$(grep -c $'^\t64\t' "$out")" = 1 ] || fail "$t's output is not one 64-byte row"
+      param $t latency_normalised | grep -q -- '--rtt' || fail "$t: $(param $t latency_normalised)"
+      [ "$(param $t sfnt.iterations)" -gt 1000 ] || fail "$t: sfnt.iterations $(param $t sfnt.iterations)"
+      # Its own row, doubled nowhere: the median column is run.json's p50.
+      median=$(awk -F'\t' '$2 == 64 { print $5 }' "$out")
+      jq -e --arg t "$t" --argjson m "$median" '.tests[] | select(.name == $t) | .measurement.reported.p50 == $m' \
+        "$run/run.json" >/dev/null || fail "$t: p50 is not its printed median $median"
+      jq -e '.reported.p99 > 0 and .source == "sfnt-pingpong"' "$work/$t.json" >/dev/null ||
+        fail "$t's import: $(jq -c '{source, reported}' "$work/$t.json")"
+      echo "ok: $t: sfnt-pingpong, p50 $median ns round trip, $(param $t sfnt.iterations) pings"
+    done
+    left=$(pgrep -af "^sfnt-pingpong .*198\.19\.$pair\.2")
+    ;;
+
+  *) fail "unknown case '$case_name' (sockperf310, iperf321, sfnt)" ;;
 esac
 # Nothing left running on the hosts: the driver stops the server however the case ended.
 [ -z "$left" ] || fail "left running after the run: $left"

@@ -1,4 +1,4 @@
-// `labgate import FILE... [--tool netperf|sockperf|iperf3] [--kind K]
+// `labgate import FILE... [--tool netperf|sockperf|iperf3|sfnt-pingpong] [--kind K]
 // [--profile P --test T] (--results DIR [--suffix S] [--started ISO8601] | [--out F])`:
 // turns saved runs of an external tool into labgate results. With --results each
 // file becomes a results folder (gate::import_run) that compare and trend read
@@ -57,8 +57,8 @@ ExitCode run_import(const ImportArgs& a) {
   if (!a.tool.empty()) {
     req.tool = profile::parse_tool(a.tool);
     if (!req.tool || !(*req.tool == profile::Tool::kNetperf || *req.tool == profile::Tool::kSockperf ||
-                       *req.tool == profile::Tool::kIperf3))
-      usage("--tool must be netperf, sockperf or iperf3, not '" + a.tool + "'");
+                       *req.tool == profile::Tool::kIperf3 || *req.tool == profile::Tool::kSfntPingpong))
+      usage("--tool must be netperf, sockperf, iperf3 or sfnt-pingpong, not '" + a.tool + "'");
   }
   if (!a.kind.empty()) {
     req.kind = profile::parse_test_kind(a.kind);
@@ -112,7 +112,8 @@ void add_import_command(CLI::App& app, Action& action) {
       "per file that compare and trend read like any run; without, one file's measurement JSON. With "
       "--test/--profile the test's budget judges it (exit 0 within, 1 over)");
   cmd->add_option("files", args->files, "the saved outputs (each a file of one run)")->required();
-  cmd->add_option("--tool", args->tool, "netperf, sockperf or iperf3 (default: told by the output itself)");
+  cmd->add_option("--tool", args->tool,
+                  "netperf, sockperf, iperf3 or sfnt-pingpong (default: told by the output itself)");
   cmd->add_option("--kind", args->kind,
                   "tcp_rr, udp_rr, tcp_stream or udp_stream, when the output does not say");
   cmd->add_option("--test", args->test, "the profile test whose budget judges these runs");

@@ -102,6 +102,36 @@ TEST(ImportCommand, SockperfHalfRttIsJudgedAsRoundTrip) {
   EXPECT_EQ(tcp.rc, 0) << tcp.err;
 }
 
+TEST(ImportCommand, SfntPingpongIsToldByItsOutputAndJudgedAsRoundTrips) {
+  // Lab pair 21's udp run at its default 1/2 RTT: its "%ile" 12313 ns is a 24.626 us round trip.
+  const Outcome o = import({kTools + "sfnt/udp-half.txt", "--test", "udp_rr_64_sfnt", "--profile", kProfile});
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j.at("source"), "sfnt-pingpong");
+  EXPECT_EQ(j.at("kind"), "udp_rr");
+  EXPECT_EQ(j.at("reported").at("p99"), 24626.0);
+  EXPECT_EQ(j.at("reported").at("p50"), 15712.0);
+  EXPECT_THAT(o.err, HasSubstr("ok    p99  24.626us <= 200us"));
+  // Its max, a 6.02 ms round trip on the loaded VM, is over a 5 ms budget: exit 1, by the same judge.
+  TempPath profile;
+  {
+    std::ifstream in(kProfile);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string p = text.str();
+    p.replace(p.find("max = \"50ms\" }"), 14, "max = \"5ms\" }");
+    std::ofstream(profile.str()) << p;
+  }
+  const Outcome over = import({"--tool", "sfnt-pingpong", kTools + "sfnt/udp-half.txt", "--test",
+                               "udp_rr_64_sfnt", "--profile", profile.str()});
+  EXPECT_EQ(over.rc, 1) << over.out << over.err;
+  // A sweep of sizes is not one test: exit 2 naming the file and line.
+  const Outcome sweep = import({"--tool", "sfnt-pingpong", kTools + "sfnt/udp-sizes.txt"});
+  EXPECT_EQ(sweep.rc, 2);
+  EXPECT_THAT(sweep.err, HasSubstr("sfnt/udp-sizes.txt:"));
+  EXPECT_THAT(sweep.err, HasSubstr("3 message sizes (1, 64, 1024)"));
+}
+
 TEST(ImportCommand, OneJudgeWithAndWithoutResults) {
   results::testing::TempDir root("labgate-import-cli");
   // A real sockperf under-load run (1 in 10 answered) passes both ways; a
@@ -154,15 +184,13 @@ TEST(ImportCommand, BadFilesExit2NamingFileAndLine) {
 TEST(ImportCommand, BadArgumentsExit2) {
   const std::string f = kTools + "netperf/000-01.txt";
   EXPECT_THAT(import({"--tool", "ping", f}).err,
-              HasSubstr("--tool must be netperf, sockperf or iperf3, not 'ping'"));
+              HasSubstr("--tool must be netperf, sockperf, iperf3 or sfnt-pingpong, not 'ping'"));
   EXPECT_EQ(import({"--tool", "netperf", f, "--test", "x"}).rc, 2);
   EXPECT_THAT(import({"--tool", "netperf", f, "--kind", "jitter"}).err, HasSubstr("--kind must be tcp_rr"));
   const Outcome unknown = import({"--tool", "netperf", f, "--test", "nope", "--profile", kProfile});
   EXPECT_EQ(unknown.rc, 2);
-  EXPECT_THAT(
-      unknown.err,
-      HasSubstr(
-          "has no test 'nope' (its tests: tcp_rr_64_netperf, tcp_stream_64, udp_rr_64, udp_rr_64_netperf)"));
+  EXPECT_THAT(unknown.err, HasSubstr("has no test 'nope' (its tests: tcp_rr_64_netperf, tcp_stream_64, "
+                                     "udp_rr_64, udp_rr_64_netperf, udp_rr_64_sfnt)"));
   const Outcome differ = import(
       {"--tool", "netperf", f, "--kind", "udp_rr", "--test", "tcp_rr_64_netperf", "--profile", kProfile});
   EXPECT_THAT(differ.err, HasSubstr("--kind udp_rr differs from test 'tcp_rr_64_netperf', which is tcp_rr"));

@@ -70,6 +70,10 @@ std::string measuring_description(const profile::TestSpec& t) {
              " by sockperf's own clock, its first 400 ms its own warm-up and its last 50 ms its "
              "cool-down (the profile's warm-up is not applied), after the fixed 2-s pause sockperf "
              "takes before every run";
+    case Tool::kSfntPingpong:
+      return "sfnt-pingpong for " + seconds(t.duration) + " by its own clock (--minms/--maxms) after " +
+             (t.warmup.count() > 0 ? "a " + seconds(t.warmup) : std::string("its default 500 ms")) +
+             " warm-up of 1-byte pings it leaves out (--warmupms), closed loop";
     case Tool::kIperf3: {
       const auto whole = std::chrono::ceil<std::chrono::seconds>(t.warmup);
       return "iperf3 for " + seconds(t.duration) + " by iperf3's own clock" +

@@ -22,7 +22,12 @@ PreconditionsOutcome check_preconditions(GateSession& session, const profile::Pr
   out.snapshots = collect_facts(session, p, hosts);
   std::vector<checks::HostFacts> host_facts;
   for (const auto& s : out.snapshots) host_facts.push_back({s.host, &s.facts});
-  out.results = checks::check_all(host_facts, p.preconditions);
+  // A test address given as a name is judged as the address it resolved to on
+  // its host (the session's), not as the name: an interface holds addresses.
+  profile::Preconditions pre = p.preconditions;
+  for (auto& [host, use] : pre.host_use)
+    for (auto& [network, address] : use.networks) address = session.host(host).test_address_of(network);
+  out.results = checks::check_all(host_facts, pre);
   // [preconditions.bios]: conrep where installed, else each rule not checkable with the reason.
   for (auto& c : check_bios_rules(session, p.preconditions, hosts)) out.results.push_back(std::move(c));
   return out;

@@ -3,9 +3,11 @@
 // the tools' from their sources: sockperf 3.10 src/defs.h (MIN_PAYLOAD_SIZE = its
 // 14-byte header, MAX_TCP_SIZE, MAX_PAYLOAD_SIZE, --mps at most 2^30), iperf 3.21
 // src/iperf.h (MAX_BLOCKSIZE, MIN_/MAX_UDP_BLOCKSIZE), netperf 2.7 (sizes read with
-// atoi, so a C int; a UDP request or response is one datagram).
+// atoi, so a C int; a UDP request or response is one datagram), sfnettest
+// sfnt-pingpong.c (one 64 KiB buffer; no pacing).
 #include "labgate/profile/limits.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -20,6 +22,7 @@ constexpr std::uint64_t kSockperfTcpMax = (1u << 20) - 1;
 constexpr std::uint64_t kIperf3Max = 1u << 20;
 constexpr std::uint64_t kIperf3UdpMin = 16;  // 4 + 4 + 8: its sequence number and timestamp
 constexpr double kSockperfMaxMps = 1 << 30;
+constexpr std::uint64_t kSfntMax = 64 * 1024;  // sfnt-pingpong.c's ppbuf[64 * 1024]
 
 const char* proto(TestKind k) { return is_tcp(k) ? "tcp" : "udp"; }
 
@@ -62,6 +65,10 @@ SizeLimit message_size_limit(Tool tool, TestKind kind, bool paced) {
     case Tool::kSysbench:
       l.who = "sysbench";
       break;
+    case Tool::kSfntPingpong:
+      l.who = std::string("sfnt-pingpong --sizes (") + proto(kind) + ")";
+      l.max = std::min(l.max, kSfntMax);
+      break;
   }
   return l;
 }
@@ -90,6 +97,9 @@ std::string rate_refusal(const TestSpec& spec) {
       return "";
     case Tool::kNetperf:
       return "netperf cannot send at a fixed rate (open loop); use tool = \"builtin\" for rate = ...";
+    case Tool::kSfntPingpong:
+      return "sfnt-pingpong runs a closed ping-pong loop and cannot pace it (open loop); use tool = "
+             "\"builtin\" or \"sockperf\" for rate = ...";
     case Tool::kSockperf:
       if (std::llround(r) < 1 || std::llround(r) > static_cast<long long>(kSockperfMaxMps))
         return "sockperf --mps takes whole messages a second from 1 to 1073741824; found " +

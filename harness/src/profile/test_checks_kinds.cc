@@ -96,15 +96,16 @@ void check_disk(TestDraft& t, Diagnostics& d) {
             "must hold at least one block of " + std::to_string(k.block_size) + " bytes");
 }
 
-// tool_path: one program, sockperf's or iperf3's (netperf runs two, netperf
+// tool_path: one program, sockperf's, iperf3's or sfnt-pingpong's (netperf runs two, netperf
 // and netserver), named so that no shell on the host reads it as more.
 void check_tool_path(TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
   const std::string& v = *s.tool_path;
-  if (s.tool != Tool::kSockperf && s.tool != Tool::kIperf3) {
+  if (s.tool != Tool::kSockperf && s.tool != Tool::kIperf3 && s.tool != Tool::kSfntPingpong) {
     d.error(t.pos_of("tool_path"), t.key_of("tool_path"),
-            std::string("picks the sockperf or iperf3 program to run; tool = \"") + to_string(s.tool) +
-                "\" has " + (s.tool == Tool::kNetperf ? "two (netperf and netserver)" : "none to pick"));
+            std::string("picks the sockperf, iperf3 or sfnt-pingpong program to run; tool = \"") +
+                to_string(s.tool) + "\" has " +
+                (s.tool == Tool::kNetperf ? "two (netperf and netserver)" : "none to pick"));
     return;
   }
   const bool plain =

@@ -11,8 +11,8 @@ constexpr std::array<TestKind, 11> kKinds{
     TestKind::kTcpRr,          TestKind::kUdpRr,           TestKind::kTcpStream,   TestKind::kUdpStream,
     TestKind::kJitter,         TestKind::kPathMtu,         TestKind::kPingFlood,   TestKind::kCommand,
     TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw};
-constexpr std::array<Tool, 5> kTools{Tool::kBuiltin, Tool::kNetperf, Tool::kSockperf, Tool::kIperf3,
-                                     Tool::kSysbench};
+constexpr std::array<Tool, 6> kTools{Tool::kBuiltin, Tool::kNetperf,  Tool::kSockperf,
+                                     Tool::kIperf3,  Tool::kSysbench, Tool::kSfntPingpong};
 constexpr std::array<Stat, 18> kStats{Stat::kP50,           Stat::kP90,         Stat::kP99,
                                       Stat::kP99_9,         Stat::kP99_99,      Stat::kMax,
                                       Stat::kMean,          Stat::kStddev,      Stat::kDropped,
@@ -82,6 +82,8 @@ const char* to_string(Tool t) {
       return "iperf3";
     case Tool::kSysbench:
       return "sysbench";
+    case Tool::kSfntPingpong:
+      return "sfnt-pingpong";
   }
   return "?";
 }
@@ -199,6 +201,7 @@ bool tool_runs(Tool tool, TestKind kind) {
     case Tool::kNetperf:
       return is_rr(kind) || is_stream(kind);
     case Tool::kSockperf:
+    case Tool::kSfntPingpong:
       return is_rr(kind);
     case Tool::kIperf3:
       return is_stream(kind);
@@ -253,6 +256,11 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
       return is_rr(kind) ? netperf_latency(stat) : !is_latency(stat);
     case Tool::kSysbench:
       return false;  // disk kinds only (handled above)
+    case Tool::kSfntPingpong:
+      // Its table: mean, min, median, max, its one percentile (labgate runs the
+      // default, 99) and stddev; it counts no drops (a lost UDP ping stalls it).
+      return stat == Stat::kP50 || stat == Stat::kP99 || stat == Stat::kMax || stat == Stat::kMean ||
+             stat == Stat::kStddev;
   }
   return false;
 }

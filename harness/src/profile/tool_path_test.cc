@@ -45,10 +45,10 @@ TEST(ToolPath, NamesTheProgramOfSockperfAndIperf3) {
 }
 
 TEST(ToolPath, IsRefusedWhereItCannotPickOneProgram) {
-  EXPECT_THAT(
-      errors(load_test("netperf", "tcp_rr", "/opt/netperf")),
-      HasSubstr("versions.toml:16:13: test[t].tool_path: picks the sockperf or iperf3 program to run; tool = "
-                "\"netperf\" has two (netperf and netserver)"));
+  EXPECT_THAT(errors(load_test("netperf", "tcp_rr", "/opt/netperf")),
+              HasSubstr("versions.toml:16:13: test[t].tool_path: picks the sockperf, iperf3 or sfnt-pingpong "
+                        "program to run; tool = "
+                        "\"netperf\" has two (netperf and netserver)"));
   EXPECT_THAT(errors(load_test("builtin", "tcp_rr", "/opt/x")), HasSubstr("has none to pick"));
   for (const char* bad : {"sockperf 3.10", "$(reboot)", "/opt/../bin/sockperf", "/opt/sockperf/", ""})
     EXPECT_THAT(errors(load_test("sockperf", "udp_rr", bad)),

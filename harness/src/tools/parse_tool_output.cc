@@ -14,6 +14,11 @@ std::optional<profile::Tool> detect_tool(const ToolText& text) {
     if (line.rfind("Connecting to host ", 0) == 0 || line == "iperf Done.") return profile::Tool::kIperf3;
   for (const std::string& line : text.lines)
     if (line.find("sockperf:") != std::string::npos) return profile::Tool::kSockperf;
+  // sfnt-pingpong: its own header, which no other tool prints.
+  for (const std::string& line : text.lines)
+    if (line == "# reporting: 1/2 RTT" || line == "# reporting: RTT" ||
+        line.find("cmdline: sfnt-pingpong") != std::string::npos)
+      return profile::Tool::kSfntPingpong;
   // netperf: its banner ("... TEST from ..."), a -k key, its histogram, its table header.
   for (const std::string& line : text.lines)
     if (line.find(" TEST from ") != std::string::npos || line.find("_LATENCY=") != std::string::npos ||
@@ -32,6 +37,8 @@ measure::Measurement parse_tool_output(profile::Tool tool, const ToolText& text,
       return parse_sockperf(text, options);
     case profile::Tool::kIperf3:
       return parse_iperf3(text, options);
+    case profile::Tool::kSfntPingpong:
+      return parse_sfnt_pingpong(text, options);
     case profile::Tool::kBuiltin:
       break;
     case profile::Tool::kSysbench:  // disk kinds: labgate/storage/sysbench_parser.h

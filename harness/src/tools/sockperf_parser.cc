@@ -66,18 +66,6 @@ bool warn_markers(std::string_view line, int ln, std::initializer_list<const cha
   return any;
 }
 
-/// "percentile 99.990" -> "p99_99"; "percentile 50.000" -> "p50".
-std::string percentile_name(std::string_view pct) {
-  std::string s(scan::trim(pct));
-  if (s.find('.') != std::string::npos) {
-    while (!s.empty() && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-  }
-  for (char& c : s)
-    if (c == '.') c = '_';
-  return "p" + s;
-}
-
 struct Summary {
   std::optional<sockperf::Version> version;
   std::optional<TestKind> kind;
@@ -250,7 +238,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       if (!v) t.fail(ln, "sockperf: cannot read the value in " + t.quote(ln));
       const std::string_view label = scan::trim(body.substr(0, eq));
       if (label.starts_with("percentile")) {
-        values_us[percentile_name(label.substr(10))] = *v;
+        values_us[scan::percentile_name(label.substr(10))] = *v;
         after_percentiles = true;
       } else if (label.find("<MAX>") != std::string_view::npos) {
         values_us["max"] = *v;

@@ -60,4 +60,15 @@ bool contains_nocase(std::string_view s, std::string_view needle) {
   return false;
 }
 
+std::string percentile_name(std::string_view pct) {
+  std::string s(trim(pct));
+  if (s.find('.') != std::string::npos) {
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+  }
+  for (char& c : s)
+    if (c == '.') c = '_';
+  return "p" + s;
+}
+
 }  // namespace labgate::tools::scan

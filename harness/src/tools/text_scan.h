@@ -20,5 +20,8 @@ std::optional<std::uint64_t> count(std::string_view s);
 double us_to_ns(double us);
 /// Whether `s` contains `needle`, ignoring ASCII case.
 bool contains_nocase(std::string_view s, std::string_view needle);
+/// A percentile as a tool prints it to the budget name: "99.990" -> "p99_99", "50.000" -> "p50", "99" ->
+/// "p99".
+std::string percentile_name(std::string_view pct);
 
 }  // namespace labgate::tools::scan

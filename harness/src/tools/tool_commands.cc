@@ -1,4 +1,4 @@
-// Command lines for netperf, sockperf and iperf3 from a profile test. Each tool's
+// Command lines for netperf, sockperf, iperf3 and sfnt-pingpong from a profile test. Each tool's
 // gaps (netperf has no warm-up, sockperf's warm-up is fixed, netperf cannot pace)
 // become warnings the report shows, never silent differences.
 #include "labgate/tools/tool_commands.h"
@@ -203,6 +203,63 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (spec.congestion && !udp) inv.client_argv.insert(inv.client_argv.end(), {"-C", *spec.congestion});
 }
 
+void sfnt_pingpong(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  if (!profile::is_rr(spec.kind))
+    refuse(spec, std::string("sfnt-pingpong measures ping-pong round trips; ") +
+                     profile::to_string(spec.kind) + " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
+  const bool tcp = spec.kind == TestKind::kTcpRr;
+  if (spec.congestion && tcp)
+    refuse(spec,
+           "sfnt-pingpong has no option for the TCP congestion control; sweep congestion with tool = "
+           "\"builtin\", \"netperf\" or \"iperf3\"");
+  if (spec.socket_buffer)
+    refuse(spec,
+           "sfnt-pingpong has no option for the socket buffer sizes; use tool = \"builtin\", "
+           "\"netperf\" or \"sockperf\" for socket_buffer");
+  // The server listens on the wildcard address (both families) and serves one
+  // client, which sends its options over that connection. It says it is waiting
+  // on stderr only: the driver reads /proc/net for its port instead.
+  inv.server_protocol = "tcp";
+  const std::string port = std::to_string(ep.port);
+  const std::string program = spec.tool_path.value_or("sfnt-pingpong");
+  inv.server_argv = {program, "--port", port};
+  const auto ms = [](std::chrono::nanoseconds d) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+  };
+  const auto secs = std::chrono::duration<double>(spec.duration).count();
+  // It stops at --maxiter samples even before --maxms: room for a 1-us round trip
+  // for the whole duration (8 bytes a sample on the client), and never below its default.
+  const auto maxiter = std::max<long long>(1000000, std::llround(std::ceil(secs * 1e6)));
+  // --rtt: its figures are round trips as measured, not samples halved; one
+  // size; --minms = --maxms: it pings until the duration has passed; --timeout:
+  // a lost UDP ping ends it with an error after 5 s instead of hanging.
+  inv.client_argv = {program,
+                     "--port",
+                     port,
+                     "--sizes",
+                     str(spec.message_size),
+                     "--minms",
+                     ms(spec.duration),
+                     "--maxms",
+                     ms(spec.duration),
+                     "--maxiter",
+                     std::to_string(maxiter),
+                     "--warmupms",
+                     ms(spec.warmup),
+                     "--rtt",
+                     "--timeout",
+                     "5"};
+  // --bind: the UDP socket's address on each end ("client;server"); TCP pings go
+  // over the connection the client opened to the server's address.
+  if (!tcp) inv.client_argv.push_back("--bind=" + ep.client_address + ";" + ep.server_address);
+  if (tcp && spec.nodelay) inv.client_argv.push_back("--nodelay");
+  // Unless told, it pins both ends to core 1 ("avoid core 0"): labgate places
+  // nothing the profile did not ask for, so an unset end is "any".
+  const auto core = [](const std::optional<int>& c) { return c ? std::to_string(*c) : std::string("any"); };
+  inv.client_argv.push_back("--affinity=" + core(spec.cpu.client) + ";" + core(spec.cpu.server));
+  inv.client_argv.insert(inv.client_argv.end(), {tcp ? "tcp" : "udp", ep.server_address});
+}
+
 }  // namespace
 
 ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
@@ -228,6 +285,9 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
       break;
     case Tool::kIperf3:
       iperf3(spec, ep, inv);
+      break;
+    case Tool::kSfntPingpong:
+      sfnt_pingpong(spec, ep, inv);
       break;
     case Tool::kBuiltin:
       refuse(spec, "tool = \"builtin\" runs labgate's own probes, not an external tool");

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <thread>
@@ -79,6 +80,19 @@ std::string hex_le(const std::string& address) {
   return out;
 }
 
+/// What a server's refusal means when the tool cannot say it: sockperf before 3.8
+/// refuses any IPv6 address as "Invalid address" (Debian 12's is 3.7).
+std::string why_refused(const ToolInvocation& inv, const Endpoint& ep, const RunResult& r) {
+  const bool sockperf = std::any_of(inv.server_argv.begin(), inv.server_argv.end(), [](const std::string& w) {
+    return w.find("sockperf") != std::string::npos;
+  });
+  if (!sockperf || !profile::is_ipv6(ep.server_address) ||
+      (r.out + r.err).find("Invalid address") == std::string::npos)
+    return "";
+  return " (sockperf takes an IPv6 address from 3.8 on, and this build refused it: run a 3.8 or newer build, "
+         "e.g. tool_path = \"sockperf-3.10\")";
+}
+
 long ms_since(Clock::time_point t0) {
   return static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
 }
@@ -106,7 +120,7 @@ std::string wait_until_listening(Transport& server_host, ServerGuard& server, co
     if (auto ended = server.process().wait(std::chrono::nanoseconds(0)))
       could_not_run(host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` ended (" +
                     ended->describe() + ") before listening on " + ep.server_address + ":" +
-                    std::to_string(ep.port) + ": " + first_line(*ended));
+                    std::to_string(ep.port) + ": " + first_line(*ended) + why_refused(inv, ep, *ended));
     if (Clock::now() >= deadline)
       could_not_run(
           host_of(server_host) + ": `" + transport::shell_join(inv.server_argv) + "` is not listening on " +

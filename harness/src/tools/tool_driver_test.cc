@@ -171,6 +171,25 @@ TEST(ToolDriver, ServerThatEndsBeforeListeningIsNamed) {
   EXPECT_TRUE(a.calls().empty()) << "no client without a server";
 }
 
+TEST(ToolDriver, SockperfBefore38RefusingAnIpv6AddressIsSaidSo) {
+  FakeTransport a("a"), b("b");
+  // Debian 12's sockperf 3.7, as it answers (exit 0, on stdout).
+  b.on({"sockperf"}, FakeTransport::ok("sockperf: '-i' Invalid address: fd4c:6762:0:19::2\nserver (sr): Run "
+                                       "sockperf as a server.\n"));
+  b.on({"cat", "/proc/net/udp6"}, FakeTransport::ok("  sl  local_address\n"));
+  try {
+    run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), a, b,
+                  Endpoint{"fd4c:6762:0:19::2", "fd4c:6762:0:19::1", 41000});
+    FAIL();
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
+    EXPECT_THAT(f.what(),
+                HasSubstr("sockperf: '-i' Invalid address: fd4c:6762:0:19::2 (sockperf takes an IPv6 "
+                          "address from 3.8 on"));
+    EXPECT_THAT(f.what(), HasSubstr("tool_path = \"sockperf-3.10\""));
+  }
+}
+
 TEST(ToolDriver, ChosenPortThatIsTakenIsRetriedElsewhere) {
   FakeTransport a("a"), b("b");
   b.on({"iperf3", "-s"}, FakeTransport::exit_with(1,

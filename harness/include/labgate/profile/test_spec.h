@@ -31,7 +31,7 @@ enum class TestKind {
   kDiskRandomWrite,  ///< random writes, likewise
   kDiskRandomRw,     ///< a mix of both (read_mix of the operations are reads)
 };
-enum class Tool { kBuiltin, kNetperf, kSockperf, kIperf3, kSysbench };
+enum class Tool { kBuiltin, kNetperf, kSockperf, kIperf3, kSysbench, kSfntPingpong };
 
 /// The statistics a budget may bound.
 enum class Stat {

@@ -1,7 +1,7 @@
-// Turning netperf, sockperf and iperf3 output into labgate's Measurement, so a
-// tool's numbers are judged by the same budgets as the built-in probes'. Every
-// latency becomes nanoseconds of ROUND TRIP for rr kinds (sockperf's half-RTT
-// "latency" is doubled) and per-send time for netperf's stream histograms.
+// Turning netperf, sockperf, iperf3 and sfnt-pingpong output into labgate's
+// Measurement, so a tool's numbers are judged by the same budgets as the built-in
+// probes'. Every latency becomes nanoseconds of ROUND TRIP for rr kinds (sockperf's
+// and sfnt-pingpong's half-RTT figures are doubled) and per-send time for netperf's stream histograms.
 #pragma once
 
 #include <optional>
@@ -30,6 +30,14 @@ measure::Measurement parse_netperf(const ToolText& text, const ParseOptions& opt
 /// sockperf 2.5 and 3.x ping-pong: summary, percentile block, observations,
 /// dropped/duplicated/out-of-order. Half-RTT "latency" is doubled to a round trip.
 measure::Measurement parse_sockperf(const ToolText& text, const ParseOptions& options = {});
+
+/// sfnt-pingpong (sfnettest) udp/tcp: one message size's row of its table
+/// (mean, min, median, max, its percentile, stddev, iter). It reports 1/2 RTT
+/// (each sample halved) unless run with --rtt, as its "# reporting:" line says:
+/// halves are doubled to round trips. Several sizes in one output are a
+/// ParseError naming them (labgate judges one size per test), as are pipe and
+/// unix-socket runs and output that does not say RTT or 1/2 RTT.
+measure::Measurement parse_sfnt_pingpong(const ToolText& text, const ParseOptions& options = {});
 
 /// Which way the data of a stream measurement went, in parameters["direction"]:
 /// a stream's pair is sender -> receiver, so an iperf3 -R run (and --bidir's
