@@ -120,17 +120,18 @@ void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules) {
 void add_tail(results::TestRecord& r, const nlohmann::json& tail) {
   if (tail.is_null()) return;
   r.tail = tail;
-  const std::string why = tail_line(tail);
-  if (why.empty()) return;
   for (const results::BudgetLine& b : r.budget) {
     if (b.pass || (b.stat != "max" && b.stat.rfind("p99", 0) != 0)) continue;
-    // The first failing tail statistic's line (its own, or "cpu N: "-led) gets the cause.
+    // The max is one sample: its own cause. A percentile is many: the ranked summary's.
+    const std::string why = b.stat == "max" ? worst_line(tail) : tail_line(tail);
+    if (why.empty()) continue;
+    // That statistic's line of the failure text gets it at its end.
     for (std::size_t at = 0; at < r.failure.size();) {
       const std::size_t nl = std::min(r.failure.find('\n', at), r.failure.size());
       const std::string line = r.failure.substr(at, nl - at);
       if (line.rfind(b.stat + " ", 0) == 0) {
         r.failure.insert(nl, "; " + why);
-        return;
+        break;
       }
       at = nl + 1;
     }

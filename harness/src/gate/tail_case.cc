@@ -153,4 +153,14 @@ std::string tail_line(const json& tail) {
   return "why: " + it->get<std::string>();
 }
 
+std::string worst_line(const json& tail) {
+  if (!tail.is_object()) return "";
+  const auto it = tail.find("outliers");
+  if (it == tail.end() || !it->is_array() || it->empty()) return "";
+  const json& o = it->front();  // worst first
+  if (!o.is_object() || !o.value("value_ns", json()).is_number()) return "";
+  return "why: the worst (" + tail::format_ns(o["value_ns"].get<std::uint64_t>()) + ", request " +
+         o.value("seq", json(0)).dump() + "): " + o.value("cause", std::string("unexplained"));
+}
+
 }  // namespace labgate::gate

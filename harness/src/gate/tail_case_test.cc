@@ -74,20 +74,30 @@ TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
   EXPECT_EQ(tail_line(t), "");
 }
 
-TEST(TailCase, TheTopCauseGoesBesideTheFailingTailStatisticOnly) {
+TEST(TailCase, AFailingMaxCarriesItsOwnCauseAndAFailingP99TheRankedOne) {
   results::TestRecord r;
   r.verdict = results::TestVerdict::kFail;
   results::BudgetLine p50{"p50", 90000.0, 50000, "ns", -0.8, false, "exceeds the budget"};
+  results::BudgetLine p99{"p99", 300000.0, 100000, "ns", -2, false, "exceeds the budget"};
   results::BudgetLine max{"max", 412000.0, 200000, "ns", -1.06, false, "exceeds the budget"};
-  r.budget = {p50, max};
+  r.budget = {p50, p99, max};
   r.failure =
-      "p50 = 90 us exceeds the budget of 50 us by 40 us\nmax = 412 us exceeds the budget of 200 us by 212 us";
-  json tail = {{"top", "14 of 16 outliers: stress (pid 4242) on CPU 1 of host a"}};
+      "p50 = 90 us exceeds the budget of 50 us by 40 us\np99 = 300 us exceeds the budget of 100 us by 200 "
+      "us\n"
+      "max = 412 us exceeds the budget of 200 us by 212 us";
+  const json tail = {
+      {"top", "14 of 16 outliers: stress (pid 4242) on CPU 1 of host a"},
+      {"outliers",
+       {{{"seq", 812}, {"value_ns", 412000}, {"cause", "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a"}}}}};
   add_tail(r, tail);
-  EXPECT_EQ(r.failure,
-            "p50 = 90 us exceeds the budget of 50 us by 40 us\nmax = 412 us exceeds the budget of 200 us by "
-            "212 us; "
-            "why: 14 of 16 outliers: stress (pid 4242) on CPU 1 of host a");
+  EXPECT_EQ(
+      r.failure,
+      "p50 = 90 us exceeds the budget of 50 us by 40 us\n"
+      "p99 = 300 us exceeds the budget of 100 us by 200 us; why: 14 of 16 outliers: stress (pid 4242) on CPU "
+      "1 "
+      "of host a\n"
+      "max = 412 us exceeds the budget of 200 us by 212 us; why: the worst (412 us, request 812): IRQ 57 "
+      "eth2-rx-0 x12 on CPU 1 of host a");
   EXPECT_EQ(r.tail, tail);
   // Passing: the record carries it (run.json, report), the failure text stays empty.
   results::TestRecord ok;

@@ -113,6 +113,22 @@ TEST(Attribute, AnIrqBurstIsACauseRoutineTicksAreNot) {
   EXPECT_EQ(a.outliers[0].evidence[0].text, "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a (usually 0 in as long)");
 }
 
+TEST(Attribute, ASparseRoutineCounterOverALongStallIsNotABurst) {
+  // SCHED once every 5th window (its median per window is 0): a 200 ms stall
+  // spans 4 of them, which is its routine, not a cause.
+  Case k;
+  for (std::size_t i = 0; i < k.wa.windows.size(); i += 5) k.wa.windows[i].softirq.push_back({1, "SCHED", 1});
+  add(k, 11, kStart + 700000000, 200000000);
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  for (const Evidence& e : a.outliers[0].evidence) EXPECT_EQ(e.text.find("SCHED"), std::string::npos) << e.text;
+  // Ten times its routine in one window is a burst, judged against the others.
+  window_at(k.wa, kStart + 650000000).softirq.push_back({1, "SCHED", 12});
+  a = attribute(k.input());
+  ASSERT_FALSE(a.outliers[0].evidence.empty());
+  EXPECT_EQ(a.outliers[0].evidence[0].text, "softirq SCHED x17 on CPU 1 of host a (usually 5 in as long)");
+}
+
 TEST(Attribute, SoftirqStealAndSmiOnTheServerSide) {
   Case k;
   add(k, 9, kStart + 605000000, 2500000);

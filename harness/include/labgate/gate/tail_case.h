@@ -39,4 +39,8 @@ nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std:
 /// The one line the console and JUnit show: "why: <top cause>" ("" without one).
 std::string tail_line(const nlohmann::json& tail);
 
+/// What a failing max carries: the worst outlier's own cause, "why: the worst
+/// (204 ms, request 812): <its first evidence>" or "...: unexplained" ("" without outliers).
+std::string worst_line(const nlohmann::json& tail);
+
 }  // namespace labgate::gate
