@@ -50,7 +50,8 @@ Baseline baseline(const WatchOutput& w, int cpu) {
 /// What one host's watch shows on `cpu` during `span`.
 std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& span, std::uint64_t excess,
                                     const std::string& host, const std::vector<std::string>& own,
-                                    const Baseline& base, const std::string& switches) {
+                                    const Baseline& base, const std::string& switches,
+                                    bool tasks_count = true) {
   std::vector<Evidence> out;
   const int ix = w.index_of(cpu);
   if (ix < 0) return out;
@@ -81,7 +82,7 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   for (const auto& [k, ns] : ran)
     if (ns >= std::max<std::uint64_t>(10000, excess / 4)) tasks.emplace_back(ns, k.first, k.second);
   std::sort(tasks.rbegin(), tasks.rend());
-  if (!tasks.empty()) {
+  if (!tasks.empty() && tasks_count) {
     const auto& [ns, pid, comm] = tasks.front();
     const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
                              " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
@@ -179,6 +180,12 @@ Attribution attribute(const AttributionInput& in) {
     std::vector<std::string> split;
     // Host a: the client.
     const std::optional<int> cpu_a = o.cpu_after ? o.cpu_after : o.cpu_before;
+    // The client's own record can clear its CPU's tasks: not preempted across
+    // this request and the reply read at once (it was waiting for it), so
+    // whatever else ran there did not hold it up. Interrupts still count: they
+    // can delay the reply before it is stamped.
+    const bool client_ran = o.involuntary && *o.involuntary == 0 && o.ctx_from_seq == o.seq &&
+                            o.sock_wait_ns && *o.sock_wait_ns < excess / 4;
     if (in.watch_client && cpu_a) {
       if (!base_a.count(*cpu_a)) base_a[*cpu_a] = baseline(*in.watch_client, *cpu_a);
       // The switch counts cover requests ctx_from_seq..seq: said so when that is more than this one.
@@ -189,12 +196,13 @@ Attribution attribute(const AttributionInput& in) {
                         ? std::string()
                         : " in requests " + std::to_string(o.ctx_from_seq) + "-" + std::to_string(o.seq)) +
                    "; ";
-      for (Evidence& e :
-           host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms, base_a[*cpu_a], switches))
+      for (Evidence& e : host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms,
+                                       base_a[*cpu_a], switches, !client_ran))
         c.evidence.push_back(std::move(e));
     }
     if (o.sock_wait_ns) {
       split.push_back("reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
+      if (client_ran) split.push_back("the client was not held up (no involuntary switch)");
       if (*o.sock_wait_ns >= excess / 2 && excess > 0 && c.evidence.empty())
         c.evidence.push_back({"client_not_running", a,
                               "client not running (reply waited in the socket) on host " + a,
