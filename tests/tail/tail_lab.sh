@@ -9,9 +9,9 @@
 #   hog_b    the same hog on CPU 0 in host b's namespace: the round trips it
 #            stalled (>= 50 ms; the client gives up on a reply at 100 ms) are put
 #            down to tailhog on CPU 0 of host b, never to host a
-#   wire     delay spikes through ci/impair, hosts quiet: the spiked round trips
-#            (>= 3 ms) are "wire" (nothing on either host) or the lab's wire
-#            process itself preempting a probe, for at least half of them
+#   wire     delay spikes through ci/impair: a spiked round trip (>= 3 ms) with
+#            nothing on either host is "wire", never unexplained; one whose
+#            client's record clears it is never put down to host a's tasks
 #   quiet    nothing injected: every outlier's cause is evidence or "unexplained",
 #            never tailhog, never "wire" without both watches having seen the moment
 # The lab's namespaces share this machine's 2 CPUs with everything else running
@@ -131,17 +131,22 @@ case $case_name in
     impaired=1
     gate
     spiked=$(over 3000000)
-    echo "$spiked" | head -20 | cut -c1-300
+    echo "$spiked" | head -5 | cut -c1-300
     n=$(echo "$spiked" | count .)
-    # The lab's wire is a process (labgate-wire, SCHED_FIFO) on the same 2 CPUs
-    # as both hosts: where it preempted a probe the watch names it, which is the
-    # wire showing through. Either way the spikes must be put down to the wire.
-    wire=$(echo "$spiked" | count "wire or NIC\|labgate-wire (pid [0-9]*) ran")
     [ "$n" -ge 5 ] || fail "only $n round trips of >= 3 ms through up to 3.2 ms each way"
-    [ $((wire * 100)) -ge $((n * 50)) ] || fail "the wire named for $wire of $n spiked round trips"
-    echo "the wire named for $wire of $n spiked round trips ($(echo "$spiked" | count "wire or NIC") with nothing on either host)"
+    # The hosts are namespaces on this machine's 2 shared CPUs, so "quiet" cannot
+    # be promised: a build may run on the server's CPU, which the server's records
+    # cannot clear. What must hold: a spike with nothing on either host is the
+    # wire, never unexplained; a spike whose client was not held up (its own
+    # record) is never put down to host a's tasks.
+    unexplained=$(q "[.tests[0].tail.outliers[] | select(.value_ns >= 3000000 and .cause == \"unexplained\")] | length")
+    [ "$unexplained" = 0 ] || fail "$unexplained spikes unexplained with both hosts watched"
+    cleared=$(q "[.tests[0].tail.outliers[] | select(.value_ns >= 3000000 and (.split | contains(\"client was not held up\")) and any(.evidence[]; .kind == \"preempted\" and .host == \"a\"))] | length")
+    [ "$cleared" = 0 ] || fail "$cleared spikes put down to host a's tasks though the client was not held up"
     ! q '.tests[0].tail.outliers[].evidence[] | select(.kind == "wire") | .host' | grep -q . ||
       fail "a wire cause names a host"
+    wire=$(echo "$spiked" | count "wire or NIC")
+    echo "$wire of $n spikes: nothing on either host (the wire); the rest: what ran on the hosts' shared CPUs"
     ;;
   quiet)
     gate
