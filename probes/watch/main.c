@@ -115,6 +115,12 @@ int main(int argc, char** argv) {
     if (next >= end) break;
     sleep_until(next);
   }
+  /* Told to stop mid-interval (the probe beside it has ended): one last, shorter
+   * window, so the probe's last moments are watched too. */
+  if (g_stop) {
+    st->last_sample = 1;
+    wt_sample(st, lg_now_ns());
+  }
   wt_write_json(st, stdout, interval, "ok");
   fflush(stdout);
   return LG_EXIT_OK;

@@ -179,7 +179,7 @@ void wt_sample(wt_state* st, uint64_t now) {
       st->smi_prev[i] = v;
     }
   }
-  if (st->samples % st->task_every == 0) {
+  if (st->samples % st->task_every == 0 || st->last_sample) {
     scan_tasks(st, w);
     st->last_task_scan = now;
   }

@@ -18,6 +18,7 @@ typedef struct wt_state {
   int self;            /**< our own pid: never a suspect */
   int has_softirqs;    /**< /proc/softirqs exists (2.6.31+) */
   unsigned task_every; /**< scan tasks every this many samples */
+  int last_sample; /**< the window closed on stop: it scans the tasks whatever the count */
   wt_window* ring;     /**< the last `cap` windows */
   uint64_t cap, samples;
   uint64_t last_t, last_task_scan;

@@ -50,6 +50,28 @@ class BuiltinCase : public lt::FakeLabTest {
   }
 };
 
+TEST_F(BuiltinCase, TheNoiseWatchRidesOnBothProbeCommandsAndEveryMissingPieceIsALimit) {
+  const TestCase c = script();
+  const CaseRun run = run_case(*session_, c);
+  for (const char* h : {"a", "b"}) {
+    bool watched = false;
+    for (const auto& argv : lab_.host(h).sent)
+      if (const auto program = bracketed_program(argv); program && argv.size() >= program->size() + 3) {
+        // The three words before the program: the watch, its CPUs (not pinned: all), its deadline.
+        const std::size_t at = argv.size() - program->size() - 3;
+        watched = watched || (argv[at] == "$RUN/watch" && argv[at + 1] == "all");
+      }
+    EXPECT_TRUE(watched) << "host " << h << " ran the probe without the watch";
+  }
+  // These fakes print no watch output and the recorded probes predate outliers:
+  // each is "not available" of its host, and nothing is named.
+  ASSERT_TRUE(run.tail.is_object());
+  EXPECT_EQ(run.tail["hosts"]["a"]["watch"], "not available: the command ended before the watch printed anything");
+  EXPECT_EQ(run.tail["hosts"]["b"]["watch"], "not available: the command ended before the watch printed anything");
+  EXPECT_THAT(run.tail["limits"].dump(), HasSubstr("host a: client outliers: not available: the probe printed none"));
+  EXPECT_EQ(run.tail["top"], "");
+}
+
 TEST_F(BuiltinCase, IsOneChannelPerHostTheCountersInsideThemAndTheServerEndsByItself) {
   const TestCase c = script();
   std::vector<std::string> order;

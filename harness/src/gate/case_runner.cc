@@ -12,6 +12,8 @@
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/gate/preload_check.h"
 #include "labgate/gate/progress_line.h"
+#include "labgate/gate/tail_case.h"
+#include "labgate/measure/figures.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/tools/tool_driver.h"
@@ -142,6 +144,24 @@ class BuiltinServer {
   bool kept_ = false;
 };
 
+/// run.tail from the case's outliers and both hosts' watches; the watches'
+/// outputs are kept beside the probes'. A failure here costs the explanation,
+/// never the measurement.
+void explain(CaseRun& run, const TestCase& c, const TailSide& client, const TailSide& server) {
+  for (const TailSide* s : {&client, &server})
+    if (s->watch) keep(run, "watch-" + s->host + ".out", *s->watch);
+  try {
+    std::uint64_t typical = 0;
+    if (!run.measurements.empty()) {
+      const measure::JudgedFigures judged = measure::judge_figures(run.measurements.front());
+      if (const stats::Figure* p50 = judged.figures.find("p50")) typical = static_cast<std::uint64_t>(p50->value);
+    }
+    run.tail = explain_tail(client, server, typical, c.spec->cpu.server);
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+  }
+}
+
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_binary(*c.spec);
@@ -154,13 +174,29 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   // trips per case (start the server, run the client) instead of six.
   std::optional<CounterWatch> watch;
   if (watches_counters(c.spec->kind)) watch.emplace(session, c, CounterWatch::FromCommands{});
-  const auto wrap = [&](const std::vector<std::string>& argv) { return watch ? bracketed_argv(argv) : argv; };
+  // Why the tail (issue 25): the noise watch rides on the same shell lines, on
+  // the CPU each side is pinned to (every CPU when it is not).
+  const bool explains = watch && profile::is_rr(c.spec->kind);
+  std::optional<NoiseWatch> noise_a, noise_b;
+  std::string no_watch_a, no_watch_b;
+  if (explains) {
+    try {
+      session.install({c.server, c.client}, "watch");
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: the noise watch will not run: {}", c.name(), e.what());
+    }
+    noise_b = noise_watch(session, c, c.server, c.spec->cpu.server, no_watch_b);
+    noise_a = noise_watch(session, c, c.client, c.spec->cpu.client, no_watch_a);
+  }
+  const auto wrap = [&](const std::vector<std::string>& argv, const std::optional<NoiseWatch>& noise) {
+    return watch ? bracketed_argv(argv, noise) : argv;
+  };
 
   const auto t0 = std::chrono::steady_clock::now();
   const auto ms = [](auto a, auto b) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
   };
-  BuiltinServer server(session.deployment(c.server).start(wrap(server_argv)), run);
+  BuiltinServer server(session.deployment(c.server).start(wrap(server_argv, noise_b)), run);
   // The listening line is the first JSON line after the counters (which hold no brace).
   if (!server.process().wait_for_output("}\n", 10s))
     throw Failure(ExitCode::kCouldNotRun,
@@ -179,11 +215,13 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   keep(run, "command.txt",
        "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
            transport::shell_join(client_argv) + "\n" +
-           (watch ? "(each run by /bin/sh between two reads of /proc/net/{snmp,netstat,dev})\n" : ""));
+           (watch ? "(each run by /bin/sh between two reads of /proc/net/{snmp,netstat,dev})\n" : "") +
+           (noise_a || noise_b ? "(with the noise watch beside each: watch --cpus <the side's CPU, else all>)\n"
+                               : ""));
   spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
 
   const auto t1 = std::chrono::steady_clock::now();
-  auto r = session.deployment(c.client).run(wrap(client_argv), o);
+  auto r = session.deployment(c.client).run(wrap(client_argv, noise_a), o);
   const auto t2 = std::chrono::steady_clock::now();
   const Bracketed client_out = split_bracketed(r.out);
   r.out = client_out.body;
@@ -201,11 +239,15 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.
   spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it",
                 c.name(), ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
+  const Bracketed server_bracketed = split_bracketed(server_out);
   if (watch) {
     watch->given(c.client, client_out);
-    watch->given(c.server, split_bracketed(server_out));
+    watch->given(c.server, server_bracketed);
     watch->finish(run);
   }
+  if (explains) explain(run, c, {c.client, r.out, client_out.watch, client_out.watch_status, no_watch_a},
+                        {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status,
+                         no_watch_b});
   if (c.spec->preload) run.rules.push_back(judge_preload(*c.spec->preload, c.client, r.err, c.server, kept(run, "server.err")));
   return run;
 }

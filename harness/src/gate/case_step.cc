@@ -10,6 +10,7 @@
 #include "labgate/gate/gate_run.h"
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
+#include "labgate/gate/tail_case.h"
 #include "labgate/report/figure_format.h"
 #include "labgate/transport/interrupt.h"
 
@@ -99,6 +100,7 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
       const std::string pair = meas.cpu >= 0 ? c.pair + "/cpu" + std::to_string(meas.cpu) : c.pair;
       results::TestRecord r = judge_case(c, meas, pair);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
+      add_tail(r, m.run.tail);    // why the tail: run.json's "tail", the cause beside a failing p99/max
       stamp(r);
       r.raw_files = raw;
       r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));
@@ -127,6 +129,9 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
   out.records = measured.records;
   for (auto& r : measured.records) {
     if (!measured.error) spdlog::info("{}", result_line(r));
+    // Pass or fail, the tail's top cause follows the figures (issue 25).
+    if (const std::string why = tail_line(r.tail); !measured.error && !why.empty())
+      spdlog::info("{}: {}", r.test_name(), why);
     book.put_test(std::move(r));
   }
   if (measured.error || measured.keep_error) {

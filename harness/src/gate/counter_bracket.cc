@@ -1,6 +1,7 @@
 // Counter snapshots around a program in one shell line (see counter_bracket.h).
 #include "labgate/gate/counter_bracket.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "labgate/counters/snapshot.h"
@@ -16,10 +17,23 @@ constexpr const char* kScriptTail =
     "printf '\\037labgate-counters-end %d\\n' $?; "
     "if [ $s -gt 128 ] && [ $s -lt 160 ]; then kill -$((s-128)) $$; fi; exit $s";
 
-std::string script() {
+// The watch's three words come first ($1 binary, $2 CPUs or "all", $3 duration).
+// "all" is every CPU /proc/stat lists (the watch takes 16). Its output waits in
+// a file beside it ($$: one per shell) so it never mixes with the program's.
+constexpr const char* kWatchStart =
+    "lw=$1; lc=$2; ld=$3; shift 3; "
+    "if [ \"$lc\" = all ]; then lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
+    "lc=${lc%,}; fi; lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";
+constexpr const char* kWatchEnd =
+    "kill -TERM $lp 2>/dev/null; wait $lp; printf '\\037labgate-watch %d\\n' $?; cat \"$lf\" 2>&1; rm -f \"$lf\"; ";
+
+std::string script(bool watched) {
   std::string cat;
   for (const auto& w : counters::snapshot_command()) cat += (cat.empty() ? "" : " ") + w;
-  std::string s = cat + " 2>&1; printf '\\037labgate-counters-before %d\\n' $?; " + kScriptTail;
+  std::string tail = kScriptTail;
+  if (watched) tail.insert(tail.find("printf"), kWatchEnd);
+  std::string s = cat + " 2>&1; printf '\\037labgate-counters-before %d\\n' $?; " +
+                  (watched ? std::string(kWatchStart) : std::string()) + tail;
   const std::string tag = "%CAT%";
   s.replace(s.find(tag), tag.size(), cat);
   return s;
@@ -37,14 +51,22 @@ std::size_t read_status(std::string_view out, std::size_t at, int& status) {
 
 }  // namespace
 
-std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv) {
-  return transport::sh_argv(script(), argv);
+std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
+                                        const std::optional<NoiseWatch>& watch) {
+  if (!watch) return transport::sh_argv(script(false), argv);
+  std::vector<std::string> args{watch->binary, watch->cpus.empty() ? "all" : watch->cpus, watch->duration};
+  args.insert(args.end(), argv.begin(), argv.end());
+  return transport::sh_argv(script(true), args);
 }
 
 std::optional<std::vector<std::string>> bracketed_program(const std::vector<std::string>& argv) {
-  const auto head = transport::sh_argv(script());
-  if (argv.size() < head.size() || !std::equal(head.begin(), head.end(), argv.begin())) return std::nullopt;
-  return std::vector<std::string>(argv.begin() + static_cast<long>(head.size()), argv.end());
+  for (const bool watched : {false, true}) {
+    const auto head = transport::sh_argv(script(watched));
+    const std::size_t skip = head.size() + (watched ? 3 : 0);
+    if (argv.size() >= skip && std::equal(head.begin(), head.end(), argv.begin()))
+      return std::vector<std::string>(argv.begin() + static_cast<long>(skip), argv.end());
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> BracketSnapshot::snapshot(std::string& why) const {
@@ -71,8 +93,16 @@ Bracketed split_bracketed(std::string_view out) {
   if (body == std::string_view::npos) return b;
   b.before.seen = true;
   const std::size_t after = out.find(kAfterMarker, body);
-  b.body =
-      std::string(out.substr(body, after == std::string_view::npos ? std::string_view::npos : after - body));
+  const std::size_t watch = out.substr(0, after).find(kWatchMarker, body);
+  const std::size_t body_end = std::min(after, watch);
+  b.body = std::string(
+      out.substr(body, body_end == std::string_view::npos ? std::string_view::npos : body_end - body));
+  if (watch != std::string_view::npos) {
+    const std::size_t text = read_status(out, watch + kWatchMarker.size(), b.watch_status);
+    if (text != std::string_view::npos)
+      b.watch = std::string(
+          out.substr(text, after == std::string_view::npos ? std::string_view::npos : after - text));
+  }
   if (after == std::string_view::npos) return b;
   const std::size_t text = after + kAfterMarker.size();
   const std::size_t end = out.find(kEndMarker, text);

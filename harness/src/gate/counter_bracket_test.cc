@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+
 #include "labgate/counters/snapshot.h"
 #include "labgate/transport/transport.h"
 
@@ -49,6 +52,41 @@ TEST(CounterBracket, TheProgramIsFoundInsideItsCommandAndNowhereElse) {
   EXPECT_EQ(bracketed_program(bracketed_argv(program)), program);
   EXPECT_FALSE(bracketed_program(program));
   EXPECT_FALSE(bracketed_program({"/bin/sh", "-c", "cat /proc/net/snmp", "labgate-sh", "x"}));
+}
+
+/// A stand-in for the watch probe: says which CPUs it was given, and prints
+/// only once told to stop (SIGTERM), as the real one does.
+std::string fake_watch() {
+  const std::string path = ::testing::TempDir() + "/fake-watch.sh";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs("#!/bin/sh\ntrap 'echo \"{\\\"cpus\\\":\\\"$2\\\"}\"; exit 0' TERM\n"
+             "echo starting >&2\nwhile :; do sleep 0.01; done\n",
+             f);
+  std::fclose(f);
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+TEST(CounterBracket, TheNoiseWatchRunsBesideTheProgramAndItsOutputFollowsTheProgramsUnmixed) {
+  const std::string watch = fake_watch();
+  auto r = run_here(bracketed_argv({"sh", "-c", "sleep 0.3; echo 'the program'; exit 3", "x"},
+                                   NoiseWatch{watch, "1,3", "30s"}));
+  EXPECT_EQ(r.exit_status, 3) << r.err;
+  Bracketed b = split_bracketed(r.out);
+  EXPECT_EQ(b.body, "the program\n");
+  ASSERT_TRUE(b.watch) << r.out;
+  EXPECT_EQ(b.watch_status, 0);
+  EXPECT_EQ(*b.watch, "starting\n{\"cpus\":\"1,3\"}\n");
+  std::string why;
+  EXPECT_TRUE(b.after.snapshot(why)) << why;
+  EXPECT_FALSE(std::filesystem::exists(watch + ".out")) << "no file is left behind";
+  // No CPUs given: every CPU /proc/stat lists.
+  r = run_here(bracketed_argv({"sleep", "0.3"}, NoiseWatch{watch, "", "30s"}));
+  b = split_bracketed(r.out);
+  ASSERT_TRUE(b.watch) << r.out;
+  EXPECT_NE(b.watch->find("\"cpus\":\"0"), std::string::npos) << *b.watch;
+  const std::vector<std::string> program{"/tmp/x/pingpong", "client"};
+  EXPECT_EQ(bracketed_program(bracketed_argv(program, NoiseWatch{watch, "2", "9s"})), program);
 }
 
 TEST(CounterBracket, OutputCutShortKeepsWhatArrivedAndSaysWhatIsMissing) {

@@ -1,8 +1,10 @@
 // Conversions from checks, measurements and budget verdicts to run records.
 #include "labgate/gate/records.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "labgate/gate/tail_case.h"
 #include "labgate/measure/figures.h"
 
 namespace labgate::gate {
@@ -112,6 +114,27 @@ void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules) {
     if (v.pass) continue;
     r.verdict = results::TestVerdict::kFail;
     r.failure += (r.failure.empty() ? "" : "\n") + v.rule + ": " + v.message;
+  }
+}
+
+void add_tail(results::TestRecord& r, const nlohmann::json& tail) {
+  if (tail.is_null()) return;
+  r.tail = tail;
+  for (const results::BudgetLine& b : r.budget) {
+    if (b.pass || (b.stat != "max" && b.stat.rfind("p99", 0) != 0)) continue;
+    // The max is one sample: its own cause. A percentile is many: the ranked summary's.
+    const std::string why = b.stat == "max" ? worst_line(tail) : tail_line(tail);
+    if (why.empty()) continue;
+    // That statistic's line of the failure text gets it at its end.
+    for (std::size_t at = 0; at < r.failure.size();) {
+      const std::size_t nl = std::min(r.failure.find('\n', at), r.failure.size());
+      const std::string line = r.failure.substr(at, nl - at);
+      if (line.rfind(b.stat + " ", 0) == 0) {
+        r.failure.insert(nl, "; " + why);
+        break;
+      }
+      at = nl + 1;
+    }
   }
 }
 

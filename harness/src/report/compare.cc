@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <stdexcept>
 
 #include "labgate/report/format.h"
@@ -66,6 +67,27 @@ StatDelta delta_of(const std::string& stat, std::optional<double> a, std::option
   return d;
 }
 
+/// The ranked causes of a test's explained tail, pid left out -> outliers.
+std::map<std::string, std::size_t> tail_causes(const TestRecord& t) {
+  std::map<std::string, std::size_t> out;
+  const auto ranked = t.tail.is_object() ? t.tail.find("ranked") : t.tail.end();
+  if (!t.tail.is_object() || ranked == t.tail.end() || !ranked->is_array()) return out;
+  static const std::regex pid(" \\(pid [0-9]+\\)");
+  for (const auto& r : *ranked)
+    if (r.is_object() && r.value("cause", nlohmann::json()).is_string())
+      out[std::regex_replace(r["cause"].get<std::string>(), pid, "")] += r.value("count", std::size_t{0});
+  return out;
+}
+
+/// Each cause of `from` that `other` lacks, "cause (N outliers)".
+std::vector<std::string> causes_not_in(const std::map<std::string, std::size_t>& from,
+                                       const std::map<std::string, std::size_t>& other) {
+  std::vector<std::string> out;
+  for (const auto& [cause, n] : from)
+    if (!other.count(cause)) out.push_back(cause + " (" + std::to_string(n) + " outliers)");
+  return out;
+}
+
 TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOptions& o) {
   TestDelta t;
   const TestRecord& any = a ? *a : *b;
@@ -82,6 +104,11 @@ TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOp
       t.stats.back().source_a = source_of(a, stat);
       t.stats.back().source_b = source_of(b, stat);
     }
+  }
+  if (a && b && a->tail.is_object() && b->tail.is_object()) {
+    const auto in_a = tail_causes(*a), in_b = tail_causes(*b);
+    t.causes_appeared = causes_not_in(in_b, in_a);
+    t.causes_vanished = causes_not_in(in_a, in_b);
   }
   return t;
 }
@@ -154,6 +181,8 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       first = false;
     }
     if (t.stats.empty()) s += pad(label, width) + "(no comparable statistics)\n";
+    for (const auto& cause : t.causes_appeared) s += pad("", width) + "tail cause appeared in B: " + cause + "\n";
+    for (const auto& cause : t.causes_vanished) s += pad("", width) + "tail cause vanished in B: " + cause + "\n";
   }
   if (c.tests.empty()) s += "(neither run has measurement tests)\n";
   for (const auto& w : c.warnings) s += "\nwarning: " + w + "\n";

@@ -128,6 +128,28 @@ TEST(Compare, TestsInOnlyOneRunAreListedNotJudged) {
   EXPECT_THAT(table, HasSubstr("Latency.new/a->b (only in B)"));
 }
 
+TEST(Compare, TailCausesThatAppearedOrVanishedAreListedWithoutTheirPids) {
+  results::TestRecord a = rr("rr", {1000}), b = rr("rr", {5000});
+  a.tail = nlohmann::json::parse(R"({"ranked":[
+      {"cause":"cc1plus (pid 12) on CPU 1 of host a","kind":"preempted","count":5},
+      {"cause":"IRQ 57 eth2-rx-0 on CPU 1 of host a","kind":"irq","count":2}]})");
+  b.tail = nlohmann::json::parse(R"({"ranked":[
+      {"cause":"cc1plus (pid 99) on CPU 1 of host a","kind":"preempted","count":3},
+      {"cause":"cc1plus (pid 98) on CPU 1 of host a","kind":"preempted","count":1},
+      {"cause":"tailhog (pid 4242) on CPU 1 of host a","kind":"preempted","count":14}]})");
+  const CompareOptions o;
+  const Comparison c = compare_runs(run_of("A", {a}), run_of("B", {b}), o);
+  ASSERT_EQ(c.tests.size(), 1u);
+  EXPECT_EQ(c.tests[0].causes_appeared, std::vector<std::string>{"tailhog on CPU 1 of host a (14 outliers)"});
+  EXPECT_EQ(c.tests[0].causes_vanished, std::vector<std::string>{"IRQ 57 eth2-rx-0 on CPU 1 of host a (2 outliers)"});
+  const std::string table = comparison_table(c, o);
+  EXPECT_THAT(table, HasSubstr("tail cause appeared in B: tailhog on CPU 1 of host a (14 outliers)"));
+  EXPECT_THAT(table, HasSubstr("tail cause vanished in B: IRQ 57 eth2-rx-0 on CPU 1 of host a (2 outliers)"));
+  // A run that did not explain the test: nothing to compare.
+  b.tail = nullptr;
+  EXPECT_TRUE(compare_runs(run_of("A", {a}), run_of("B", {b}), o).tests[0].causes_vanished.empty());
+}
+
 TEST(Compare, TableShowsValuesDeltasAndVerdict) {
   CompareOptions o;
   o.fail_on_regression = 0.10;

@@ -53,6 +53,26 @@ TEST(HtmlReport, SaysWhichCommandLineOverridesWonOverTheProfile) {
   EXPECT_THAT(html, HasSubstr("<code>--message-size 16KiB</code></td><td>tcp_stream_sizes</td><td>[64, 1024] (a sweep)"));
 }
 
+TEST(HtmlReport, WhyTheTailShowsTheRankedCausesTheWorstOutliersAndWhatTheHostsCouldNotShow) {
+  results::RunResult run = testing::synthetic_run();
+  EXPECT_EQ(html_report(run).find("Why the tail"), std::string::npos) << "no tail, no section";
+  run.tests[0].tail = nlohmann::json::parse(R"({"top":"2 of 3 outliers: <hog> (pid 42) on CPU 1 of host a",
+    "unexplained":1,"outliers_total":3,
+    "ranked":[{"cause":"<hog> (pid 42) on CPU 1 of host a","kind":"preempted","count":2}],
+    "outliers":[{"seq":7,"value_ns":412000,"split":"reply waited 400 us in host a's socket","cause":"x",
+                 "evidence":[{"kind":"preempted","host":"a","text":"<hog> (pid 42) ran 380 us on CPU 1 of host a"}]},
+                {"seq":9,"value_ns":300000,"split":"","cause":"unexplained","evidence":[]}],
+    "limits":["host b: SMI: not available: no /dev/cpu/0/msr"]})");
+  const std::string html = html_report(run);
+  EXPECT_THAT(html, HasSubstr("Why the tail"));
+  EXPECT_THAT(html, HasSubstr("2 of 3 outliers: &lt;hog&gt; (pid 42) on CPU 1 of host a"));
+  EXPECT_THAT(html, HasSubstr("&lt;hog&gt; (pid 42) ran 380 us on CPU 1 of host a"));
+  EXPECT_THAT(html, HasSubstr("reply waited 400 us in host a&#39;s socket"));
+  EXPECT_THAT(html, HasSubstr("<td>unexplained</td>"));
+  EXPECT_THAT(html, HasSubstr("host b: SMI: not available: no /dev/cpu/0/msr"));
+  EXPECT_THAT(html, HasSubstr("1 unexplained"));
+}
+
 TEST(HtmlReport, SaysWhichMeshScheduleRanAndThatRoundsShareTheSwitch) {
   results::RunResult run = testing::synthetic_run();
   EXPECT_THAT(html_report(run), Not(HasSubstr("Mesh schedule")));

@@ -20,6 +20,11 @@ std::string preconditions(const results::RunResult& run);
 /// of plots drawn (the page's self-check compares it with what rendered).
 std::string test_section(const results::TestRecord& t, const std::string& anchor, int& charts);
 
+/// "Why the tail" of a test with run.json's "tail" (issue 25): the ranked
+/// causes, the worst outliers with their evidence and split, the hosts' limits.
+/// Empty for a test without one.
+std::string tail_section(const results::TestRecord& t);
+
 /// For a mesh test's case: which schedule ran it (and its round), and that the
 /// pairs of a disjoint round shared the switch. Empty for one pair.
 std::string mesh_schedule_note(const results::TestRecord& t);

@@ -198,6 +198,7 @@ std::string test_section(const TestRecord& t, const std::string& anchor, int& ch
     s += "<div class=\"charts\">" + plots + "</div>";
   }
   s += figure_table(t);
+  s += tail_section(t);
   std::vector<std::string> notes = v.warnings;
   for (const auto& p : v.problems) notes.push_back("measurement JSON: " + p);
   if (!notes.empty()) {

@@ -91,6 +91,11 @@ Case test_case(const TestRecord& t) {
   if (!t.budget.empty()) body += "budget:\n" + budget_text(t);
   if (!note.empty()) body += note + "\n";
   if (t.accounting.checked) body += t.accounting.message + "\n";
+  // Why the tail (issue 25), pass or fail: a failing p99/max line carries it in the message too.
+  if (t.tail.is_object())
+    if (const auto top = t.tail.find("top");
+        top != t.tail.end() && top->is_string() && !top->get<std::string>().empty())
+      body += "why the tail: " + top->get<std::string>() + "\n";
   switch (t.verdict) {
     case TestVerdict::kPass:
       k.out = body;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/report/junit_strict.h"
+#include "labgate/report/markup.h"
 #include "report/synthetic_run.h"
 
 namespace labgate::report {
@@ -38,6 +39,33 @@ TEST(Junit, OneTestcasePerRuleAndTestNamedForJenkins) {
   EXPECT_THAT(rr, HasSubstr("<property name=\"conforming\" value=\"no\"/>"));
   EXPECT_THAT(testcase(xml, "tcp_stream_64/a-&gt;b"), HasSubstr("classname=\"lab.Throughput\""));
   EXPECT_THAT(testcase(xml, "timer_jitter/a/cpu2"), HasSubstr("classname=\"lab.Jitter\""));
+}
+
+TEST(Junit, WhyTheTailIsInTheFailureBesideTheMaxAndInAPassingCasesOutput) {
+  results::RunResult run = testing::synthetic_run();
+  const nlohmann::json tail = {{"top", "3 of 4 outliers: tailhog (pid 9) on CPU 1 of host a"}};
+  for (auto& t : run.tests) {
+    t.tail = tail;
+    if (t.verdict == results::TestVerdict::kFail)
+      t.failure = "max = 412 us exceeds the budget of 200 us by 212 us; why: 3 of 4 outliers: tailhog (pid 9) on CPU 1 of host a";
+  }
+  const std::string xml = junit_xml(run);
+  const std::string rr = testcase(xml, "tcp_rr_64/a-&gt;b");
+  EXPECT_THAT(rr, HasSubstr("why the tail: 3 of 4 outliers: tailhog (pid 9) on CPU 1 of host a"));
+  bool failing = false, passing = false;
+  for (const auto& t : run.tests) {
+    const std::string k = testcase(xml, report::xml_escape(t.test_name()));
+    if (t.verdict == results::TestVerdict::kFail) {
+      failing = true;
+      EXPECT_THAT(k, HasSubstr("<failure message=\"max = 412 us exceeds the budget of 200 us by 212 us; why: 3 of 4"));
+    }
+    if (t.verdict == results::TestVerdict::kPass) {
+      passing = true;
+      EXPECT_THAT(k, HasSubstr("<system-out>"));
+      EXPECT_THAT(k, HasSubstr("why the tail: 3 of 4 outliers"));
+    }
+  }
+  EXPECT_TRUE(failing && passing) << "the synthetic run has both";
 }
 
 TEST(Junit, NotCheckableIsSkippedAndBrokenTestsAreErrors) {

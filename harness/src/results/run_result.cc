@@ -205,6 +205,7 @@ json to_json(const TestRecord& t) {
   if (t.started) j["started"] = format_time(*t.started);
   if (!t.mesh_schedule.empty()) j["mesh_schedule"] = t.mesh_schedule;
   if (t.round > 0) j["round"] = t.round;
+  if (!t.tail.is_null()) j["tail"] = t.tail;
   return j;
 }
 
@@ -372,6 +373,10 @@ TestRecord test_at(const json& j, const std::string& path, bool v1) {
   t.started = optional_time(r, "started");
   t.mesh_schedule = r.str_or("mesh_schedule", "");
   t.round = static_cast<int>(r.opt_num("round").value_or(0.0));
+  if (const auto* tail = r.find("tail")) {
+    if (!tail->is_object()) r.fail("tail", "expected an object, got " + json_type_name(*tail));
+    t.tail = *tail;
+  }
   return t;
 }
 

@@ -213,6 +213,23 @@ TEST(RunResultJson, StartsAndMeasuredDurationsOfRecordsAreOptional) {
   EXPECT_THROW(run_result_from_json(old), std::invalid_argument);
 }
 
+TEST(RunResultJson, AnExplainedTailIsKeptAndReadBackAndNothingIsWrittenWithoutOne) {
+  RunResult r = sample_run();
+  r.tests[0].tail = {{"top", "2 of 2 outliers: nothing on either host: wire or NIC"}, {"unexplained", 0}};
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["tests"][0]["tail"]["unexplained"], 0);
+  EXPECT_EQ(run_result_from_json(j).tests[0].tail, r.tests[0].tail);
+  EXPECT_FALSE(to_json(sample_run())["tests"][0].contains("tail"));
+  nlohmann::json bad = j;
+  bad["tests"][0]["tail"] = "why";
+  try {
+    run_result_from_json(bad);
+    ADD_FAILURE() << "a tail that is not an object was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("tests[0].tail"), std::string::npos) << e.what();
+  }
+}
+
 TEST(RunResultJson, AMeshCaseKeepsItsScheduleAndRound) {
   RunResult r = sample_run();
   r.tests[0].mesh_schedule = "disjoint";

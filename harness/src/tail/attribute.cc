@@ -1,6 +1,6 @@
 // Attribution of round-trip outliers to what the watch saw (see attribute.h).
 // Every rule names the figure it rests on; a burst is judged against the same
-// counter's median per window over the whole run, so routine ticks (LOC, TIMER,
+// counter's mean per window over the whole run, so routine ticks (LOC, TIMER,
 // the test's own NET_RX) are never a cause.
 #include "labgate/tail/attribute.h"
 
@@ -19,13 +19,10 @@ struct Span {
 
 bool overlaps(std::uint64_t a0, std::uint64_t a1, const Span& s) { return a1 >= s.from && a0 <= s.to; }
 
-std::uint64_t median(std::vector<std::uint64_t> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-/// Median count per window of each (kind, name) on one CPU over the whole run.
+/// Count per window of each (kind, name) on one CPU over the whole run, in
+/// thousandths: the mean, since a counter that ticks a few times a second (TIMER,
+/// SCHED, RCU) has a median of 0 and would be a "burst" in any long span; the
+/// busiest window is left out, so one burst is not its own routine.
 using Baseline = std::map<std::pair<char, std::string>, std::uint64_t>;
 
 Baseline baseline(const WatchOutput& w, int cpu) {
@@ -37,9 +34,15 @@ Baseline baseline(const WatchOutput& w, int cpu) {
       if (c.cpu == cpu) per[{'s', c.name}].push_back(c.count);
   }
   Baseline b;
+  if (w.windows.size() < 2) return b;
+  const std::uint64_t others = w.windows.size() - 1;
   for (auto& [k, v] : per) {
-    v.resize(w.windows.size(), 0);  // windows without the entry counted 0
-    b[k] = median(v);
+    std::uint64_t sum = 0, most = 0;
+    for (std::uint64_t n : v) {  // windows without the entry count 0
+      sum += n;
+      most = std::max(most, n);
+    }
+    b[k] = ((sum - most) * 1000 + others - 1) / others;
   }
   return b;
 }
@@ -47,14 +50,15 @@ Baseline baseline(const WatchOutput& w, int cpu) {
 /// What one host's watch shows on `cpu` during `span`.
 std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& span, std::uint64_t excess,
                                     const std::string& host, const std::vector<std::string>& own,
-                                    const Baseline& base, const std::string& switches) {
+                                    const Baseline& base, const std::string& switches,
+                                    bool tasks_count = true) {
   std::vector<Evidence> out;
   const int ix = w.index_of(cpu);
   if (ix < 0) return out;
   const std::string where = "CPU " + std::to_string(cpu) + " of host " + host;
   std::map<std::pair<char, std::string>, std::uint64_t> counts;
   std::map<std::pair<int, std::string>, std::uint64_t> ran;  // (pid, comm) -> ns
-  std::uint64_t steal = 0, smi = 0, nwin = 0, task_span = 0;
+  std::uint64_t steal = 0, smi = 0, nwin = 0, task_from = UINT64_MAX, task_to = 0;
   for (const WatchWindow& win : w.windows) {
     if (overlaps(win.t0, win.t1, span)) {
       ++nwin;
@@ -66,7 +70,8 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
       smi += win.cpu[static_cast<std::size_t>(ix)].smi.value_or(0);
     }
     if (!win.tasks.empty() && overlaps(win.tasks_since, win.t1, span)) {
-      task_span = std::max(task_span, win.t1 - win.tasks_since);
+      task_from = std::min(task_from, win.tasks_since);  // the scans counted: one span
+      task_to = std::max(task_to, win.t1);
       for (const TaskRun& t : win.tasks)
         if (t.cpu == cpu && std::find(own.begin(), own.end(), t.comm) == own.end())
           ran[{t.pid, t.comm}] += t.ran_ns;
@@ -77,14 +82,14 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   for (const auto& [k, ns] : ran)
     if (ns >= std::max<std::uint64_t>(10000, excess / 4)) tasks.emplace_back(ns, k.first, k.second);
   std::sort(tasks.rbegin(), tasks.rend());
-  if (!tasks.empty()) {
+  if (!tasks.empty() && tasks_count) {
     const auto& [ns, pid, comm] = tasks.front();
     const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
-                             " on " + where + " (in the " + format_ns(task_span) + " around it)";
+                             " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
     out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text});
   }
   for (const auto& [k, n] : counts) {
-    const std::uint64_t usual = base.count(k) ? base.at(k) * nwin : 0;
+    const std::uint64_t usual = base.count(k) ? (base.at(k) * nwin + 999) / 1000 : 0;
     if (n <= 2 * usual + 3) continue;  // within the run's routine
     const bool irq = k.first == 'i';
     const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
@@ -130,8 +135,10 @@ void add_limits(const WatchOutput* w, const std::string& host, std::vector<std::
     limits.push_back("host " + host + ": no noise watch output");
     return;
   }
-  for (const std::string* s : {&w->smi_source, &w->softirq_source, &w->task_source})
-    if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + *s);
+  const std::pair<const char*, const std::string*> sources[] = {
+      {"SMI", &w->smi_source}, {"softirqs", &w->softirq_source}, {"tasks", &w->task_source}};
+  for (const auto& [what, s] : sources)
+    if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *s);
 }
 
 }  // namespace
@@ -173,6 +180,12 @@ Attribution attribute(const AttributionInput& in) {
     std::vector<std::string> split;
     // Host a: the client.
     const std::optional<int> cpu_a = o.cpu_after ? o.cpu_after : o.cpu_before;
+    // The client's own record can clear its CPU's tasks: not preempted across
+    // this request and the reply read at once (it was waiting for it), so
+    // whatever else ran there did not hold it up. Interrupts still count: they
+    // can delay the reply before it is stamped.
+    const bool client_ran = o.involuntary && *o.involuntary == 0 && o.ctx_from_seq == o.seq &&
+                            o.sock_wait_ns && *o.sock_wait_ns < excess / 4;
     if (in.watch_client && cpu_a) {
       if (!base_a.count(*cpu_a)) base_a[*cpu_a] = baseline(*in.watch_client, *cpu_a);
       // The switch counts cover requests ctx_from_seq..seq: said so when that is more than this one.
@@ -183,12 +196,13 @@ Attribution attribute(const AttributionInput& in) {
                         ? std::string()
                         : " in requests " + std::to_string(o.ctx_from_seq) + "-" + std::to_string(o.seq)) +
                    "; ";
-      for (Evidence& e :
-           host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms, base_a[*cpu_a], switches))
+      for (Evidence& e : host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms,
+                                       base_a[*cpu_a], switches, !client_ran))
         c.evidence.push_back(std::move(e));
     }
     if (o.sock_wait_ns) {
       split.push_back("reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
+      if (client_ran) split.push_back("the client was not held up (no involuntary switch)");
       if (*o.sock_wait_ns >= excess / 2 && excess > 0 && c.evidence.empty())
         c.evidence.push_back({"client_not_running", a,
                               "client not running (reply waited in the socket) on host " + a,

@@ -84,6 +84,8 @@ TEST(Attribute, AHogOnTheClientCpuIsNamedWithItsSwitchesPidAndCpu) {
   for (int i = 0; i < 3; ++i) add(k, 100 + i, kStart + 205000000 + i * 30000000, 400000);
   add(k, 103, kStart + 455000000, 400000);  // outside the scan that saw the hog
   k.client.items[0].involuntary = 3;
+  // The other two were woken late: the reply lay 300 us in the socket.
+  k.client.items[1].sock_wait_ns = k.client.items[2].sock_wait_ns = 300000;
   window_at(k.wa, kStart + 295000000)
       .tasks.push_back({1, 4242, "stress-ng", 20000000});  // scan of 200-300 ms
   const Attribution a = attribute(k.input());
@@ -102,6 +104,27 @@ TEST(Attribute, AHogOnTheClientCpuIsNamedWithItsSwitchesPidAndCpu) {
   EXPECT_TRUE(with_switches);
 }
 
+TEST(Attribute, ATaskBesideAClientThatWasNotHeldUpIsNotItsCause) {
+  // stress-ng ran on the client's CPU, but the client's record clears it: no
+  // involuntary switch, the reply read 2 us after it arrived. Both hosts quiet
+  // otherwise: the wire.
+  Case k;
+  add(k, 100, kStart + 205000000, 400000);
+  window_at(k.wa, kStart + 295000000).tasks.push_back({1, 4242, "stress-ng", 20000000});
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "wire");
+  EXPECT_NE(a.outliers[0].split.find("reply waited 2 us in host a's socket; the client was not held up (no "
+                                     "involuntary switch)"),
+            std::string::npos)
+      << a.outliers[0].split;
+  // Preempted once across it: stress-ng is the cause.
+  k.client.items[0].involuntary = 1;
+  a = attribute(k.input());
+  EXPECT_EQ(a.top, "1 of 1 outliers: stress-ng (pid 4242) on CPU 1 of host a");
+}
+
 TEST(Attribute, AnIrqBurstIsACauseRoutineTicksAreNot) {
   Case k;
   add(k, 7, kStart + 505000000, 300000);
@@ -111,6 +134,23 @@ TEST(Attribute, AnIrqBurstIsACauseRoutineTicksAreNot) {
   ASSERT_EQ(a.outliers.size(), 1u);
   ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
   EXPECT_EQ(a.outliers[0].evidence[0].text, "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a (usually 0 in as long)");
+}
+
+TEST(Attribute, ASparseRoutineCounterOverALongStallIsNotABurst) {
+  // SCHED once every 5th window (its median per window is 0): a 200 ms stall
+  // spans 4 of them, which is its routine, not a cause.
+  Case k;
+  for (std::size_t i = 0; i < k.wa.windows.size(); i += 5) k.wa.windows[i].softirq.push_back({1, "SCHED", 1});
+  add(k, 11, kStart + 700000000, 200000000);
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  for (const Evidence& e : a.outliers[0].evidence)
+    EXPECT_EQ(e.text.find("SCHED"), std::string::npos) << e.text;
+  // Ten times its routine in one window is a burst, judged against the others.
+  window_at(k.wa, kStart + 650000000).softirq.push_back({1, "SCHED", 12});
+  a = attribute(k.input());
+  ASSERT_FALSE(a.outliers[0].evidence.empty());
+  EXPECT_EQ(a.outliers[0].evidence[0].text, "softirq SCHED x17 on CPU 1 of host a (usually 5 in as long)");
 }
 
 TEST(Attribute, SoftirqStealAndSmiOnTheServerSide) {
@@ -137,7 +177,10 @@ TEST(Attribute, ServerTurnaroundJoinedBySequenceNumber) {
   EXPECT_EQ(worst.seq, 11u);
   ASSERT_EQ(worst.evidence.size(), 1u);
   EXPECT_EQ(worst.evidence[0].text, "server turnaround 380 us on host b");
-  EXPECT_EQ(worst.split, "reply waited 2 us in host a's socket; server turnaround 380 us on host b");
+  EXPECT_EQ(
+      worst.split,
+      "reply waited 2 us in host a's socket; the client was not held up (no involuntary switch); server "
+      "turnaround 380 us on host b");
 }
 
 TEST(Attribute, BothHostsQuietIsTheWireNeverAHostCause) {

@@ -132,6 +132,9 @@ class FakeHost : public transport::FakeTransport {
   /// (normalised), a bracketed_argv() one as "[counters]" and its program, not
   /// the pieces the fake answers it from.
   std::vector<std::vector<std::string>> channels;
+  /// Every command as it was sent (normalised), a bracketed one whole: its
+  /// shell line and what rides on it (the noise watch) included.
+  std::vector<std::vector<std::string>> sent;
   /// Started processes stopped while still running (each a second channel on
   /// a real host: the kill).
   int kills = 0;
@@ -156,6 +159,7 @@ class FakeHost : public transport::FakeTransport {
   transport::RunResult run(const std::vector<std::string>& argv,
                            const transport::RunOptions& o = {}) override {
     const auto n = normalise(argv);
+    sent.push_back(n);
     // A bracketed command is seen as its program (the shell around it is the fake's).
     if (before_run) before_run(bracketed_program(n).value_or(n));
     if (!argv.empty() && argv.back() == "--self-digest" && argv.size() >= 2) {
@@ -176,6 +180,7 @@ class FakeHost : public transport::FakeTransport {
   std::unique_ptr<transport::Process> start(const std::vector<std::string>& argv,
                                             const transport::StartOptions& o = {}) override {
     const auto n = normalise(argv);
+    sent.push_back(n);
     // A bracketed command is seen as its program (the shell around it is the fake's).
     if (before_run) before_run(bracketed_program(n).value_or(n));
     if (auto program = bracketed_program(n)) {

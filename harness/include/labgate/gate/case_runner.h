@@ -3,6 +3,7 @@
 // external tool, and keeps every raw output for the results folder.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,8 @@ struct CaseRun {
   std::vector<RuleVerdict> rules;
   /// File name -> content (commands, client/server stdout and stderr).
   std::vector<std::pair<std::string, std::string>> raw_files;
+  /// Why the tail (run.json's "tail", labgate/gate/tail_case.h); null when not explained.
+  nlohmann::json tail;
 };
 
 /// Runs `c`. Throws Failure(kCouldNotRun) naming host, command and what went

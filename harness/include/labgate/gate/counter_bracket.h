@@ -16,6 +16,16 @@ namespace labgate::gate {
 inline constexpr std::string_view kBeforeMarker = "\037labgate-counters-before ";  ///< + cat's status, \n
 inline constexpr std::string_view kAfterMarker = "\037labgate-counters-after\n";
 inline constexpr std::string_view kEndMarker = "\037labgate-counters-end ";  ///< + cat's status, \n
+/// Frames the noise watch's output (issue 25), between the program's and the after snapshot.
+inline constexpr std::string_view kWatchMarker = "\037labgate-watch ";  ///< + the watch's status, \n
+
+/// The noise watch probe run beside the program, on the same shell line (no
+/// channel of its own): started just before it, stopped (SIGTERM) when it ends.
+struct NoiseWatch {
+  std::string binary;    ///< the deployed watch probe
+  std::string cpus;      ///< "2" or "2,3"; empty: every CPU of the host (the first 16)
+  std::string duration;  ///< its own deadline, a backstop ("90s")
+};
 
 /// /bin/sh -c SCRIPT labgate-sh ARGV...: prints counters::snapshot_command()'s output (its
 /// errors included) and kBeforeMarker with cat's status, runs `argv`, then prints
@@ -24,7 +34,11 @@ inline constexpr std::string_view kEndMarker = "\037labgate-counters-end ";  ///
 /// transport reports "killed by SIGTERM" as it would for the program alone. A
 /// failing cat never keeps the program from running. Plain POSIX sh (RHEL 5's
 /// bash 3.2, dash); the transport's own wrapper makes it safe for csh.
-std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv);
+/// With `watch`, the watch runs from just before the program until it ended; its
+/// output (kept in a file beside the probe, so it never mixes with the
+/// program's) follows kWatchMarker and its status.
+std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
+                                        const std::optional<NoiseWatch>& watch = std::nullopt);
 
 /// The program inside a bracketed_argv() command, nullopt for any other argv
 /// (what a fake host needs to answer it as the shell would).
@@ -43,6 +57,10 @@ struct Bracketed {
   BracketSnapshot before;
   std::string body;  ///< the program's own stdout, unchanged
   BracketSnapshot after;
+  /// The noise watch's output (its stdout, then its stderr) and exit status,
+  /// when the command ran one and got as far as printing it.
+  std::optional<std::string> watch;
+  int watch_status = -1;
 };
 
 /// Splits a bracketed command's stdout (complete or as far as it came). Output

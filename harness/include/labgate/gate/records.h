@@ -29,6 +29,11 @@ results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m,
 /// failed rule fails the record and its message joins the failure text.
 void add_rules(results::TestRecord& r, const std::vector<RuleVerdict>& rules);
 
+/// Gives `r` the case's tail explanation (run.json's "tail"); a failing p99 or
+/// max line of its failure carries the top cause beside it ("...; why: 14 of 16
+/// outliers: ..."). Nothing for a null `tail`.
+void add_tail(results::TestRecord& r, const nlohmann::json& tail);
+
 /// A case that could not be measured: verdict error with the reason.
 results::TestRecord error_record(const TestCase& c, const std::string& why);
 

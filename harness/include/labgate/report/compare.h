@@ -40,6 +40,11 @@ struct TestDelta {
   std::string metric;
   std::vector<StatDelta> stats;
   bool only_in_a = false, only_in_b = false;
+  /// Why the tail (issue 25): the ranked causes of B's outliers that A's do not
+  /// have, and A's that B's do not, each "cause (N outliers)". A cause is its
+  /// key without the pid ("tailhog on CPU 1 of host a"): a pid never repeats
+  /// across runs. Empty unless both runs explained the test.
+  std::vector<std::string> causes_appeared, causes_vanished;
   bool regression() const;
 };
 

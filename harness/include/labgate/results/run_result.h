@@ -108,6 +108,10 @@ struct TestRecord {
   /// null when the test produced no measurement (an error before measuring).
   nlohmann::json measurement;
   std::string failure;  ///< every exceeded budget, or why it could not run
+  /// Why the tail (issue 25): the outliers of a built-in round-trip test, each
+  /// with its split and evidence, the ranked causes and the limits per host;
+  /// null when the test was not explained.
+  nlohmann::json tail;
   /// The run's conformance when this was measured (no: "measured on a non-conforming system").
   Conformance conformance = Conformance::kNotChecked;
   /// When the case started, and its measured wall time (set-up, warm-up and

@@ -1,0 +1,46 @@
+// Why the tail of one built-in round-trip case (issue 25): the noise watch runs
+// on both hosts from the probes' own shell lines, and afterwards the client's
+// outliers are joined with the server's records and both watches
+// (labgate/tail/attribute.h) into run.json's "tail".
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "labgate/gate/counter_bracket.h"
+#include "labgate/gate/session.h"
+#include "labgate/gate/test_cases.h"
+
+namespace labgate::gate {
+
+/// The watch for `host`'s side of `c`: its probe installed there, watching the
+/// CPU the side is pinned to (every CPU when it is not). nullopt with `why` set
+/// when the watch cannot be installed: the case measures all the same.
+std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
+                                      std::optional<int> cpu, std::string& why);
+
+/// One host's part: the probe's stdout and its bracketed command's output (the watch's).
+struct TailSide {
+  std::string host;
+  std::string probe_out;
+  std::optional<std::string> watch;  ///< the watch's output, nullopt if it printed none
+  int watch_status = -1;
+  std::string watch_missing;  ///< why there is no watch at all (not installed), else empty
+};
+
+/// run.json's "tail" (tail::to_json's document plus "hosts": per host whether
+/// the watch saw it and why not). Pure; unusable outputs are limits, never throws.
+/// `typical_ns` is the case's p50; `server_cpu` where the server was pinned.
+nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
+                            std::optional<int> server_cpu);
+
+/// The one line the console and JUnit show: "why: <top cause>" ("" without one).
+std::string tail_line(const nlohmann::json& tail);
+
+/// What a failing max carries: the worst outlier's own cause, "why: the worst
+/// (204 ms, request 812): <its first evidence>" or "...: unexplained" ("" without outliers).
+std::string worst_line(const nlohmann::json& tail);
+
+}  // namespace labgate::gate

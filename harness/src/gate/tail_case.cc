@@ -1,0 +1,166 @@
+// Why the tail of one built-in round-trip case: the watch's command and the
+// attribution of the case's outliers (see tail_case.h).
+#include "labgate/gate/tail_case.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "labgate/measure/probe_command.h"
+#include "labgate/tail/attribute.h"
+
+namespace labgate::gate {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+/// The last line of `out` that is a JSON object holding `member` (a probe's
+/// summary follows its listening line and progress), nullopt if none.
+std::optional<json> last_doc_with(const std::string& out, const char* member) {
+  std::size_t end = out.size();
+  while (end > 0) {
+    const std::size_t start = out.rfind('\n', end - 1);
+    const std::size_t from = start == std::string::npos ? 0 : start + 1;
+    const std::string line = out.substr(from, end - from);
+    if (line.find(member) != std::string::npos) {
+      json doc = json::parse(line, nullptr, false);
+      if (doc.is_object() && doc.contains(member)) return doc;
+    }
+    if (start == std::string::npos) break;
+    end = start;
+  }
+  return std::nullopt;
+}
+
+/// What a probe could not record about its outliers, as limits of its host.
+void source_limits(const tail::OutlierSet& s, const std::string& host, std::vector<std::string>& limits) {
+  const std::pair<const char*, const std::string*> sources[] = {{"CPU before/after", &s.cpu_source},
+                                                                {"context switches", &s.switches_source},
+                                                                {"socket wait", &s.sock_wait_source}};
+  for (const auto& [what, src] : sources)
+    if (src->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *src);
+}
+
+std::optional<tail::OutlierSet> read_outliers(const TailSide& s, const char* member, const std::string& who,
+                                              std::vector<std::string>& limits) {
+  const std::optional<json> doc = last_doc_with(s.probe_out, member);
+  if (!doc) {
+    limits.push_back("host " + s.host + ": " + who + " outliers: not available: the probe printed none");
+    return std::nullopt;
+  }
+  try {
+    tail::OutlierSet set = tail::parse_outliers(*doc, member, who);
+    source_limits(set, s.host, limits);
+    return set;
+  } catch (const std::invalid_argument& e) {
+    limits.push_back("host " + s.host + ": " + who + " outliers: not available: " + e.what());
+    return std::nullopt;
+  }
+}
+
+/// The watch's document (the line that opens as one; the rest is its stderr).
+std::optional<tail::WatchOutput> read_watch(const TailSide& s, std::string& why) {
+  if (!s.watch_missing.empty()) {
+    why = s.watch_missing;
+    return std::nullopt;
+  }
+  if (!s.watch) {
+    why = "the command ended before the watch printed anything";
+    return std::nullopt;
+  }
+  const std::string& text = *s.watch;
+  const std::size_t at = text.rfind("{\"format\"");
+  std::string rest = text;
+  if (at != std::string::npos && (at == 0 || text[at - 1] == '\n')) {
+    const std::size_t nl = text.find('\n', at);
+    try {
+      return tail::parse_watch(text.substr(at, nl == std::string::npos ? nl : nl - at), s.host);
+    } catch (const std::invalid_argument& e) {
+      why = e.what();
+      return std::nullopt;
+    }
+  }
+  while (!rest.empty() && rest.back() == '\n') rest.pop_back();
+  why = "the watch exited " + std::to_string(s.watch_status) + " without its document" +
+        (rest.empty() ? std::string() : ": " + rest.substr(0, 300));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
+                                      std::optional<int> cpu, std::string& why) {
+  try {
+    // Its own deadline outlives the probe's (the server's idle wait included):
+    // SIGTERM from the shell line ends it first.
+    const auto backstop = measure::probe_client_timeout(*c.spec) + 40s;
+    return NoiseWatch{session.probe(host, "watch"), cpu ? std::to_string(*cpu) : "",
+                      measure::exact_duration(backstop)};
+  } catch (const std::exception& e) {
+    why = std::string("the watch probe could not be installed: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
+                  std::optional<int> server_cpu) {
+  std::vector<std::string> limits;
+  json hosts = json::object();
+  std::optional<tail::WatchOutput> watches[2];
+  const TailSide* sides[2] = {&client, &server};
+  for (int i = 0; i < 2; ++i) {
+    std::string why;
+    watches[i] = read_watch(*sides[i], why);
+    if (watches[i]) {
+      hosts[sides[i]->host] = {
+          {"watch", "ok"}, {"cpus", watches[i]->cpus}, {"windows", watches[i]->windows.size()}};
+    } else {
+      hosts[sides[i]->host] = {{"watch", "not available: " + why}};
+      limits.push_back("host " + sides[i]->host + ": noise watch: not available: " + why);
+    }
+  }
+  const std::optional<tail::OutlierSet> cl = read_outliers(client, "outliers", "client", limits);
+  const std::optional<tail::OutlierSet> sv = read_outliers(server, "turnaround_outliers", "server", limits);
+  tail::Attribution a;
+  if (cl) {
+    tail::AttributionInput in;
+    in.client = &*cl;
+    in.server = sv ? &*sv : nullptr;
+    in.watch_client = watches[0] ? &*watches[0] : nullptr;
+    in.watch_server = watches[1] ? &*watches[1] : nullptr;
+    in.client_host = client.host;
+    in.server_host = server.host;
+    in.server_cpu = server_cpu;
+    in.typical_ns = typical_ns;
+    in.own_comms = {"pingpong", "pingpong-dyn", "watch"};
+    a = tail::attribute(in);
+  }
+  // attribute() says only "no noise watch output" of a host: the reason is above.
+  for (const std::string& l : a.limits)
+    if (l.find("no noise watch output") == std::string::npos) limits.push_back(l);
+  json j = tail::to_json(a);
+  j["limits"] = limits;
+  j["hosts"] = hosts;
+  j["typical_ns"] = typical_ns;
+  return j;
+}
+
+std::string tail_line(const json& tail) {
+  if (!tail.is_object()) return "";
+  const auto it = tail.find("top");
+  if (it == tail.end() || !it->is_string() || it->get<std::string>().empty()) return "";
+  return "why: " + it->get<std::string>();
+}
+
+std::string worst_line(const json& tail) {
+  if (!tail.is_object()) return "";
+  const auto it = tail.find("outliers");
+  if (it == tail.end() || !it->is_array() || it->empty()) return "";
+  const json& o = it->front();  // worst first
+  if (!o.is_object() || !o.value("value_ns", json()).is_number()) return "";
+  return "why: the worst (" + tail::format_ns(o["value_ns"].get<std::uint64_t>()) + ", request " +
+         o.value("seq", json(0)).dump() + "): " + o.value("cause", std::string("unexplained"));
+}
+
+}  // namespace labgate::gate

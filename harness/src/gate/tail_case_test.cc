@@ -1,0 +1,115 @@
+// Why the tail of a case as the gate puts it together: the recorded real run
+// of harness/src/tail/testdata (a hog on the client's CPU) read from the
+// probes' and the watch's outputs as the shell lines return them, every
+// missing piece a limit of its host, and the cause beside a failing p99/max.
+#include "labgate/gate/tail_case.h"
+
+#include <gtest/gtest.h>
+
+#include "../tail/tail_test_util.h"
+#include "labgate/gate/records.h"
+
+namespace labgate::gate {
+namespace {
+
+using nlohmann::json;
+
+TailSide client_side() {
+  return {"a", tail::testdata("hog_client.json"), "watch: starting\n" + tail::testdata("hog_watch.json"), 0,
+          ""};
+}
+
+TailSide server_side() {
+  // The server's listening line comes first; its summary is the last line.
+  return {"b", "{\"event\":\"listening\",\"port\":50374}\n" + tail::testdata("hog_server.json"),
+          tail::testdata("hog_watch.json"), 0, ""};
+}
+
+TEST(TailCase, TheRecordedHogIsTheTopCauseWithEveryOutlierInRunJson) {
+  const json t = explain_tail(client_side(), server_side(), 60000, 0);
+  EXPECT_EQ(t["hosts"]["a"]["watch"], "ok");
+  EXPECT_EQ(t["hosts"]["b"]["watch"], "ok");
+  ASSERT_GT(t["outliers_total"].get<int>(), 20);
+  EXPECT_EQ(t["outliers"].size(), t["outliers_total"].get<std::size_t>());
+  // The VM was compiling too (testdata/README.md): cc1plus on the server's CPU
+  // is a cause as real as the hog; the hog is ranked where it ran.
+  bool hog = false;
+  for (const json& r : t["ranked"])
+    hog = hog || (r["cause"] == "tailhog (pid 14260) on CPU 1 of host a" && r["count"].get<int>() >= 20);
+  EXPECT_TRUE(hog) << t["ranked"].dump();
+  const std::string top = t["top"];
+  EXPECT_EQ(top, t["ranked"][0]["count"].dump() + " of " + t["outliers_total"].dump() +
+                     " outliers: " + t["ranked"][0]["cause"].get<std::string>());
+  EXPECT_EQ(tail_line(t), "why: " + top);
+  EXPECT_FALSE(t["outliers"][0]["split"].get<std::string>().empty());
+  EXPECT_EQ(t["typical_ns"], 60000);
+}
+
+TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
+  TailSide a = client_side(), b = server_side();
+  b.watch.reset();
+  a.watch = "watch: --cpus: '9' is not a list of CPUs\n";
+  a.watch_status = 2;
+  json t = explain_tail(a, b, 60000, 0);
+  EXPECT_EQ(
+      t["hosts"]["a"]["watch"],
+      "not available: the watch exited 2 without its document: watch: --cpus: '9' is not a list of CPUs");
+  EXPECT_EQ(t["hosts"]["b"]["watch"], "not available: the command ended before the watch printed anything");
+  const std::string limits = t["limits"].dump();
+  EXPECT_NE(limits.find("host a: noise watch: not available"), std::string::npos) << limits;
+  EXPECT_EQ(limits.find("no noise watch output"), std::string::npos) << "the reason, not the generic line";
+  // With no watch, no host cause is named: only what the probes recorded.
+  for (const json& o : t["outliers"])
+    for (const json& e : o["evidence"]) EXPECT_NE(e["kind"], "preempted") << o.dump();
+  b.watch_missing = "the watch probe could not be installed: host b: no space";
+  t = explain_tail(client_side(), b, 60000, 0);
+  EXPECT_EQ(t["hosts"]["b"]["watch"],
+            "not available: the watch probe could not be installed: host b: no space");
+  a.probe_out = "{\"format\":\"labgate-probe-1\"}\n";
+  t = explain_tail(a, b, 60000, 0);
+  EXPECT_EQ(t["outliers_total"], 0);
+  EXPECT_EQ(t["top"], "");
+  EXPECT_NE(t["limits"].dump().find("host a: client outliers: not available: the probe printed none"),
+            std::string::npos);
+  EXPECT_EQ(tail_line(t), "");
+}
+
+TEST(TailCase, AFailingMaxCarriesItsOwnCauseAndAFailingP99TheRankedOne) {
+  results::TestRecord r;
+  r.verdict = results::TestVerdict::kFail;
+  results::BudgetLine p50{"p50", 90000.0, 50000, "ns", -0.8, false, "exceeds the budget"};
+  results::BudgetLine p99{"p99", 300000.0, 100000, "ns", -2, false, "exceeds the budget"};
+  results::BudgetLine max{"max", 412000.0, 200000, "ns", -1.06, false, "exceeds the budget"};
+  r.budget = {p50, p99, max};
+  r.failure =
+      "p50 = 90 us exceeds the budget of 50 us by 40 us\np99 = 300 us exceeds the budget of 100 us by 200 "
+      "us\n"
+      "max = 412 us exceeds the budget of 200 us by 212 us";
+  const json tail = {
+      {"top", "14 of 16 outliers: stress (pid 4242) on CPU 1 of host a"},
+      {"outliers",
+       {{{"seq", 812}, {"value_ns", 412000}, {"cause", "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a"}}}}};
+  add_tail(r, tail);
+  EXPECT_EQ(
+      r.failure,
+      "p50 = 90 us exceeds the budget of 50 us by 40 us\n"
+      "p99 = 300 us exceeds the budget of 100 us by 200 us; why: 14 of 16 outliers: stress (pid 4242) on CPU "
+      "1 "
+      "of host a\n"
+      "max = 412 us exceeds the budget of 200 us by 212 us; why: the worst (412 us, request 812): IRQ 57 "
+      "eth2-rx-0 x12 on CPU 1 of host a");
+  EXPECT_EQ(r.tail, tail);
+  // Passing: the record carries it (run.json, report), the failure text stays empty.
+  results::TestRecord ok;
+  ok.verdict = results::TestVerdict::kPass;
+  ok.budget = {results::BudgetLine{"max", 1000.0, 200000, "ns", 0.99, true, ""}};
+  add_tail(ok, tail);
+  EXPECT_EQ(ok.failure, "");
+  EXPECT_EQ(ok.tail, tail);
+  results::TestRecord none;
+  add_tail(none, nullptr);
+  EXPECT_TRUE(none.tail.is_null());
+}
+
+}  // namespace
+}  // namespace labgate::gate

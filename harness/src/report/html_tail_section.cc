@@ -1,0 +1,73 @@
+// report.html's "Why the tail" part of a test (issue 25): the worst outliers
+// with their split and cause, the ranked causes, and what each host could not show.
+#include <algorithm>
+
+#include "html_sections.h"
+#include "labgate/report/format.h"
+#include "labgate/report/markup.h"
+
+namespace labgate::report::html {
+namespace {
+
+using nlohmann::json;
+
+std::string str(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+double num(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+}  // namespace
+
+std::string tail_section(const results::TestRecord& t) {
+  const json& tail = t.tail;
+  if (!tail.is_object()) return "";
+  const std::string top = str(tail, "top");
+  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
+                  (top.empty() ? std::string("No outliers were kept.") : html_escape(top)) + " &#183; " +
+                  html_escape(format_count(num(tail, "unexplained"))) +
+                  " unexplained (no evidence on either host: counted, never guessed)</p>";
+  const auto ranked = tail.find("ranked");
+  if (ranked != tail.end() && ranked->is_array() && !ranked->empty()) {
+    s += "<table class=\"params\"><tr><th class=\"num\">Outliers</th><th>Cause</th><th>Kind</th></tr>";
+    for (const json& r : *ranked)
+      s += "<tr><td class=\"num\">" + html_escape(format_count(num(r, "count"))) + "</td><td>" +
+           html_escape(str(r, "cause")) + "</td><td>" + html_escape(str(r, "kind")) + "</td></tr>";
+    s += "</table>";
+  }
+  const auto outliers = tail.find("outliers");
+  if (outliers != tail.end() && outliers->is_array() && !outliers->empty()) {
+    const std::size_t shown = std::min<std::size_t>(outliers->size(), 20);
+    s += "<details open><summary>The " + std::to_string(shown) + " worst of " +
+         std::to_string(outliers->size()) +
+         " outliers</summary><table class=\"params\"><tr><th class=\"num\">Request</th><th class=\"num\">" +
+         html_escape(t.metric.empty() ? "value" : t.metric) +
+         "</th><th>Cause and evidence</th><th>Split</th></tr>";
+    for (std::size_t i = 0; i < shown; ++i) {
+      const json& o = (*outliers)[i];
+      std::string evidence;
+      const auto ev = o.find("evidence");
+      if (ev != o.end() && ev->is_array())
+        for (const json& e : *ev) evidence += (evidence.empty() ? "" : "<br>") + html_escape(str(e, "text"));
+      s += "<tr><td class=\"num\">" + html_escape(format_count(num(o, "seq"))) + "</td><td class=\"num\">" +
+           html_escape(format_ns(num(o, "value_ns"))) + "</td><td>" +
+           (evidence.empty() ? std::string("unexplained") : evidence) + "</td><td>" +
+           html_escape(str(o, "split")) + "</td></tr>";
+    }
+    s += "</table></details>";
+  }
+  const auto limits = tail.find("limits");
+  if (limits != tail.end() && limits->is_array() && !limits->empty()) {
+    s += "<p class=\"meta\">What the hosts could not show:</p><ul class=\"notes\">";
+    for (const json& l : *limits)
+      if (l.is_string()) s += "<li>" + html_escape(l.get<std::string>()) + "</li>";
+    s += "</ul>";
+  }
+  return s + "</div>";
+}
+
+}  // namespace labgate::report::html
