@@ -44,8 +44,8 @@ def main():
         if s == silent_host:
             if t["verdict"] != "fail" or silent_word not in t["failure"]:
                 errors.append(f"{s}: verdict {t['verdict']}, failure {t['failure']!r}: expected a failure naming {silent_word}")
-            if figure(t, "received") != 0:
-                errors.append(f"{s}: received {figure(t, 'received')}, expected 0")
+            if figure(t, "received") != 0 or figure(t, "loss") != 1:
+                errors.append(f"{s}: received {figure(t, 'received')}, loss {figure(t, 'loss')}: expected 0 and all lost")
             continue
         for name in ("p50", "p99", "max", "loss", "longest_gap", "dropped", "received"):
             if figure(t, name) is None:

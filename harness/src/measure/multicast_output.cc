@@ -39,13 +39,16 @@ Measurement subscriber_measurement(const JsonReader& pub, const JsonReader& entr
   // Loss is the subscriber's own count against what the publisher sent.
   m.sent = pub.object("counters").object("measured").count("sent");
   m.received = s.received;
-  m.dropped = s.lost;
+  // Nothing received: the subscriber never learned the feed's numbering, so its
+  // own loss count is empty; it lost every message the publisher sent.
+  const bool silent = s.received == 0 && m.sent > 0;
+  m.dropped = silent ? m.sent : s.lost;
   m.duplicated = s.duplicated;
   m.out_of_order = s.out_of_order;
   m.counts_drops = true;
-  if (m.sent > 0) m.loss_fraction = static_cast<double>(s.lost) / static_cast<double>(m.sent);
-  m.reported["longest_gap"] = static_cast<double>(s.longest_gap);
-  m.reported["gaps"] = static_cast<double>(s.gaps);
+  if (m.sent > 0) m.loss_fraction = static_cast<double>(m.dropped) / static_cast<double>(m.sent);
+  m.reported["longest_gap"] = static_cast<double>(silent ? m.sent : s.longest_gap);
+  m.reported["gaps"] = static_cast<double>(silent ? 1 : s.gaps);
   m.reported["late"] = static_cast<double>(s.too_late);
   if (!s.end_seen)
     m.warnings.push_back(s.host + " never saw the publisher's end marker (" + s.exit_reason +
