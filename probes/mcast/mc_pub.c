@@ -20,6 +20,8 @@
 /* Below this much time to the next send the loop spins instead of sleeping in
  * poll(), whose millisecond granularity would delay sends. */
 #define MC_SPIN_NS 2000000ull
+/* How far past the schedule's end a publisher behind its rate may still send. */
+#define MC_BEHIND_NS 100000000ull
 
 typedef struct mc_sub_stats {
   lg_sockaddr addr;
@@ -119,7 +121,7 @@ static int open_socket(const mc_config* cfg, char* err, size_t errlen) {
   return fd;
 }
 
-static void write_result(mc_pub* p, uint64_t t_start, uint64_t t_end, double timer_cost) {
+static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t t_end, double timer_cost) {
   const mc_config* c = p->cfg;
   int i;
   printf(
@@ -134,10 +136,10 @@ static void write_result(mc_pub* p, uint64_t t_start, uint64_t t_end, double tim
       (unsigned long long)c->size, c->ttl, c->rate, (double)c->duration_ns / 1e9, (double)c->warmup_ns / 1e9,
       (unsigned long long)c->reply_every);
   printf(
-      "\"counters\":{\"measured\":{\"sent\":%llu},\"warmup\":{\"sent\":%llu},\"send_errors\":%llu,"
-      "\"foreign\":%llu},",
-      (unsigned long long)p->sent, (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors,
-      (unsigned long long)p->foreign);
+      "\"counters\":{\"measured\":{\"sent\":%llu,\"not_sent\":%llu},\"warmup\":{\"sent\":%llu},"
+      "\"send_errors\":%llu,\"foreign\":%llu},",
+      (unsigned long long)p->sent, (unsigned long long)(planned - p->total),
+      (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors, (unsigned long long)p->foreign);
   printf("\"warmup_excluded_s\":%.6f,\"duration_s\":%.6f,\"clock\":", (double)c->warmup_ns / 1e9,
          (double)(t_end - t_start) / 1e9);
   lg_json_clock(stdout, timer_cost);
@@ -145,8 +147,10 @@ static void write_result(mc_pub* p, uint64_t t_start, uint64_t t_end, double tim
   for (i = 0; i < c->n_subscribers; ++i) {
     const mc_sub_stats* s = &p->subs[i];
     /* Replies asked for: the measured messages whose number is a multiple of reply_every. */
-    uint64_t expected = (p->total + c->reply_every - 1) / c->reply_every -
-                        (p->first_measured + c->reply_every - 1) / c->reply_every;
+    uint64_t expected = p->total <= p->first_measured
+                            ? 0
+                            : (p->total + c->reply_every - 1) / c->reply_every -
+                                  (p->first_measured + c->reply_every - 1) / c->reply_every;
     printf("%s{\"address\":", i ? "," : "");
     lg_json_string(stdout, c->subscribers[i]);
     printf(
@@ -168,7 +172,7 @@ int mc_run_publisher(const mc_config* cfg) {
   lg_sockaddr group;
   char err[256];
   double timer_cost;
-  uint64_t seq = 0, t_start, t_end, deadline;
+  uint64_t seq = 0, t_start, t_end, deadline, planned;
   volatile int stop = 0;
   int i;
   memset(&p, 0, sizeof(p));
@@ -209,8 +213,12 @@ int mc_run_publisher(const mc_config* cfg) {
   if (p.total == p.first_measured) p.total++;
   p.base = lg_now_ns();
   t_start = p.base + cfg->warmup_ns;
+  planned = p.total;
   while (seq < p.total && !stop) {
     uint64_t now = lg_now_ns(), due = sched(&p, seq);
+    /* A publisher that cannot keep the rate stops at the schedule's end (plus a
+     * margin) instead of sending late for ever: what it did not send is counted. */
+    if (now > sched(&p, p.total) + MC_BEHIND_NS) break;
     if (due <= now) {
       send_msg(&p, &group, seq, 0, due);
       if (seq < p.first_measured)
@@ -218,6 +226,9 @@ int mc_run_publisher(const mc_config* cfg) {
       else
         p.sent++;
       ++seq;
+      /* Behind its schedule the loop only sends: the replies are still read now
+       * and then, or the socket would fill with the oldest and drop the rest. */
+      if ((seq & 63) == 0) read_replies(&p);
       continue;
     }
     if (due - now > MC_SPIN_NS) {
@@ -235,7 +246,7 @@ int mc_run_publisher(const mc_config* cfg) {
   p.total = seq;
   deadline = lg_now_ns() + cfg->linger_ns;
   while (!stop && lg_wait_fd(p.fd, POLLIN, deadline) > 0) read_replies(&p);
-  write_result(&p, t_start, t_end, timer_cost);
+  write_result(&p, planned, t_start, t_end, timer_cost);
   close(p.fd);
   for (i = 0; i < cfg->n_subscribers; ++i) free(p.subs[i].hist);
   free(p.tx);

@@ -65,6 +65,15 @@ Measurement subscriber_measurement(const JsonReader& pub, const JsonReader& entr
             m.parameters["reply_every"] + " of " + std::to_string(m.sent) + " messages; it received " +
             std::to_string(s.received) + ")";
   e.shortfall_means = s.received == 0 ? silent_why : "answers from " + s.host + " were lost on the way back";
+  // A publisher behind its rate stopped at the schedule's end: what it could not
+  // send was asked of no one, and the run measured less than the profile asked.
+  const std::uint64_t not_sent = pub.object("counters").object("measured").opt_count("not_sent").value_or(0);
+  if (not_sent > 0) {
+    e.expected += static_cast<double>(not_sent) / std::max(1.0, std::stod(m.parameters["reply_every"]));
+    e.shortfall_means = "the publisher could not keep its rate: " + std::to_string(not_sent) +
+                        " messages of its schedule were never sent";
+    m.warnings.push_back(e.shortfall_means);
+  }
   if (s.received == 0) {  // by its own count nothing arrived: no sample, never a pass
     e.expected = std::max(asked, 1.0);
     e.held = 0;

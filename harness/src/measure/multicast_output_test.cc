@@ -97,6 +97,17 @@ TEST(MulticastOutput, ASubscriberThatReceivedNothingFailsWithTheLikelyCause) {
   EXPECT_EQ(ms.back().parameters.at("worst.loss"), "m3");
 }
 
+TEST(MulticastOutput, APublisherBehindItsRateFailsTheAccounting) {
+  std::string pub = testdata("mcast-publisher.json");
+  const std::string sent = "\"sent\":20000}";
+  ASSERT_NE(pub.find(sent), std::string::npos);
+  pub.replace(pub.find(sent), sent.size(), "\"sent\":20000,\"not_sent\":5000}");
+  const auto ms = multicast_measurements(pub, "m1", five_clean(), kAddresses, {});
+  const JudgedFigures j = judge_figures(ms[0]);
+  EXPECT_FALSE(j.accounting.pass);
+  EXPECT_THAT(j.accounting.message, HasSubstr("could not keep its rate: 5000 messages"));
+}
+
 TEST(MulticastOutput, BrokenOutputsAreRefusedNamingTheHost) {
   EXPECT_THROW(
       read_subscriber(R"({"format":"labgate-probe-1","probe":"mcast","role":"subscriber","event":"joined"})",
