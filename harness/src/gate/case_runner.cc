@@ -9,6 +9,7 @@
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
 #include "labgate/gate/link_state.h"
+#include "labgate/gate/multicast_runner.h"
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/gate/preload_check.h"
 #include "labgate/gate/progress_line.h"
@@ -294,6 +295,7 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
   if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
+  if (c.spec->kind == profile::TestKind::kUdpMulticast) return run_multicast(session, c, run);
   check_congestion(session, c);
   if (c.spec->kind != profile::TestKind::kPingFlood && c.spec->tool == profile::Tool::kBuiltin) {
     run_builtin(session, c, run);  // reads the counters in its own commands

@@ -33,8 +33,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 std::string result_line(const results::TestRecord& r) {
   std::string s = r.test_name() + ": " + (r.metric.empty() ? std::string("figures") : r.metric);
-  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "mtu_forward", "mtu_reverse", "iops",
-                           "failures"})
+  for (const char* stat : {"p50", "p99", "max", "throughput", "loss", "dropped", "longest_gap", "mtu_forward",
+                           "mtu_reverse", "iops", "failures"})
     if (const stats::Figure* f = r.figures.find(stat))
       s += std::string(" ") + stat + " " + report::figure_text(*f, report::Units::kAscii);
   if (const stats::Figure* n = r.figures.find("samples"))
@@ -97,7 +97,10 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
   try {
     const auto raw = keep_raw(dir, m.run, c, c.pair);
     for (const auto& meas : m.run.measurements) {
-      const std::string pair = meas.cpu >= 0 ? c.pair + "/cpu" + std::to_string(meas.cpu) : c.pair;
+      // Jitter: a record per CPU ("a/cpu2"); udp_multicast: per subscriber and the worst ("a/b", "a/worst").
+      const std::string pair = meas.cpu >= 0                  ? c.pair + "/cpu" + std::to_string(meas.cpu)
+                               : meas.kind == "udp_multicast" ? c.pair + "/" + meas.peer
+                                                              : c.pair;
       results::TestRecord r = judge_case(c, meas, pair);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
       add_tail(r, m.run.tail);    // why the tail: run.json's "tail", the cause beside a failing p99/max

@@ -55,7 +55,7 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
   s.raw = r.out;
   if (profile.preconditions.clock) s.raw = with_clock_daemons(session, host, s.raw);
   try {
-    s.facts = facts::parse_facts(r.out, "host " + host);
+    s.facts = facts::parse_facts(s.raw, "host " + host);
   } catch (const std::exception& e) {
     throw Failure(ExitCode::kCouldNotRun, std::string("facts probe output unusable: ") + e.what());
   }

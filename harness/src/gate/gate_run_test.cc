@@ -11,6 +11,7 @@
 
 #include "gate/fake_lab_test_util.h"
 #include "labgate/bios/conrep.h"
+#include "labgate/facts/clock_daemons.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/results/run_result.h"
@@ -123,6 +124,40 @@ TEST_F(Run, BiosRulesAreJudgedFromConrepAndAMissingConrepIsNotCheckable) {
   EXPECT_EQ(bios["b"].verdict, results::CheckVerdict::kNotCheckable);
   EXPECT_THAT(bios["b"].message, HasSubstr("conrep"));
   EXPECT_NE(book_->run().conformance(), results::Conformance::kYes) << "a rule not checked on b";
+}
+
+// The clock step's daemon reports reach the judged facts (not only the kept
+// snapshot): the bound is chronyc's, not the kernel's adjtimex maxerror.
+TEST_F(Run, ClockDaemonReportsAreJudgedNotOnlyRecorded) {
+  load(kTests + "[preconditions.clock]\nmax_error = \"100us\"\n");
+  open_book();
+  const std::string clock =
+      R"j(,"clock":{"synchronized":{"value":true,"source":"adjtimex"},"status":{"value":8193,"source":"adjtimex"},)j"
+      R"j("state":{"value":0,"source":"adjtimex"},"maxerror_us":{"value":1500,"source":"adjtimex"},)j"
+      R"j("esterror_us":{"value":2,"source":"adjtimex"}},)j"
+      R"j("processes":{"list":[{"pid":2841,"comm":"chronyd","argv0":"chronyd","source":"/proc/2841/stat"}]}})j";
+  std::string facts = facts_with_sack("0");
+  facts = facts.substr(0, facts.size() - 1) + clock;
+  const std::string step =
+      "@@labgate-clock chrony chronyc -c tracking\n" +
+      lt::testdata("tests/fixtures/clock/chronyc-tracking-synced.csv") +
+      "@@labgate-clock-exit 0\n@@labgate-clock ntpd ntpq -c rv\n@@labgate-clock-exit 127\n"
+      "@@labgate-clock ptp4l pmc -u -b 0 'GET TIME_STATUS_NP'\n@@labgate-clock-exit 127\n";
+  for (const char* h : {"a", "b"}) {
+    lab_.host(h).on({"$RUN/facts"}, FakeTransport::ok(facts));
+    lab_.host(h).on(facts::clock_daemons_command(), FakeTransport::ok(step));
+  }
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const PreconditionsStep out = run_preconditions_in(run, {"a", "b"});
+  ASSERT_TRUE(out.could_not_run.empty()) << out.could_not_run;
+  int bounds = 0;
+  for (const auto& r : out.records) {
+    if (r.rule != "clock/max_error") continue;
+    ++bounds;
+    EXPECT_EQ(r.verdict, results::CheckVerdict::kPass) << r.host << ": " << r.message;
+    EXPECT_EQ(r.source, "chronyc -c tracking") << r.host << ": " << r.message;
+  }
+  EXPECT_EQ(bounds, 2);
 }
 
 TEST_F(Run, PreconditionsThatCouldNotRunStopTheRunAndNoMeasurementStarts) {

@@ -34,13 +34,15 @@ KindInfo kind_info(TestKind k) {
     case TestKind::kDiskRandomRead:
     case TestKind::kDiskRandomWrite:
     case TestKind::kDiskRandomRw: return {"Storage", "storage"};
+    case TestKind::kUdpMulticast:
+      return {"Multicast", "multicast"};
   }
   return {"Latency", "latency"};
 }
 
 const std::vector<std::string>& all_labels() {
   static const std::vector<std::string> labels{"preconditions", "latency", "throughput", "jitter",
-                                               "network",       "command", "storage"};
+                                               "network",       "command", "storage",    "multicast"};
   return labels;
 }
 
@@ -57,6 +59,12 @@ std::string measuring_description(const profile::TestSpec& t) {
                                    " times (each bounded by " + seconds(t.command.timeout) + ")"
                              : "running the command repeatedly for " + seconds(t.duration) + " (each bounded by " +
                                    seconds(t.command.timeout) + ")";
+    case TestKind::kUdpMulticast:
+      return "publishing to " + t.multicast.group + ":" + std::to_string(t.multicast.port) + " for " +
+             seconds(t.duration) + warmup_part(t) + " at " +
+             std::to_string(std::llround(t.rate_per_sec.value_or(0))) + "/s to " +
+             std::to_string(t.multicast.subscribers.size()) + " subscriber(s), each answering 1 in " +
+             std::to_string(t.multicast.reply_every);
     default: break;
   }
   switch (t.tool) {

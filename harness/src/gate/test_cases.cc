@@ -50,6 +50,11 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
         suite_of(t.kind, c);
         out.push_back(c);
       }
+    } else if (t.kind == profile::TestKind::kUdpMulticast) {
+      // One case: the publisher's feed to every subscriber; a record per subscriber.
+      TestCase c{&t, t.from, t.from, "", "", ""};
+      suite_of(t.kind, c);
+      out.push_back(c);
     } else if (t.mesh && t.mesh->schedule == profile::MeshSchedule::kDisjoint) {
       for (const auto& [round, pair] : rounds_of(t)) {
         TestCase c{&t, pair.first + "->" + pair.second, pair.first, pair.second, "", "", round};
@@ -72,6 +77,7 @@ std::vector<std::string> hosts_of(const std::vector<TestCase>& cases) {
   for (const auto& c : cases) {
     s.insert(c.client);
     if (!c.server.empty()) s.insert(c.server);
+    for (const auto& h : c.spec->multicast.subscribers) s.insert(h);
   }
   return {s.begin(), s.end()};
 }

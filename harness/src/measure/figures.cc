@@ -22,9 +22,10 @@ struct Extra {
   const char* unit;
 };
 /// Other figures a reader carries in `reported`, with their unit.
-constexpr Extra kExtras[] = {{"mdev", "ns"},          {"iops", "1/s"},         {"failures", "count"},
+constexpr Extra kExtras[] = {{"mdev", "ns"},           {"iops", "1/s"},          {"failures", "count"},
                              {"mtu_forward", "bytes"}, {"mtu_reverse", "bytes"}, {"transaction_rate", "1/s"},
-                             {"jitter", "ns"},         {"late", "count"}};
+                             {"jitter", "ns"},         {"late", "count"},        {"longest_gap", "count"},
+                             {"gaps", "count"}};
 
 bool usable(double v) { return std::isfinite(v) && v >= 0; }
 

@@ -66,6 +66,7 @@ const char* probe_for(TestKind kind) {
   if (kind == TestKind::kJitter) return "jitter";
   if (profile::is_disk(kind)) return "disk";
   if (kind == TestKind::kCommand) return "cmdrun";
+  if (kind == TestKind::kUdpMulticast) return "mcast";
   throw std::invalid_argument(std::string("no built-in probe measures kind '") + profile::to_string(kind) +
                               "' (path_mtu and ping_flood run the host's own ping)");
 }

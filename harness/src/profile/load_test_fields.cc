@@ -8,13 +8,51 @@ namespace labgate::profile::detail {
 namespace {
 
 // Every key a test may hold (besides name, budget, budget_by), for positions.
-constexpr const char* kFieldKeys[] = {
-    "kind",          "tool",       "from",      "to",         "on",      "cpus",      "duration",  "warmup",
-    "message_size",  "cpu",        "rate",      "interval",   "nodelay", "busy_poll", "threshold", "port",
-    "socket_buffer", "congestion", "mtu",       "count",      "size",    "argv",      "pause",     "timeout",
-    "dir",           "path",       "file_size", "block_size", "threads", "direct",    "read_mix",
-    "pairs",         "directions", "hosts",     "network",   "sample_tolerance", "mesh_schedule", "outlier",
-    "tool_path",     "wrapper",    "preload"};
+constexpr const char* kFieldKeys[] = {"kind",
+                                      "tool",
+                                      "from",
+                                      "to",
+                                      "on",
+                                      "cpus",
+                                      "duration",
+                                      "warmup",
+                                      "message_size",
+                                      "cpu",
+                                      "rate",
+                                      "interval",
+                                      "nodelay",
+                                      "busy_poll",
+                                      "threshold",
+                                      "port",
+                                      "socket_buffer",
+                                      "congestion",
+                                      "mtu",
+                                      "count",
+                                      "size",
+                                      "argv",
+                                      "pause",
+                                      "timeout",
+                                      "dir",
+                                      "path",
+                                      "file_size",
+                                      "block_size",
+                                      "threads",
+                                      "direct",
+                                      "read_mix",
+                                      "pairs",
+                                      "directions",
+                                      "hosts",
+                                      "network",
+                                      "sample_tolerance",
+                                      "mesh_schedule",
+                                      "outlier",
+                                      "tool_path",
+                                      "wrapper",
+                                      "preload",
+                                      "group",
+                                      "source",
+                                      "ttl",
+                                      "reply_every"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -132,7 +170,13 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   }
   if (auto v = r.get_string("from")) s.from = *v;
   if (auto v = r.get_string("network")) s.network = *v;
-  if (auto v = r.get_string("to")) s.to = *v;
+  if (const Node* n = r.get("to")) {
+    // to = "b" (one server), or udp_multicast's subscribers to = ["b", "c"].
+    if (n->type == Node::Type::kString)
+      s.to = n->text;
+    else if (auto v = read_strings(*n, r.key_path("to"), r.diag()))
+      s.multicast.subscribers = *v;
+  }
   if (const Node* n = r.get("on")) {
     // on = "a" (one host, as a command test runs) or on = ["a", "b"].
     if (n->type == Node::Type::kString)
@@ -176,6 +220,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     }
   }
   read_extra_fields(r, t, from_defaults);
+  read_multicast_fields(r, t);
   read_launch_keys(r, s);
   read_mesh_fields(r, t);
 }

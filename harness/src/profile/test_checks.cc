@@ -14,6 +14,9 @@ namespace {
 
 bool rr_or_stream(TestKind k) { return is_rr(k) || is_stream(k); }
 bool two_hosts(TestKind k) { return is_network(k); }
+bool multicast(TestKind k) { return k == TestKind::kUdpMulticast; }
+bool sends(TestKind k) { return is_network(k) || multicast(k); }
+bool paced(TestKind k) { return rr_or_stream(k) || multicast(k); }
 bool on_hosts(TestKind k) { return k == TestKind::kJitter || k == TestKind::kCommand || is_disk(k); }
 bool measures_series(TestKind k) { return rr_or_stream(k) || k == TestKind::kJitter || is_disk(k); }
 bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
@@ -33,8 +36,12 @@ struct KeyFit {
 };
 
 constexpr KeyFit kKeyFits[] = {
-    {"from", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
-    {"to", two_hosts, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"from", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"to", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"group", multicast, "`group` is a udp_multicast test's group and port"},
+    {"source", multicast, "`source` is a udp_multicast test's SSM source"},
+    {"ttl", multicast, "`ttl` is a udp_multicast test's IP_MULTICAST_TTL"},
+    {"reply_every", multicast, "`reply_every` is how often a udp_multicast subscriber answers"},
     {"pairs", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
@@ -43,8 +50,8 @@ constexpr KeyFit kKeyFits[] = {
     {"cpus", jitter_kind,
      "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
     {"threshold", jitter_kind, "`threshold` is a jitter test's event threshold"},
-    {"message_size", rr_or_stream, "it sends no messages (a ping_flood's payload is `size`)"},
-    {"rate", rr_or_stream, "`rate` paces the messages of tcp/udp tests"},
+    {"message_size", paced, "it sends no messages (a ping_flood's payload is `size`)"},
+    {"rate", paced, "`rate` paces the messages of tcp/udp tests"},
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
     {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
@@ -54,7 +61,7 @@ constexpr KeyFit kKeyFits[] = {
     {"congestion", is_tcp, "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
     {"wrapper", rr_or_stream, "`wrapper` runs a tcp/udp test's tool or probe under a command"},
     {"preload", rr_or_stream, "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
-    {"warmup", measures_series, "it has no warm-up phase"},
+    {"warmup", [](TestKind k) { return measures_series(k) || multicast(k); }, "it has no warm-up phase"},
     {"interval", interval_kind, "`interval` is the series interval (or ping_flood's ping -i)"},
     {"duration", has_duration, "a path_mtu test searches until it finds the MTU"},
     {"mtu", mtu_kind, "`mtu` is the MTU a path_mtu test expects"},
@@ -109,6 +116,13 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
       else
         check_host_ref(p, h, t.pos_of("on"), t.key_of("on"), d);
     }
+    return;
+  }
+  if (multicast(s.kind)) return check_multicast(t, p, d);
+  if (!s.multicast.subscribers.empty()) {
+    d.error(t.pos_of("to"), t.key_of("to"),
+            std::string("a list of hosts is for udp_multicast subscribers; a ") + to_string(s.kind) +
+                " test goes to one host, e.g. to = \"" + s.multicast.subscribers[0] + "\"");
     return;
   }
   if (check_mesh(t, p, d)) return;
@@ -219,7 +233,7 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   check_timing(t, d);
   if (rr_or_stream(s.kind) && s.message_size == 0)
     d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
-  if (runs) check_limits(t, d);
+  if (runs && !multicast(s.kind)) check_limits(t, d);  // check_multicast has its own
   check_extra_kind(t, p, d);
   if (runs) check_budget(t, d);
 }

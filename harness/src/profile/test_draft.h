@@ -57,6 +57,11 @@ bool check_mesh(TestDraft& t, const Profile& p, Diagnostics& d);
 /// path_mtu test's expected MTU from the preconditions).
 void check_test(TestDraft& t, const Profile& p, Diagnostics& d);
 
+/// udp_multicast: reads group, source, ttl and reply_every (`to` as a list is
+/// read with the other keys), and checks the test's hosts and values.
+void read_multicast_fields(TableReader& r, TestDraft& t);
+void check_multicast(TestDraft& t, const Profile& p, Diagnostics& d);
+
 /// The checks of the kinds added for the seeds' field practice: path_mtu,
 /// ping_flood, command and the disk kinds.
 void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d);

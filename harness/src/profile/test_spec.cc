@@ -7,18 +7,19 @@
 namespace labgate::profile {
 namespace {
 
-constexpr std::array<TestKind, 11> kKinds{
-    TestKind::kTcpRr,          TestKind::kUdpRr,           TestKind::kTcpStream,   TestKind::kUdpStream,
-    TestKind::kJitter,         TestKind::kPathMtu,         TestKind::kPingFlood,   TestKind::kCommand,
-    TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw};
+constexpr std::array<TestKind, 12> kKinds{
+    TestKind::kTcpRr,          TestKind::kUdpRr,           TestKind::kTcpStream,    TestKind::kUdpStream,
+    TestKind::kJitter,         TestKind::kPathMtu,         TestKind::kPingFlood,    TestKind::kCommand,
+    TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw, TestKind::kUdpMulticast};
 constexpr std::array<Tool, 6> kTools{Tool::kBuiltin, Tool::kNetperf,  Tool::kSockperf,
                                      Tool::kIperf3,  Tool::kSysbench, Tool::kSfntPingpong};
-constexpr std::array<Stat, 18> kStats{Stat::kP50,           Stat::kP90,         Stat::kP99,
+constexpr std::array<Stat, 19> kStats{Stat::kP50,           Stat::kP90,         Stat::kP99,
                                       Stat::kP99_9,         Stat::kP99_99,      Stat::kMax,
                                       Stat::kMean,          Stat::kStddev,      Stat::kDropped,
                                       Stat::kMinThroughput, Stat::kMaxLoss,     Stat::kMdev,
                                       Stat::kMinIops,       Stat::kMaxFailures, Stat::kMaxRetransmits,
-                                      Stat::kMaxRxDrops,    Stat::kMaxRxErrors, Stat::kMaxUdpRcvbufErrors};
+                                      Stat::kMaxRxDrops,    Stat::kMaxRxErrors, Stat::kMaxUdpRcvbufErrors,
+                                      Stat::kMaxGap};
 
 template <typename E, std::size_t N>
 std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) {
@@ -62,6 +63,8 @@ const char* to_string(TestKind k) {
       return "disk_random_write";
     case TestKind::kDiskRandomRw:
       return "disk_random_rw";
+    case TestKind::kUdpMulticast:
+      return "udp_multicast";
   }
   return "?";
 }
@@ -126,6 +129,8 @@ const char* to_string(Stat s) {
       return "max_rx_errors";
     case Stat::kMaxUdpRcvbufErrors:
       return "max_udp_rcvbuf_errors";
+    case Stat::kMaxGap:
+      return "max_gap";
   }
   return "?";
 }
@@ -147,6 +152,7 @@ StatUnit unit_of(Stat s) {
     case Stat::kMaxRxDrops:
     case Stat::kMaxRxErrors:
     case Stat::kMaxUdpRcvbufErrors:
+    case Stat::kMaxGap:
       return StatUnit::kCount;
     case Stat::kMinThroughput:
       return StatUnit::kBitsPerSec;
@@ -179,6 +185,8 @@ const char* reported_key(Stat s) {
       return "rx_errors";
     case Stat::kMaxUdpRcvbufErrors:
       return "udp_rcvbuf_errors";
+    case Stat::kMaxGap:
+      return "longest_gap";
     default:
       return nullptr;
   }
@@ -223,6 +231,9 @@ bool produces_extra(Tool tool, TestKind kind, Stat stat) {
       return stat == Stat::kMaxLoss || stat == Stat::kMax || stat == Stat::kMean || stat == Stat::kMdev;
     case TestKind::kCommand:
       return is_latency(stat) || stat == Stat::kMaxFailures;
+    case TestKind::kUdpMulticast:
+      // Per subscriber: the publisher's round trips, the subscriber's own loss and gap.
+      return is_latency(stat) || stat == Stat::kDropped || stat == Stat::kMaxLoss || stat == Stat::kMaxGap;
     default:  // disk kinds
       if (stat == Stat::kMinIops || stat == Stat::kMinThroughput) return true;
       if (tool == Tool::kSysbench)  // min/avg/max and the --percentile=99 line

@@ -10,8 +10,8 @@ TEST(TestSpecEnums, SpellingsRoundTrip) {
   for (TestKind k : all_test_kinds()) EXPECT_EQ(parse_test_kind(to_string(k)), k);
   for (Tool t : all_tools()) EXPECT_EQ(parse_tool(to_string(t)), t);
   for (Stat s : all_stats()) EXPECT_EQ(parse_stat(to_string(s)), s);
-  EXPECT_EQ(all_stats().size(), 18u);
-  EXPECT_EQ(all_test_kinds().size(), 11u);
+  EXPECT_EQ(all_stats().size(), 19u);
+  EXPECT_EQ(all_test_kinds().size(), 12u);
   EXPECT_EQ(parse_tool("sysbench"), Tool::kSysbench);
   EXPECT_EQ(parse_test_kind("TCP_RR"), std::nullopt);
   EXPECT_EQ(parse_tool(""), std::nullopt);

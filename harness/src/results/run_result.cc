@@ -63,6 +63,7 @@ std::string TestRecord::suite_name() const {
   if (kind == "path_mtu" || kind == "ping_flood") return "Network";
   if (kind.rfind("disk_", 0) == 0) return "Storage";
   if (kind == "command") return "Command";
+  if (kind == "udp_multicast") return "Multicast";
   return "Tests";
 }
 

@@ -30,6 +30,7 @@ enum class TestKind {
   kDiskRandomRead,   ///< random reads of block_size on a file below a configured directory
   kDiskRandomWrite,  ///< random writes, likewise
   kDiskRandomRw,     ///< a mix of both (read_mix of the operations are reads)
+  kUdpMulticast,     ///< one publisher to many subscribers: per-subscriber loss, gap and round trips
 };
 enum class Tool { kBuiltin, kNetperf, kSockperf, kIperf3, kSysbench, kSfntPingpong };
 
@@ -46,13 +47,14 @@ enum class Stat {
   kDropped,
   kMinThroughput,
   kMaxLoss,
-  kMdev,               ///< ping's rtt mdev (a duration)
-  kMinIops,            ///< disk operations per second (a floor)
-  kMaxFailures,        ///< command runs that failed or timed out
-  kMaxRetransmits,     ///< delta of Tcp RetransSegs during the test, both hosts summed
-  kMaxRxDrops,         ///< delta of interfaces' rx drop + fifo, both hosts summed
-  kMaxRxErrors,        ///< delta of interfaces' rx errs + frame, both hosts summed
-  kMaxUdpRcvbufErrors  ///< delta of Udp RcvbufErrors, both hosts summed
+  kMdev,                ///< ping's rtt mdev (a duration)
+  kMinIops,             ///< disk operations per second (a floor)
+  kMaxFailures,         ///< command runs that failed or timed out
+  kMaxRetransmits,      ///< delta of Tcp RetransSegs during the test, both hosts summed
+  kMaxRxDrops,          ///< delta of interfaces' rx drop + fifo, both hosts summed
+  kMaxRxErrors,         ///< delta of interfaces' rx errs + frame, both hosts summed
+  kMaxUdpRcvbufErrors,  ///< delta of Udp RcvbufErrors, both hosts summed
+  kMaxGap               ///< udp_multicast: the longest run of lost messages a subscriber saw
 };
 
 /// How a statistic's limit is expressed (and so parsed from the profile).
@@ -157,6 +159,16 @@ struct SweepPoint {
   std::string value;  ///< as written in the profile ("16KiB", "cubic", "1024")
 };
 
+/// kind = "udp_multicast": `from` publishes to `group`, each host of `to` subscribes.
+struct MulticastParams {
+  std::vector<std::string> subscribers;  ///< to = ["b", "c", ...], file order
+  std::string group;                     ///< "239.1.1.1" (from group = "239.1.1.1:5000")
+  int port = 0;
+  std::optional<std::string> source;  ///< SSM: the (S, G) join's source address
+  int ttl = 1;                        ///< IP_MULTICAST_TTL: 1 keeps the feed on the subnet
+  std::uint64_t reply_every = 100;    ///< each subscriber answers 1 in this many messages
+};
+
 /// mesh_schedule: a mesh's pairs one after another, or in rounds of disjoint
 /// pairs (no host in two pairs at once) whose pairs are measured at the same time.
 enum class MeshSchedule { kSequential, kDisjoint };
@@ -216,6 +228,7 @@ struct TestSpec {
   PingParams ping;                                  ///< ping_flood
   CommandParams command;                            ///< command (runs on on[0])
   DiskParams disk;                                  ///< disk kinds
+  MulticastParams multicast;                        ///< udp_multicast
   std::string sweep_of;                             ///< the swept [[test]]'s name; empty if not swept
   std::vector<SweepPoint> sweep;                    ///< this case's swept values, in file order
   std::vector<Bound> budget;  ///< budget = {...}, with the matching budget_by overrides applied
