@@ -4,6 +4,7 @@
 // missing piece a limit of its host, and the cause beside a failing p99/max.
 #include "labgate/gate/tail_case.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "../tail/tail_test_util.h"
@@ -61,6 +62,14 @@ TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
   // With no watch, no host cause is named: only what the probes recorded.
   for (const json& o : t["outliers"])
     for (const json& e : o["evidence"]) EXPECT_NE(e["kind"], "preempted") << o.dump();
+  // A watch whose ring dropped the oldest windows says how much it kept.
+  TailSide long_run = client_side();
+  const std::size_t at = long_run.watch->find("\"windows_not_kept\":0");
+  ASSERT_NE(at, std::string::npos);
+  long_run.watch->replace(at, 20, "\"windows_not_kept\":7");
+  t = explain_tail(long_run, server_side(), 60000, 0);
+  EXPECT_THAT(t["limits"].dump(), ::testing::HasSubstr("host a: noise watch: only its last "));
+  EXPECT_THAT(t["limits"].dump(), ::testing::HasSubstr("(7 earlier windows not kept)"));
   b.watch_missing = "the watch probe could not be installed: host b: no space";
   t = explain_tail(client_side(), b, 60000, 0);
   EXPECT_EQ(t["hosts"]["b"]["watch"],
