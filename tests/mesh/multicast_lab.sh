@@ -9,6 +9,8 @@
 #              rp_filter (not a timeout); the other four still measure
 #   burst      m4 drops the feed for 250 ms mid-run (an nft rule in its
 #              namespace): the gap shows on m4 only
+#   rhel5      the mcast probe's both ends under the RHEL 5 (2.6.18) system-call
+#              emulation (tests/rhel5_exec), an SSM and an any-source join
 #
 #   multicast_lab.sh CASE BIN_DIR SOURCE_DIR      (root)
 set -uo pipefail
@@ -83,8 +85,41 @@ NFT
     [ "$rc" = 0 ] || [ "$rc" = 1 ] || { tail -30 "$work/out"; fail "exit $rc, expected 0 or 1"; }
     check --gap m4
     ;;
+  rhel5)
+    # The probe itself under the RHEL 5 (2.6.18) system-call emulation, both
+    # ends: an any-source and an SSM (IP_ADD_SOURCE_MEMBERSHIP) subscriber.
+    x=$bin/../tests/rhel5_exec
+    p=$bin/../probes/mcast
+    [ -x "$x" ] && [ -x "$p" ] || fail "no $x or $p"
+    ip netns exec lgm-m2 "$x" "$p" subscribe --group 232.1.1.1 --port 5001 --bind 198.19.200.2 \
+      --source 198.19.200.1 --reply-every 10 --idle-timeout 5s >"$work/m2.out" 2>"$work/m2.err" &
+    ip netns exec lgm-m3 "$x" "$p" subscribe --group 232.1.1.1 --port 5001 --bind 198.19.200.3 \
+      --reply-every 10 --idle-timeout 5s >"$work/m3.out" 2>"$work/m3.err" &
+    for h in m2 m3; do
+      for _ in $(seq 50); do grep -q '"joined"' "$work/$h.out" && break; sleep 0.1; done
+      grep -q '"joined"' "$work/$h.out" || fail "$h did not join under the filter: $(cat "$work/$h.out" "$work/$h.err")"
+    done
+    ip netns exec lgm-m1 "$x" "$p" publish --group 232.1.1.1 --port 5001 --bind 198.19.200.1 \
+      --subscriber 198.19.200.2 --subscriber 198.19.200.3 --rate 1000/s --duration 500ms --warmup 100ms \
+      --reply-every 10 >"$work/m1.out" 2>"$work/m1.err" || fail "publisher: exit $? ($(cat "$work/m1.err"))"
+    wait
+    python3 - "$work" <<'PY' || fail "the runs under the filter are not whole (above)"
+import json, sys
+w = sys.argv[1]
+pub = json.loads(open(f"{w}/m1.out").read())
+assert pub["status"] == "ok", pub
+for h, addr in (("m2", "198.19.200.2"), ("m3", "198.19.200.3")):
+    sub = json.loads(open(f"{w}/{h}.out").read().strip().splitlines()[-1])
+    m = sub["counters"]["measured"]
+    assert sub["status"] == "ok" and sub["end_seen"], sub
+    assert m["received"] == m["expected"] == pub["counters"]["measured"]["sent"] > 0, (h, m)
+    e = [s for s in pub["subscribers"] if s["address"] == addr][0]
+    assert e["replies"] > 0 and e["histogram"]["total"] == e["replies"], (h, e["replies"])
+    print(h, "received", m["received"], "of", m["expected"], "replies", e["replies"])
+PY
+    ;;
   *)
-    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst)" >&2
+    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst, rhel5)" >&2
     exit 2
     ;;
 esac
