@@ -10,9 +10,10 @@
 #              `ctest --preset gate` runs) on one profile made to fail the same way
 #              every time (adapters_agree.py): the same exit code, conformance,
 #              check and case verdicts in run.json, and the same JUnit cases
-# LABGATE_E2E_RUN_ARGS adds options to the pass case's `labgate run` (ci/test's
-# ASan pass shortens the measurements with --duration: it proves memory safety of
-# the whole path, the normal pass proves the lab profile as written).
+# LABGATE_E2E_RUN_ARGS adds options to the pass case's `labgate run`: ci/test
+# shortens its measurements with --duration (it proves the whole path of `labgate
+# run`, and under ASan its memory safety; the gate suite, gate.*, runs the lab
+# profile as written, and the adapters case shows both paths judge alike).
 set -uo pipefail
 case_name=$1
 bin=$2
