@@ -8,9 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#ifndef SIOCOUTQ
+#define SIOCOUTQ TIOCOUTQ /* linux/sockios.h: bytes sent but not yet acknowledged */
+#endif
 
 #include "lg_measure_util.h"
 #include "lg_net.h"
@@ -190,6 +194,49 @@ static void run(client* c) {
   if (measuring) lg_series_finish(&c->series, now < end ? now : end);
 }
 
+/* The socket's retransmission timeout (ns), 0 when the kernel cannot say. */
+static uint64_t retransmit_timeout_ns(int fd, unsigned* backoff) {
+  struct tcp_info info;
+  socklen_t len = sizeof(info);
+  memset(&info, 0, sizeof(info));
+  if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) return 0;
+  *backoff = info.tcpi_backoff;
+  return (uint64_t)info.tcpi_rto * 1000ull;
+}
+
+/* TCP: waits until the server has acknowledged every byte (and the FIN) that
+ * the socket still held when the transfer ended. Over a lossy link a full send
+ * buffer takes seconds to drain, and the server reports only after the last
+ * byte, so the report's timeout runs from the last progress, not from the end
+ * of the transfer; and while TCP backs off (its retransmission timeout doubles
+ * after each loss of a retransmission: 0.2, 0.4 … 6.4 s) the next retransmission
+ * is awaited too. Returns 0 when drained (or the kernel cannot say), -1 when
+ * nothing was acknowledged for server_timeout plus the socket's current
+ * retransmission timeout: *left is what was still queued. */
+static int wait_acknowledged(client* c, int* left, uint64_t* rto, unsigned* backoff) {
+  const uint64_t patience = c->cfg->server_timeout_ns;
+  uint64_t now = lg_now_ns(), progress = now;
+  int queued = 0, last;
+  struct timespec step = {0, 10000000}; /* 10 ms */
+  if (ioctl(c->ctrl, SIOCOUTQ, &queued) != 0) return 0;
+  last = queued;
+  while (queued > 1) { /* 1: only the FIN's sequence number is outstanding */
+    *rto = retransmit_timeout_ns(c->ctrl, backoff);
+    if (now - progress >= patience + *rto) {
+      *left = queued;
+      return -1;
+    }
+    nanosleep(&step, NULL);
+    if (ioctl(c->ctrl, SIOCOUTQ, &queued) != 0) return 0;
+    now = lg_now_ns();
+    if (queued < last) {
+      last = queued;
+      progress = now;
+    }
+  }
+  return 0;
+}
+
 /* Ends the transfer and reads the server's REPORT line. */
 static void collect(client* c) {
   const st_config* cfg = c->cfg;
@@ -202,7 +249,17 @@ static void collect(client* c) {
     nanosleep(&pause, NULL); /* let datagrams in flight land before asking */
     r = lg_write_full(c->ctrl, "END\n", 4, lg_now_ns() + cfg->server_timeout_ns) == 4 ? 0 : -1;
   } else {
+    int left = 0;
+    uint64_t rto = 0;
+    unsigned backoff = 0;
     r = shutdown(c->ctrl, SHUT_WR);
+    if (r == 0 && wait_acknowledged(c, &left, &rto, &backoff) != 0) {
+      fail(c, "the server acknowledged nothing for %.3f s while %d bytes of the transfer were still "
+              "queued, TCP retransmitting every %.3f s (backoff %u): server stopped, or the link "
+              "lost everything",
+           (double)(cfg->server_timeout_ns + rto) / 1e9, left, (double)rto / 1e9, backoff);
+      return;
+    }
   }
   if (r == 0) r = lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns);
   if (r <= 0 ||
