@@ -19,11 +19,38 @@ namespace {
 [[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
 }  // namespace
 
-std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms) {
+namespace {
+// A server that sent its banner and then closed before agreeing on algorithms.
+// An old OpenSSH that finds nothing in common closes at once, and libssh may read
+// the close before the server's offer, reporting only "Socket error: Success" (seen
+// with OpenSSH 4.3p2 on a loaded machine); the banner still says what it is.
+std::string explain_closed_during_kex(const std::string& libssh_error, bool legacy_algorithms,
+                                      const std::string& banner) {
+  std::string msg = libssh_error + ": the server (" + banner +
+                    ") closed the connection during key exchange, usually because it found no "
+                    "algorithm in common (its log says which: \"no matching ...\")";
+  static const std::regex kOpenSsh(R"(OpenSSH_(\d+)\.(\d+))");
+  std::smatch v;
+  // rsa-sha2 host key signatures and SHA-2 key exchange groups arrived in OpenSSH 7.2.
+  const bool old_openssh = std::regex_search(banner, v, kOpenSsh) &&
+                           (std::stoi(v[1]) < 7 || (std::stoi(v[1]) == 7 && std::stoi(v[2]) < 2));
+  if (old_openssh && !legacy_algorithms)
+    msg +=
+        ". OpenSSH before 7.2 offers only SHA-1 era algorithms; set `legacy_algorithms = true` "
+        "for this host in the profile";
+  return msg;
+}
+}  // namespace
+
+std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms,
+                                  const std::string& server_banner) {
   // libssh 0.10: "kex error : no match for method <what>: server [<list>], client [<list>]"
   static const std::regex kNoMatch(R"(no match for method ([^:]+): server \[([^\]]*)\])");
   std::smatch m;
   if (!std::regex_search(libssh_error, m, kNoMatch)) {
+    if (!server_banner.empty() && (libssh_error.find("Socket error") != std::string::npos ||
+                                   libssh_error.find("disconnected") != std::string::npos))
+      return explain_closed_during_kex(libssh_error, legacy_algorithms, server_banner);
     // connect(2) on a blackholed or unroutable address: say what it means.
     for (const char* e : {"Invalid argument", "Network is unreachable", "No route to host"})
       if (libssh_error.find(e) != std::string::npos)

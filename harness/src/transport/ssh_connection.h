@@ -98,7 +98,10 @@ class SshConnection {
 
 /// Turns libssh's connect error into what a user needs: for an algorithm
 /// mismatch, which class did not match and that `legacy_algorithms = true` fixes
-/// it (OpenSSH 4.3 on RHEL 5 offers only SHA-1 era algorithms). Exposed for tests.
-std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms);
+/// it (OpenSSH 4.3 on RHEL 5 offers only SHA-1 era algorithms). `server_banner`
+/// (the server's identification string, empty if none arrived) explains a
+/// connection the server closed during key exchange. Exposed for tests.
+std::string explain_connect_error(const std::string& libssh_error, bool legacy_algorithms,
+                                  const std::string& server_banner = "");
 
 }  // namespace labgate::transport

@@ -45,5 +45,26 @@ TEST(ExplainConnectError, OtherErrorsPassThrough) {
   EXPECT_EQ(explain_connect_error("Connection refused", false), "Connection refused");
 }
 
+TEST(ExplainConnectError, AnOldServerThatClosedDuringKeyExchangeIsNamedWithTheFix) {
+  const std::string msg = explain_connect_error("Socket error: Success", false, "SSH-2.0-OpenSSH_4.3");
+  EXPECT_NE(msg.find("(SSH-2.0-OpenSSH_4.3) closed the connection during key exchange"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("legacy_algorithms = true"), std::string::npos) << msg;
+}
+
+TEST(ExplainConnectError, AModernServerThatClosedIsNotToldToLowerItsAlgorithms) {
+  for (const char* banner : {"SSH-2.0-OpenSSH_7.2", "SSH-2.0-OpenSSH_9.2p1 Debian-2", "SSH-2.0-dropbear"}) {
+    const std::string msg = explain_connect_error("Socket error: disconnected", false, banner);
+    EXPECT_NE(msg.find("closed the connection during key exchange"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("legacy_algorithms"), std::string::npos) << msg;
+  }
+  // Already on: nothing more to suggest.
+  EXPECT_EQ(
+      explain_connect_error("Socket error: Success", true, "SSH-2.0-OpenSSH_4.3").find("legacy_algorithms"),
+      std::string::npos);
+  // No banner: the connection never got that far, the error stands as it is.
+  EXPECT_EQ(explain_connect_error("Socket error: Success", false), "Socket error: Success");
+}
+
 }  // namespace
 }  // namespace labgate::transport

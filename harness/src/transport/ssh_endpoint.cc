@@ -257,8 +257,11 @@ ssh_session open_endpoint(const profile::Host& h, const std::string& who, int fd
   try {
     set_options(s, h, who, fd);
     fd_taken = true;
-    if (ssh_connect(s) != SSH_OK)
-      fail(who + ": cannot connect: " + explain_connect_error(ssh_get_error(s), h.ssh.legacy_algorithms));
+    if (ssh_connect(s) != SSH_OK) {
+      const char* banner = ssh_get_serverbanner(s);
+      fail(who + ": cannot connect: " +
+           explain_connect_error(ssh_get_error(s), h.ssh.legacy_algorithms, banner ? banner : ""));
+    }
     check_key(s);
     if (login) authenticate(s, h, who);
   } catch (...) {
