@@ -29,34 +29,11 @@ cd "$src"
 bash "$src/ci/netperf" --check >/dev/null || fail "netperf is not installed for the lab (run: sudo ci/netperf)"
 ip netns list | awk '{print $1}' | grep -qx "$ns_a" || fail "lab pair $pair is not up (ci/lab up --pair $pair)"
 
-# The pair's hosts (ci/lab's addressing: management 198.18.0.(8(N-1)+2|6), interconnect 198.19.N.1|2).
-base=$(((pair - 1) * 8))
+# shellcheck source=../lab_pair_profile.sh
+. "$src/tests/lab_pair_profile.sh"
 profile() {
+  lab_pair_profile "$pair" ipv4 "a real netperf on lab pair $pair (tests/netperf_live)"
   cat <<EOF
-[lab]
-name = "lab-pair$pair"
-description = "a real netperf on lab pair $pair (tests/netperf_live)"
-lease_wait = "60s"
-
-[defaults.ssh]
-user = "root"
-port = 22
-identity = "$src/.lab/pair$pair/id_rsa"
-known_hosts = "$src/.lab/pair$pair/known_hosts"
-legacy_algorithms = false
-accept_new_host_keys = false
-connect_timeout = "5s"
-command_timeout = "60s"
-probe_dir = "/tmp"
-
-[hosts.a]
-address = "198.18.0.$((base + 2))"
-test_address = "198.19.$pair.1"
-
-[hosts.b]
-address = "198.18.0.$((base + 6))"
-test_address = "198.19.$pair.2"
-
 # Lab budgets a loaded 2-core VM keeps; what is judged here is which figure is read.
 # netperf times each transaction, not the loop around it: a clean lab run at ~6 us
 # round trips holds ~0.5% fewer than elapsed / mean (measured), and a loaded VM

@@ -21,25 +21,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 ip netns list | awk '{print $1}' | grep -qx "lg$pair-a" || fail "lab pair $pair is not up (ci/lab up --pair $pair)"
 [ -f "$lib" ] || fail "$lib is not built (cmake --build ... --target lg_count_preload)"
 
-base=$(((pair - 1) * 8))
+# shellcheck source=../lab_pair_profile.sh
+. "$src/tests/lab_pair_profile.sh"
 profile() {  # profile PRELOAD [WRAPPER]
+  lab_pair_profile "$pair" ipv6
   cat <<TOML
-[lab]
-name = "lab-pair$pair"
-lease_wait = "60s"
-[defaults.ssh]
-user = "root"
-identity = "$src/.lab/pair$pair/id_rsa"
-known_hosts = "$src/.lab/pair$pair/known_hosts"
-connect_timeout = "5s"
-command_timeout = "60s"
-probe_dir = "/tmp"
-[hosts.a]
-address = "198.18.0.$((base + 2))"
-test_address = "fd4c:6762:0:$pair::1"
-[hosts.b]
-address = "198.18.0.$((base + 6))"
-test_address = "fd4c:6762:0:$pair::2"
 [defaults.test]
 duration = "2s"
 warmup = "500ms"

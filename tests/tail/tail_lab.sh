@@ -41,24 +41,11 @@ if ! ci/lab status --pair $pair >/dev/null 2>&1; then
   timeout 180 ci/lab up --pair $pair >"$work/lab.out" 2>&1 || { cat "$work/lab.out"; fail "ci/lab up --pair $pair"; }
   brought_up=1
 fi
-base=$(((pair - 1) * 8))
-cat >"$work/p.toml" <<TOML
-[lab]
-name = "lab-pair$pair"
-lease_wait = "120s"
-[defaults.ssh]
-user = "root"
-identity = "$src/.lab/pair$pair/id_rsa"
-known_hosts = "$src/.lab/pair$pair/known_hosts"
-connect_timeout = "5s"
-command_timeout = "60s"
-probe_dir = "/tmp"
-[hosts.a]
-address = "198.18.0.$((base + 2))"
-test_address = "198.19.$pair.1"
-[hosts.b]
-address = "198.18.0.$((base + 6))"
-test_address = "198.19.$pair.2"
+# shellcheck source=../lab_pair_profile.sh
+. "$src/tests/lab_pair_profile.sh"
+{
+  lab_pair_profile "$pair"
+  cat <<TOML
 [[test]]
 name = "udp_rr_tail"
 kind = "udp_rr"
@@ -72,6 +59,7 @@ cpu = { client = 1, server = 0 }
 outlier = "2ms"
 budget = { p50 = "50ms", max = "20ms" }
 TOML
+} >"$work/p.toml"
 
 # Starts tailhog in namespace $1 on CPU $2 (real-time: while it spins, nothing
 # else of its priority or below runs there); $hog_pid is the pid it printed.
