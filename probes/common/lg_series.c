@@ -138,7 +138,10 @@ void lg_series_write_json(const lg_series* s, FILE* out) {
             (unsigned long long)it->count, (unsigned long long)it->p50_ns, (unsigned long long)it->p99_ns,
             (unsigned long long)it->max_ns);
   }
-  fprintf(out, "],\"not_kept\":%llu}", (unsigned long long)s->not_kept);
+  /* origin_ns: where interval 0 starts on the probe's clock, so samples stamped on
+   * that clock (the outliers' at_ns) are placed on the series' time axis. */
+  fprintf(out, "],\"not_kept\":%llu,\"origin_ns\":%llu}", (unsigned long long)s->not_kept,
+          (unsigned long long)s->origin_ns);
 }
 
 void lg_series_free(lg_series* s) {

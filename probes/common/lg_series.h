@@ -72,7 +72,7 @@ static inline int lg_series_due(const lg_series* s, uint64_t now_ns) { return no
 void lg_series_finish(lg_series* s, uint64_t end_ns);
 
 /** Writes {"interval_s":1,"intervals":[{"start_s":..,"length_s":..,"count":..,
- * "p50_ns":..,"p99_ns":..,"max_ns":..},...],"not_kept":0}. */
+ * "p50_ns":..,"p99_ns":..,"max_ns":..},...],"not_kept":0,"origin_ns":..}. */
 void lg_series_write_json(const lg_series* s, FILE* out);
 
 void lg_series_free(lg_series* s);

@@ -84,6 +84,7 @@ nlohmann::json to_json(const Measurement& m) {
   if (m.loss_fraction) j["loss_fraction"] = *m.loss_fraction;
   j["counts_drops"] = m.counts_drops;
   if (m.cooldown_s > 0) j["cooldown_s"] = m.cooldown_s;
+  if (m.series_origin_ns) j["series_origin_ns"] = *m.series_origin_ns;
   if (m.tool_time)
     j["tool_time"] = {{"startup_s", m.tool_time->startup_s},
                       {"wrapup_s", m.tool_time->wrapup_s},
@@ -136,6 +137,7 @@ Measurement measurement_from_json(const nlohmann::json& j) {
     m.loss_fraction = r.opt_num("loss_fraction");
     m.counts_drops = r.bool_or("counts_drops", false);
     m.cooldown_s = r.opt_num("cooldown_s").value_or(0);
+    m.series_origin_ns = r.opt_count("series_origin_ns");
     if (r.has("tool_time")) {
       const util::JsonReader t = r.object("tool_time");
       m.tool_time = ToolTime{t.num("startup_s"), t.num("wrapup_s"), t.str("basis")};

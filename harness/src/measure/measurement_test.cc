@@ -116,6 +116,7 @@ Measurement full() {
   m.duration_s = 1.25;
   m.warmup_s = 0.1;
   m.cooldown_s = 0.05;
+  m.series_origin_ns = 123456789012345ull;
   m.tool_time = ToolTime{2.0, 0.125, "sockperf's own lines"};
   m.sent = 1003;
   m.received = 1000;
@@ -139,6 +140,7 @@ TEST(MeasurementJson, RoundTripsExactly) {
   EXPECT_EQ(b.events.at(0).cpu, 2);
   EXPECT_EQ(b.series.at(1).length_s, 0.25);
   EXPECT_EQ(b.cooldown_s, 0.05);
+  EXPECT_EQ(b.series_origin_ns, 123456789012345ull);
   ASSERT_TRUE(b.tool_time);
   EXPECT_EQ(b.tool_time->startup_s, 2.0);
   EXPECT_EQ(b.tool_time->wrapup_s, 0.125);
@@ -151,6 +153,7 @@ TEST(MeasurementJson, AbsentOptionalsStayAbsent) {
   EXPECT_FALSE(b.throughput_bps);
   EXPECT_FALSE(b.loss_fraction);
   EXPECT_FALSE(b.tool_time);
+  EXPECT_FALSE(b.series_origin_ns);
   EXPECT_FALSE(to_json(a).contains("cooldown_s")) << "run.json of the built-in probes stays as it was";
 }
 

@@ -80,6 +80,7 @@ std::vector<Interval> read_series(const JsonReader& r, Measurement& m) {
     out.push_back({i.num("start_s"), i.num("length_s"), i.count("count"), i.count("p50_ns"), i.count("p99_ns"),
                    i.count("max_ns")});
   }
+  m.series_origin_ns = s.opt_count("origin_ns");
   if (s.count("not_kept") > 0)
     m.warnings.push_back("the run outlasted its planned series: " + std::to_string(s.count("not_kept")) +
                          " intervals were not kept");

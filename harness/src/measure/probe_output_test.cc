@@ -184,6 +184,14 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
   EXPECT_NE(error_of(j.dump()).find("pingpong output: histogram JSON: histogram.format: expected a string, got array"), std::string::npos);
 }
 
+TEST(ProbeOutput, TheSeriesOriginIsReadWhenTheProbePrintsIt) {
+  // Recorded before probes printed it: absent, so nothing is placed on its axis.
+  EXPECT_FALSE(one("pingpong-udp.json").series_origin_ns);
+  nlohmann::json j = nlohmann::json::parse(fixture("pingpong-udp.json"));
+  j["series"]["origin_ns"] = 4242000000000ull;
+  EXPECT_EQ(parse_probe_output(j.dump()).at(0).series_origin_ns, 4242000000000ull);
+}
+
 TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
   const Measurement udp = parse_probe_output(fixture("pingpong-udp.json")).at(0);
   EXPECT_TRUE(udp.counts_drops);

@@ -20,6 +20,7 @@ ChartData chart_data(const nlohmann::json& j) {
     v.histogram_source = m.source.empty() ? "builtin" : m.source;
   }
   v.series = std::move(m.series);
+  v.series_origin_ns = m.series_origin_ns;
   v.events = std::move(m.events);
   v.parameters = std::move(m.parameters);
   v.warmup_s = m.warmup_s;

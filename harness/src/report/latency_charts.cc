@@ -133,6 +133,30 @@ std::string percentile_chart(const results::TestRecord& t, const ChartData& v) {
   return c.svg();
 }
 
+// The worst outliers "Why the tail" lists (run.json's tail, worst first), placed
+// on the series' axis: the client's outliers are stamped on the clock its series
+// started on, so at_ns - origin is their time since warm-up. Without the origin
+// (an older probe, a tool) nothing is placed rather than placed by guess.
+void mark_tail_outliers(Chart& c, const results::TestRecord& t, const ChartData& v, double t_end) {
+  const auto outliers = t.tail.is_object() ? t.tail.find("outliers") : t.tail.end();
+  if (!v.series_origin_ns || outliers == t.tail.end() || !outliers->is_array()) return;
+  std::size_t shown = 0;
+  for (const nlohmann::json& o : *outliers) {
+    if (shown == 20) break;  // the report's table lists the 20 worst
+    const auto at = o.find("at_ns"), value = o.find("value_ns");
+    if (at == o.end() || value == o.end() || !at->is_number_unsigned() || !value->is_number()) continue;
+    const std::uint64_t at_ns = at->get<std::uint64_t>();
+    if (at_ns < *v.series_origin_ns) continue;  // a warm-up sample: not on this axis
+    const double x = static_cast<double>(at_ns - *v.series_origin_ns) / 1e9;
+    if (x > t_end) continue;
+    ++shown;
+    const std::string cause = o.value("cause", std::string("unexplained"));
+    c.marker({x, value->get<double>()}, cause == "unexplained" ? palette::kMuted : palette::kFail,
+             "request " + std::to_string(o.value("seq", std::uint64_t{0})) + ": " +
+                 format_ns(value->get<double>()) + " at " + format_plain(x) + " s: " + cause);
+  }
+}
+
 std::string series_chart(const results::TestRecord& t, const ChartData& v) {
   if (v.series.empty()) return "";
   // At most ~600 points per line: group neighbours and keep each group's worst
@@ -186,6 +210,7 @@ std::string series_chart(const results::TestRecord& t, const ChartData& v) {
   }
   for (std::size_t i = 0; i < stalls.size() && i < 50; ++i)
     c.marker({stalls[i], y.lo}, palette::kFail, "no sample completed in this interval (stall)");
+  mark_tail_outliers(c, t, v, x.hi);
   return c.svg();
 }
 

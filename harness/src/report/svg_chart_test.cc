@@ -15,6 +15,7 @@ namespace {
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(AxisTicks, LinearUsesOneTwoFiveSteps) {
   EXPECT_THAT(axis_ticks({Scale::kLinear, 0, 120, "", nullptr}), ElementsAre(0, 20, 40, 60, 80, 100, 120));
@@ -61,6 +62,23 @@ TEST(LatencyCharts, DrawEveryPlotOfALatencyTest) {
   EXPECT_THAT(series, HasSubstr("p50 / p99 / max per 1 s interval"));
   EXPECT_THAT(series, HasSubstr("max 1.21 ms at 41 s"));  // the spike placed in time
   EXPECT_THAT(series, HasSubstr("max budget 1.30 ms"));
+}
+
+TEST(LatencyCharts, TheWorstOutliersAreMarkedWhereTheyHappenedWithTheirCause) {
+  const results::RunResult run = testing::synthetic_run();
+  results::TestRecord t = run.tests[0];
+  t.tail = {
+      {"outliers",
+       {{{"seq", 7}, {"value_ns", 1210000}, {"at_ns", 46500000000ull}, {"cause", "tailhog (pid 4242) ran"}},
+        {{"seq", 9}, {"value_ns", 900000}, {"at_ns", 15000000000ull}, {"cause", "unexplained"}},
+        {{"seq", 1}, {"value_ns", 800000}, {"at_ns", 4900000000ull}, {"cause", "a warm-up one"}}}}};
+  const std::string unplaced = series_chart(t, chart_data(t.measurement));
+  EXPECT_THAT(unplaced, Not(HasSubstr("request 7")));  // no origin: nothing placed by guess
+  t.measurement["series_origin_ns"] = 5000000000ull;
+  const std::string svg = series_chart(t, chart_data(t.measurement));
+  EXPECT_THAT(svg, HasSubstr("<title>request 7: 1.21 ms at 41.5 s: tailhog (pid 4242) ran</title>"));
+  EXPECT_THAT(svg, HasSubstr("<title>request 9: 900 \xC2\xB5s at 10 s: unexplained</title>"));
+  EXPECT_THAT(svg, Not(HasSubstr("a warm-up one")));
 }
 
 TEST(LatencyCharts, NothingToDrawWithoutData) {

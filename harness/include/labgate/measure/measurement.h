@@ -80,6 +80,9 @@ struct Measurement {
   std::map<std::string, double> reported;
 
   std::vector<Interval> series;
+  /// Where the series' interval 0 starts on the probe's clock (CLOCK_MONOTONIC of
+  /// its host): places that host's outliers (their at_ns) on the series' axis.
+  std::optional<std::uint64_t> series_origin_ns;
   std::vector<Event> events;
 
   double duration_s = 0;  ///< measured time, warm-up excluded

@@ -25,6 +25,7 @@ struct ChartData {
   /// was rebuilt from (netperf's are a decade wide: drawn, never read for figures).
   std::string histogram_source;
   std::vector<SeriesPoint> series;
+  std::optional<std::uint64_t> series_origin_ns;  ///< see measure::Measurement
   std::vector<EventPoint> events;
   std::map<std::string, std::string> parameters;
   std::optional<double> warmup_s, duration_s;
