@@ -97,6 +97,27 @@ void lg_usage_error(const char* probe, const char* fmt, ...) {
   exit(LG_EXIT_USAGE);
 }
 
+uint64_t lg_duration_arg(const char* probe, const char* flag, const char* text) {
+  uint64_t v;
+  if (lg_parse_duration_ns(text, &v) != 0)
+    lg_usage_error(probe, "%s: '%s' is not a duration (e.g. 250us, 100ms, 2s, 5m)", flag, text);
+  return v;
+}
+
+long lg_long_arg(const char* probe, const char* flag, const char* text, long min, long max) {
+  long v;
+  if (lg_parse_long(text, min, max, &v) != 0)
+    lg_usage_error(probe, "%s: '%s' is not an integer in [%ld, %ld]", flag, text, min, max);
+  return v;
+}
+
+uint64_t lg_size_arg(const char* probe, const char* flag, const char* text) {
+  uint64_t v;
+  if (lg_parse_size(text, &v) != 0 || v == 0)
+    lg_usage_error(probe, "%s: '%s' is not a size (e.g. 16KiB, 1GiB)", flag, text);
+  return v;
+}
+
 int lg_pin_cpu(int cpu) {
   cpu_set_t set;
   if (cpu < 0 || cpu >= CPU_SETSIZE) {

@@ -42,6 +42,13 @@ int lg_parse_long(const char* text, long min, long max, long* out);
 /** Prints "<probe>: <message>" on stderr and exits with LG_EXIT_USAGE. */
 void lg_usage_error(const char* probe, const char* fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
+/** A command-line value of `flag` for `probe`, or lg_usage_error() saying what
+ * was expected: a duration ("250us", "2s"), an integer in [min, max], a size
+ * greater than 0 ("16KiB"). */
+uint64_t lg_duration_arg(const char* probe, const char* flag, const char* text);
+long lg_long_arg(const char* probe, const char* flag, const char* text, long min, long max);
+uint64_t lg_size_arg(const char* probe, const char* flag, const char* text);
+
 /** Pins the calling process to one CPU. Returns 0, or -1 with errno set. */
 int lg_pin_cpu(int cpu);
 

@@ -53,24 +53,15 @@ static const struct option kOptions[] = {{"dir", required_argument, 0, OPT_DIR},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
-  uint64_t v;
-  if (lg_parse_duration_ns(text, &v) != 0)
-    lg_usage_error("disk", "%s: '%s' is not a duration (e.g. 250us, 100ms, 2s, 5m)", flag, text);
-  return v;
+  return lg_duration_arg("disk", flag, text);
 }
 
 static uint64_t size_arg(const char* flag, const char* text) {
-  uint64_t v;
-  if (lg_parse_size(text, &v) != 0 || v == 0)
-    lg_usage_error("disk", "%s: '%s' is not a size (e.g. 16KiB, 1GiB)", flag, text);
-  return v;
+  return lg_size_arg("disk", flag, text);
 }
 
 static long long_arg(const char* flag, const char* text, long min, long max) {
-  long v;
-  if (lg_parse_long(text, min, max, &v) != 0)
-    lg_usage_error("disk", "%s: '%s' is not an integer in [%ld, %ld]", flag, text, min, max);
-  return v;
+  return lg_long_arg("disk", flag, text, min, max);
 }
 
 static void apply(dk_config* cfg, int opt, const char* arg, const char** mode) {

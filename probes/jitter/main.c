@@ -56,10 +56,7 @@ static void parse_cpus(jt_config* cfg, const char* text) {
 }
 
 static uint64_t duration_arg(const char* flag, const char* text) {
-  uint64_t v;
-  if (lg_parse_duration_ns(text, &v) != 0)
-    lg_usage_error("jitter", "%s: '%s' is not a duration (e.g. 250us, 100ms, 2s, 5m)", flag, text);
-  return v;
+  return lg_duration_arg("jitter", flag, text);
 }
 
 static void parse_args(jt_config* cfg, int argc, char** argv) {

@@ -60,17 +60,11 @@ static const struct option kOptions[] = {{"group", required_argument, 0, OPT_GRO
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
-  uint64_t v;
-  if (lg_parse_duration_ns(text, &v) != 0)
-    lg_usage_error("mcast", "%s: '%s' is not a duration (e.g. 250us, 100ms, 2s)", flag, text);
-  return v;
+  return lg_duration_arg("mcast", flag, text);
 }
 
 static long long_arg(const char* flag, const char* text, long min, long max) {
-  long v;
-  if (lg_parse_long(text, min, max, &v) != 0)
-    lg_usage_error("mcast", "%s: '%s' is not an integer in [%ld, %ld]", flag, text, min, max);
-  return v;
+  return lg_long_arg("mcast", flag, text, min, max);
 }
 
 static void apply(mc_config* c, int opt, const char* arg) {

@@ -74,17 +74,11 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
-  uint64_t v;
-  if (lg_parse_duration_ns(text, &v) != 0)
-    lg_usage_error("stream", "%s: '%s' is not a duration (e.g. 250us, 100ms, 2s, 5m)", flag, text);
-  return v;
+  return lg_duration_arg("stream", flag, text);
 }
 
 static long long_arg(const char* flag, const char* text, long min, long max) {
-  long v;
-  if (lg_parse_long(text, min, max, &v) != 0)
-    lg_usage_error("stream", "%s: '%s' is not an integer in [%ld, %ld]", flag, text, min, max);
-  return v;
+  return lg_long_arg("stream", flag, text, min, max);
 }
 
 /* Flags of the other role are refused rather than ignored: a typo in the
