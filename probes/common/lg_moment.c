@@ -131,7 +131,11 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
     if (stamp == 0) {
       m->stamp_missing++;
     } else {
-      /* The stamp is on CLOCK_REALTIME: carry the read time over to it. */
+      /* The stamp is on CLOCK_REALTIME: carry the read time over to it. A kernel
+       * that had no socket wanting stamps turns them on lazily (a deferred
+       * static key): datagrams received in the first moments after
+       * lg_moment_stamps() may be unstamped, and SIOCGSTAMPNS then answers the
+       * ioctl's own time (a wait of 0). Outliers are judged after the warm-up. */
       struct timespec rt;
       uint64_t mono = lg_now_ns(), real;
       clock_gettime(CLOCK_REALTIME, &rt);
