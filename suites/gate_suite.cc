@@ -8,12 +8,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "labgate/gate/case_step.h"
+#include "gtest_log.h"
+#include "labgate/gate/case_in_run.h"
 #include "labgate/gate/gate_run.h"
-#include "labgate/gate/mesh_rounds.h"
 #include "labgate/gate/preconditions_step.h"
-#include "labgate/gate/records.h"
-#include "labgate/measure/probe_command.h"
 
 namespace labgate::suites {
 namespace {
@@ -61,73 +59,15 @@ bool will_run(const gate::TestCase& c) {
   return false;
 }
 
-// Before a round's pairs start on their threads: each host's probe installed
-// one host after another (the session's own bookkeeping is not shared between
-// threads). A failure here shows again, with its reason, in the pair's measurement.
-void install_probes(gate::GateSession& session, const gate::TestCase& c) {
-  if (c.spec->tool != profile::Tool::kBuiltin) return;
-  for (const std::string& h : {c.client, c.server}) {
-    try {
-      session.probe(h, measure::probe_for(c.spec->kind));
-    } catch (const std::exception& e) {
-      spdlog::debug("{}: installing the probe on {} before the round: {}", c.name(), h, e.what());
-    }
-  }
-}
-
 class CaseTest : public ::testing::Test {
  public:
   CaseTest(gate::GateRun& run, gate::TestCase c, std::vector<std::string> hosts,
            std::shared_ptr<gate::MeshRounds> rounds)
       : run_(run), c_(std::move(c)), hosts_(std::move(hosts)), rounds_(std::move(rounds)) {}
 
-  void TestBody() override {
-    // A disjoint mesh's pairs are measured round by round (gate/mesh_rounds);
-    // every other case as the gate layer runs it.
-    if (c_.round > 0) return mesh_pair();
-    report(gate::run_in_gate(run_, c_, hosts_));
-  }
+  void TestBody() override { report(gate::run_case_in_gate(run_, c_, hosts_, *rounds_, will_run)); }
 
  private:
-  void mesh_pair() {
-    // A pair of a round already measured (its round started with an earlier
-    // case) reports what it measured, even when the run stopped since.
-    if (rounds_->holds(c_)) {
-      gate::MeasuredCase m = rounds_->take(c_, {});
-      return report(gate::record_case(*run_.session(hosts_), run_.book(), c_, std::move(m),
-                                      !rounds_->round_pending(c_)));
-    }
-    // Nothing is begun once the run has stopped: one error, not one per case.
-    if (auto why = run_.stopped()) {
-      // Recorded as not run, so JUnit and the report list it with the reason.
-      results::TestRecord r = gate::error_record(c_, gate::not_started_reason(*why));
-      r.verdict = results::TestVerdict::kNotRun;
-      r.conformance = run_.book().run().conformance();
-      run_.book().put_test(std::move(r));
-      run_.book().checkpoint();
-      GTEST_SKIP() << gate::not_started_reason(*why);
-    }
-    gate::GateSession* session = run_.session(hosts_);
-    if (!session) {
-      // The first case to need the hosts found them unreachable: it carries the error.
-      const std::string why = run_.stopped().value_or("the hosts could not be reached");
-      run_.book().put_test(gate::error_record(c_, why));
-      run_.book().checkpoint();
-      FAIL() << "could not run " << c_.name() << ": " << why;
-    }
-    // Each pair keeps its own files on its thread; run.json is written here, after the round.
-    const results::Conformance conformance = run_.book().run().conformance();
-    const auto measure = [session, conformance, this](const gate::TestCase& x) {
-      gate::MeasuredCase m = gate::measure_case(*session, x);
-      if (x.round > 0) gate::keep_case(run_.book().dir(), conformance, x, m);
-      return m;
-    };
-    const auto prepare = [session](const gate::TestCase& x) { install_probes(*session, x); };
-    gate::MeasuredCase m = rounds_->take(c_, measure, prepare, will_run);
-    // A round's results are published once, with its last pair's.
-    report(gate::record_case(*session, run_.book(), c_, std::move(m), !rounds_->round_pending(c_)));
-  }
-
   void report(const gate::CaseOutcome& out) {
     // Recorded as not run, so JUnit and the report list it with the reason.
     if (out.not_run) GTEST_SKIP() << out.error;
@@ -169,16 +109,6 @@ std::vector<std::pair<std::string, std::string>> CaseTest::report_properties(con
 }
 }  // namespace
 
-std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<gate::TestCase>& cases,
-                                   bool with_preconditions) {
-  std::vector<std::string> hosts = gate::hosts_of(cases);
-  if (with_preconditions)
-    for (const auto& h : gate::precondition_hosts(p))
-      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
-  std::sort(hosts.begin(), hosts.end());
-  return hosts;
-}
-
 void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts) {
   const gate::PreconditionsStep step = gate::run_preconditions_in(run, hosts);
   if (!step.could_not_run.empty()) {
@@ -201,6 +131,23 @@ void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases
                             [&run, c, hosts, rounds]() -> ::testing::Test* {
                               return new CaseTest(run, c, hosts, rounds);
                             });
+}
+
+bool run_registered(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
+                    const std::vector<std::string>& hosts, bool preconditions) {
+  if (preconditions) register_preconditions(run, hosts);
+  register_cases(run, cases, hosts);
+  return RUN_ALL_TESTS() == 0;
+}
+
+bool GtestRunner::run(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
+                      const std::vector<std::string>& hosts, bool preconditions) {
+  int argc = 1;
+  char program[] = "labgate";
+  char* argv[] = {program, nullptr};
+  ::testing::InitGoogleTest(&argc, argv);
+  log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
+  return run_registered(run, cases, hosts, preconditions);
 }
 
 }  // namespace labgate::suites

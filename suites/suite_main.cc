@@ -62,14 +62,12 @@ int suite_main(int argc, char** argv, SuitePart part) {
       return kSkippedExitCode;
     }
   }
-  int rc = 0;
+  bool ran_clean = true;
   {
     gate::GateRun run(*profile, *book);
     const bool with_preconditions = part == SuitePart::kPreconditions;
-    const auto hosts = run_hosts(*profile, cases, with_preconditions);
-    if (with_preconditions) register_preconditions(run, hosts);
-    register_cases(run, cases, hosts);
-    rc = RUN_ALL_TESTS();
+    ran_clean = run_registered(run, cases, engine::run_hosts(*profile, cases, with_preconditions),
+                               with_preconditions);
     run.close();
   }
   try {
@@ -80,12 +78,13 @@ int suite_main(int argc, char** argv, SuitePart part) {
     spdlog::error("writing the results: {}", e.what());
     return to_int(ExitCode::kCouldNotRun);
   }
-  if (gate::stopped_why(book->run()) || transport::pending_interrupt()) return to_int(ExitCode::kCouldNotRun);
-  for (const auto& t : book->run().tests)
-    if (t.verdict == results::TestVerdict::kError && (options.only_test.empty() || t.name == options.only_test ||
-                                                      t.name.rfind(options.only_test + "/", 0) == 0))
-      return to_int(ExitCode::kCouldNotRun);
-  return rc ? to_int(ExitCode::kGateFailed) : 0;
+  // This step answers for its own part of the shared run.json: its test, or the rules.
+  gate::ExitScope scope;
+  scope.only_test = options.only_test;
+  scope.checks = part == SuitePart::kPreconditions;
+  scope.runner_failed = !ran_clean;
+  scope.interrupted = transport::pending_interrupt() != 0;
+  return to_int(gate::exit_code_of(book->run(), scope));
 }
 
 }  // namespace labgate::suites

@@ -9,7 +9,7 @@
 
 namespace labgate::cli {
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, engine::CaseRunner& cases) {
   CLI::App app{"labgate: acceptance gate for low-latency Linux server pairs"};
   app.set_version_flag("--version", std::string("labgate ") + LABGATE_VERSION);
   int verbosity = 0;
@@ -27,7 +27,7 @@ int run(int argc, char** argv) {
   add_lease_command(app, action);
   add_report_command(app, action);
   add_compare_command(app, action);
-  add_run_command(app, action);
+  add_run_command(app, action, cases);
   add_facts_command(app, action);
   add_check_command(app, action);
   add_gate_step_commands(app, action);

@@ -1,13 +1,13 @@
 // `labgate run PROFILE [--suffix S] [--duration D] [--warmup W] [--message-size N]
 // [-L label]...`: the whole gate on a pair in
-// this one process (suites/in_process_run): preconditions first, then every
+// this one process (engine::run): preconditions first, then every
 // selected measurement. Exit 0 passed, 1 servers failed, 3 the gate could not run.
 #include <memory>
 #include <optional>
 
 #include "labgate/cli/commands.h"
+#include "labgate/engine/engine.h"
 #include "labgate/profile/load.h"
-#include "suites/in_process_run.h"
 
 namespace labgate::cli {
 namespace {
@@ -28,18 +28,18 @@ std::vector<profile::RunOverride> overrides_of(const RunArgs& a) {
   return o;
 }
 
-ExitCode run_gate(const RunArgs& a) {
+ExitCode run_gate(const RunArgs& a, engine::CaseRunner& cases) {
   const profile::Profile profile = profile::load_or_throw(a.profile, overrides_of(a));
-  suites::InProcessOptions o;
+  engine::Options o;
   o.suffix = a.suffix;
   o.labels.insert(a.labels.begin(), a.labels.end());
   o.results_root = a.results;
-  return suites::run_gate_in_process(profile, o);
+  return engine::run(profile, o, cases);
 }
 
 }  // namespace
 
-void add_run_command(CLI::App& app, Action& action) {
+void add_run_command(CLI::App& app, Action& action, engine::CaseRunner& cases) {
   auto a = std::make_shared<RunArgs>();
   auto* sub = app.add_subcommand("run", "run the whole gate (preconditions, then measurements) on a pair");
   sub->add_option("profile", a->profile, "the profile (TOML)")->required();
@@ -54,7 +54,7 @@ void add_run_command(CLI::App& app, Action& action) {
   sub->add_option("--warmup", a->warmup, "the warm-up before every measured series, e.g. 2s");
   sub->add_option("--message-size", a->message_size,
                   "bytes per message of every tcp/udp test, e.g. 64 or 16KiB (a sweep over it becomes this one)");
-  sub->callback([a, &action] { action = [a] { return run_gate(*a); }; });
+  sub->callback([a, &action, &cases] { action = [a, &cases] { return run_gate(*a, cases); }; });
 }
 
 }  // namespace labgate::cli

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_test_util.h"
 #include "labgate/cli/commands.h"
 
 namespace labgate::cli {
@@ -16,21 +17,11 @@ using ::testing::HasSubstr;
 
 const std::string kRoot = LABGATE_SOURCE_DIR;
 
-struct Outcome {
-  int rc;
-  std::string out, err;
-};
+using Outcome = test_util::Outcome;
 
 Outcome validate(std::vector<std::string> args) {
-  args.insert(args.begin(), {"labgate", "validate"});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  spdlog::drop("labgate");  // run() registers its console logger anew each time
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  const int rc = run(static_cast<int>(argv.size()), argv.data());
-  Outcome o{rc, ::testing::internal::GetCapturedStdout(), ::testing::internal::GetCapturedStderr()};
-  return o;
+  args.insert(args.begin(), "validate");
+  return test_util::run_cli(std::move(args));
 }
 
 TEST(ValidateCommand, ShippedProfilesAreValid) {

@@ -181,8 +181,8 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
   return record_case(session, book, c, measure_case(session, c));
 }
 
-CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts) {
-  CaseOutcome out;
+GateSession* begin_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts,
+                           CaseOutcome& out) {
   // Nothing is begun once the run has stopped: one error, not one per case.
   if (auto why = run.stopped()) {
     results::TestRecord r = error_record(c, not_started_reason(*why));
@@ -193,7 +193,7 @@ CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::
     out.records.push_back(r);
     run.book().put_test(std::move(r));
     run.book().checkpoint();
-    return out;
+    return nullptr;
   }
   GateSession* session = run.session(hosts);
   if (!session) {
@@ -205,8 +205,14 @@ CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::
     out.records.push_back(r);
     run.book().put_test(std::move(r));
     run.book().checkpoint();
-    return out;
   }
+  return session;
+}
+
+CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts) {
+  CaseOutcome out;
+  GateSession* session = begin_in_gate(run, c, hosts, out);
+  if (!session) return out;
   return run_judge_record(*session, run.book(), c);
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "gate/fake_lab_test_util.h"
+#include "labgate/gate/case_in_run.h"
 #include "labgate/gate/case_runner.h"
 #include "labgate/transport/interrupt.h"
 
@@ -215,6 +216,62 @@ TEST_F(CaseStep, TheFirstCaseToFindAHostUnreachableCarriesTheErrorAndTheNextIsNo
   ASSERT_EQ(book_->run().tests.size(), 2u);
   EXPECT_EQ(book_->run().tests[0].verdict, results::TestVerdict::kError);
   EXPECT_EQ(book_->run().tests[1].verdict, results::TestVerdict::kNotRun);
+}
+
+// A pair of a disjoint mesh round and a single case are one model
+// (case_in_run.h): a run that cannot measure them records both alike, the
+// run's conformance included (the round's copy once left it out).
+TEST_F(CaseStep, AMeshPairThatCannotStartIsRecordedAsASingleCaseIs) {
+  open("{ p50 = \"1ms\" }");
+  script_probes();
+  lab_.unreachable["b"] = "connection refused";
+  results::CheckRecord failed;
+  failed.host = "b";
+  failed.rule = "sysctl/net.ipv4.tcp_sack";
+  failed.verdict = results::CheckVerdict::kFail;
+  std::vector<std::vector<results::TestRecord>> recorded;
+  for (int round : {0, 1}) {
+    book_.emplace(
+        results::RunDir::create(tmp_.path() / ("round" + std::to_string(round)), "", results::Clock::now()),
+        profile_);
+    book_->set_checks({failed});
+    TestCase c = cases_[0];
+    c.round = round;
+    TestCase next = c;
+    next.pair = "a->b-again";
+    MeshRounds rounds({c, next});
+    GateRun run(profile_, *book_, lab_.boundaries());
+    EXPECT_TRUE(run_case_in_gate(run, c, {"a", "b"}, rounds).could_not_run) << "round " << round;
+    EXPECT_TRUE(run_case_in_gate(run, next, {"a", "b"}, rounds).not_run) << "round " << round;
+    recorded.push_back(book_->run().tests);
+  }
+  ASSERT_EQ(recorded[0].size(), 2u);
+  ASSERT_EQ(recorded[1].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const results::TestRecord& single = recorded[0][i];
+    const results::TestRecord& pair = recorded[1][i];
+    EXPECT_EQ(single.conformance, results::Conformance::kNo) << single.test_name();
+    EXPECT_EQ(pair.conformance, single.conformance) << pair.test_name();
+    EXPECT_EQ(pair.verdict, single.verdict) << pair.test_name();
+    EXPECT_EQ(pair.failure, single.failure) << pair.test_name();
+  }
+}
+
+TEST_F(CaseStep, AMeshPairIsMeasuredWithItsRoundJudgedAndRecorded) {
+  open("{ p50 = \"1ms\" }");
+  script_probes();
+  TestCase c = cases_[0];
+  c.round = 1;
+  MeshRounds rounds({c});
+  GateRun run(profile_, *book_, lab_.boundaries());
+  const CaseOutcome out = run_case_in_gate(run, c, {"a", "b"}, rounds);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  EXPECT_EQ(out.records[0].verdict, results::TestVerdict::kPass) << out.records[0].failure;
+  EXPECT_EQ(lab_.host("a").count({"$RUN/pingpong", "client"}), 1);
+  ASSERT_EQ(book_->run().tests.size(), 1u);
+  EXPECT_THAT(read("run.json"), HasSubstr("\"rr\""));
+  EXPECT_THAT(read("tests/rr/a-to-b/measurement.json"), HasSubstr("histogram"));
 }
 
 TEST(ResultLine, SaysFiguresSamplesTheirSourceAndConformance) {

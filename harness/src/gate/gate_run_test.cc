@@ -31,26 +31,13 @@ const std::string kTests =
     "[[test]]\nname = \"rr_back\"\nkind = \"tcp_rr\"\nfrom = \"b\"\nto = \"a\"\nduration = \"300ms\"\n"
     "warmup = \"100ms\"\ninterval = \"100ms\"\nbudget = { p50 = \"1ms\" }\n";
 
-std::string facts_with_sack(const std::string& value) {
-  return R"({"schema": "labgate.facts/1", "probe": "facts", "root": "/", "sysctl": {"net.ipv4.tcp_sack": {"value": ")" +
-         value + R"(", "source": "/proc/sys/net/ipv4/tcp_sack"}}})";
-}
-
 class Run : public lt::FakeLabTest {
  protected:
   void SetUp() override {
     FakeLabTest::SetUp();
     load(kTests);
     open_book();
-    for (const char* h : {"a", "b"}) {
-      auto& f = lab_.host(h);
-      f.on({"$RUN/facts"}, FakeTransport::ok(facts_with_sack("0")));
-      f.on({"$RUN/pingpong", "server"},
-           FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
-      f.on({"$RUN/pingpong", "client"},
-           FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json")));
-      f.fail_on({"cat", "/proc/net/snmp"}, "counters not scripted");
-    }
+    lt::script_recorded_run(lab_);
   }
   void TearDown() override { transport::set_pending_interrupt(0); }
 
@@ -96,7 +83,7 @@ TEST_F(Run, PreconditionsFirstThenEveryCaseOnTheOneSession) {
 }
 
 TEST_F(Run, AFailedPreconditionMakesTheMeasurementsNonConforming) {
-  lab_.host("b").on({"$RUN/facts"}, FakeTransport::ok(facts_with_sack("1")));
+  lab_.host("b").on({"$RUN/facts"}, FakeTransport::ok(lt::facts_with_sack("1")));
   GateRun run(profile_, *book_, lab_.boundaries());
   run_gate(run);
   EXPECT_EQ(book_->run().conformance(), results::Conformance::kNo);
@@ -136,7 +123,7 @@ TEST_F(Run, ClockDaemonReportsAreJudgedNotOnlyRecorded) {
       R"j("state":{"value":0,"source":"adjtimex"},"maxerror_us":{"value":1500,"source":"adjtimex"},)j"
       R"j("esterror_us":{"value":2,"source":"adjtimex"}},)j"
       R"j("processes":{"list":[{"pid":2841,"comm":"chronyd","argv0":"chronyd","source":"/proc/2841/stat"}]}})j";
-  std::string facts = facts_with_sack("0");
+  std::string facts = lt::facts_with_sack("0");
   facts = facts.substr(0, facts.size() - 1) + clock;
   const std::string step =
       "@@labgate-clock chrony chronyc -c tracking\n" +

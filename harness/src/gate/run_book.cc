@@ -113,15 +113,18 @@ results::RunDir open_or_create_run_dir(const std::string& suffix) {
   return results::RunDir::create(root && *root ? root : "results", suffix, results::Clock::now());
 }
 
-ExitCode exit_code_of(const results::RunResult& run) {
-  bool failed = false;
-  if (!run.error.empty()) return ExitCode::kCouldNotRun;
+ExitCode exit_code_of(const results::RunResult& run, const ExitScope& scope) {
+  if (!run.error.empty() || scope.interrupted) return ExitCode::kCouldNotRun;
+  bool failed = scope.runner_failed;
   for (const auto& t : run.tests) {
+    if (!scope.only_test.empty() && t.name != scope.only_test && t.name.rfind(scope.only_test + "/", 0) != 0)
+      continue;
     if (t.verdict == results::TestVerdict::kError) return ExitCode::kCouldNotRun;
     if (t.verdict == results::TestVerdict::kFail) failed = true;
   }
-  for (const auto& c : run.checks)
-    if (c.verdict == results::CheckVerdict::kFail) failed = true;
+  if (scope.checks)
+    for (const auto& c : run.checks)
+      if (c.verdict == results::CheckVerdict::kFail) failed = true;
   return failed ? ExitCode::kGateFailed : ExitCode::kPassed;
 }
 

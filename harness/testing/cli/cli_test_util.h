@@ -9,12 +9,24 @@
 #include <vector>
 
 #include "labgate/cli/commands.h"
+#include "labgate/engine/engine.h"
 
 namespace labgate::cli::test_util {
 
 struct Outcome {
   int rc;
   std::string out, err;
+};
+
+/// The cli tests never run the gate (`labgate run` is the lab suites'): a case
+/// runner asked for is a failing test.
+class NoGateRuns : public engine::CaseRunner {
+ public:
+  bool run(gate::GateRun&, const std::vector<gate::TestCase>&, const std::vector<std::string>&,
+           bool) override {
+    ADD_FAILURE() << "a cli unit test ran the gate";
+    return false;
+  }
 };
 
 /// `labgate ARGS...`: the exit code and everything written to stdout and stderr.
@@ -25,7 +37,8 @@ inline Outcome run_cli(std::vector<std::string> args) {
   spdlog::drop("labgate");  // run() registers its console logger anew each time
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  const int rc = run(static_cast<int>(argv.size()), argv.data());
+  NoGateRuns cases;
+  const int rc = run(static_cast<int>(argv.size()), argv.data(), cases);
   return Outcome{rc, ::testing::internal::GetCapturedStdout(), ::testing::internal::GetCapturedStderr()};
 }
 

@@ -409,6 +409,26 @@ inline int occurrences(const std::string& text, const std::string& what) {
   return n;
 }
 
+/// The facts probe's answer with the one sysctl net.ipv4.tcp_sack at `value`.
+inline std::string facts_with_sack(const std::string& value) {
+  return R"({"schema": "labgate.facts/1", "probe": "facts", "root": "/", "sysctl": {"net.ipv4.tcp_sack": {"value": ")" +
+         value + R"(", "source": "/proc/sys/net/ipv4/tcp_sack"}}})";
+}
+
+/// A whole run on hosts a and b: the facts probe says tcp_sack is 0, pingpong
+/// answers with the recorded outputs (kRecordedRr), the counters are not scripted.
+inline void script_recorded_run(FakeLab& lab) {
+  for (const char* h : {"a", "b"}) {
+    auto& f = lab.host(h);
+    f.on({"$RUN/facts"}, transport::FakeTransport::ok(facts_with_sack("0")));
+    f.on({"$RUN/pingpong", "server"},
+         transport::FakeTransport::ok(testdata("harness/src/measure/testdata/pingpong-server-tcp.txt")));
+    f.on({"$RUN/pingpong", "client"},
+         transport::FakeTransport::ok(testdata("harness/src/measure/testdata/pingpong-tcp.json")));
+    f.fail_on({"cat", "/proc/net/snmp"}, "counters not scripted");
+  }
+}
+
 /// A test on the fake pair a, b: stand-in probes, a profile of two_hosts(tests),
 /// its cases, and on demand a results folder and a session.
 class FakeLabTest : public ::testing::Test {

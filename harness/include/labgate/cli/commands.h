@@ -8,6 +8,10 @@
 
 #include "labgate/util/exit_code.h"
 
+namespace labgate::engine {
+class CaseRunner;  // engine/engine.h: only `labgate run` needs the whole engine
+}  // namespace labgate::engine
+
 namespace labgate::cli {
 
 /// What a parsed subcommand will do; run after parsing, returns the exit code.
@@ -24,8 +28,8 @@ void add_compare_command(CLI::App& app, Action& action);
 
 /// `labgate lease status|break PROFILE [--host H] [--force]` (lease_command.cc).
 void add_lease_command(CLI::App& app, Action& action);
-/// `labgate run`: the whole gate on a pair (run_command.cc).
-void add_run_command(CLI::App& app, Action& action);
+/// `labgate run`: the whole gate on a pair (run_command.cc), its cases run by `cases`.
+void add_run_command(CLI::App& app, Action& action, engine::CaseRunner& cases);
 /// `labgate facts` and `labgate check` (check_command.cc).
 void add_facts_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
@@ -44,6 +48,7 @@ void add_profile_info_command(CLI::App& app, Action& action);
 void add_profile_derive_command(CLI::App& app, Action& action);
 
 /// Parses argv, runs the chosen subcommand, maps exceptions to exit codes.
-int run(int argc, char** argv);
+/// `cases` runs `labgate run`'s cases (main.cc: GoogleTest's, suites/gate_suite.h).
+int run(int argc, char** argv, engine::CaseRunner& cases);
 
 }  // namespace labgate::cli

@@ -82,10 +82,16 @@ CaseOutcome run_judge_record(GateSession& session, RunBook& book, const TestCase
 std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, const CaseRun& run,
                                              results::Clock::time_point started, double duration_s);
 
-/// The case as a gate run runs it: once the run has stopped nothing starts and
-/// the case is recorded not_run with why; the first case that needs the hosts
-/// opens the session on `hosts`, and carries the error when it cannot; else
-/// run_judge_record.
+/// What every case of a gate run does before it measures (a single case and a
+/// mesh round's pair alike): once the run has stopped nothing starts and the
+/// case is recorded not_run with why; the first case that needs the hosts opens
+/// the session on `hosts`, and carries the error when it cannot. Returns the
+/// session, or nullptr with `out` holding the outcome already recorded.
+GateSession* begin_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts,
+                           CaseOutcome& out);
+
+/// The case as a gate run runs it: begin_in_gate, then run_judge_record. A pair
+/// of a disjoint mesh round: case_in_run.h.
 CaseOutcome run_in_gate(GateRun& run, const TestCase& c, const std::vector<std::string>& hosts);
 
 /// "measured, but a step after the measurement could not be done: <error>":

@@ -65,8 +65,23 @@ class RunBook {
 /// under $LABGATE_RESULTS (default ./results) named with `suffix`.
 results::RunDir open_or_create_run_dir(const std::string& suffix);
 
-/// The exit-code policy, in one place: 3 if anything could not run (the run's
-/// error, an error record), else 1 if a check or test failed, else 0.
-ExitCode exit_code_of(const results::RunResult& run);
+/// What one process of a run answers for, beyond run.json: `labgate run` the
+/// whole run; a CTest step only its own part of the shared run.json.
+struct ExitScope {
+  /// Only the records of this profile test (each of its pairs, CPUs,
+  /// subscribers); empty: every test of the run.
+  std::string only_test;
+  bool checks = true;  ///< the preconditions' rules count (not in a measurement step)
+  /// The runner saw a failure outside any record (a GoogleTest assertion: a
+  /// broken lease, a result that could not be written).
+  bool runner_failed = false;
+  bool interrupted = false;  ///< a signal arrived (the run may not say so yet)
+};
+
+/// The exit-code policy, in one place, for `labgate run`, every CTest step and
+/// the other commands: 3 if anything in scope could not run (the run's error, a
+/// signal, an error record), else 1 if a check or test in scope failed or the
+/// runner saw a failure, else 0.
+ExitCode exit_code_of(const results::RunResult& run, const ExitScope& scope = {});
 
 }  // namespace labgate::gate
