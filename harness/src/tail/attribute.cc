@@ -93,7 +93,8 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
     const auto& [ns, pid, comm] = tasks.front();
     const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
                              " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
-    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text});
+    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text, cpu, "",
+                   pid, comm});
   }
   for (const auto& [k, n] : counts) {
     const std::uint64_t usual =
@@ -103,7 +104,8 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
     const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
     out.push_back({irq ? "irq" : "softirq", host, what + " on " + where,
                    what + " x" + std::to_string(n) + " on " + where + " (usually " + std::to_string(usual) +
-                       " in as long)"});
+                       " in as long)",
+                   cpu, irq ? k.second : ""});
   }
   if (steal > 0) {
     const std::string ms = format_ns(steal * 1000000000ull / static_cast<std::uint64_t>(w.user_hz));

@@ -233,20 +233,9 @@ TEST(Attribute, TheReplyWaitingInTheClientSocketSaysTheClientWasNotRunning) {
 }
 
 TEST(Attribute, RecordedHogRunNamesTheHogWhereItRanAndOnlyTasksThatRanThere) {
-  const nlohmann::json cj = nlohmann::json::parse(testdata("hog_client.json"));
-  const OutlierSet c = parse_outliers(cj, "outliers", "client");
-  const OutlierSet s =
-      parse_outliers(nlohmann::json::parse(testdata("hog_server.json")), "turnaround_outliers", "server");
-  const WatchOutput wa = parse_watch(testdata("hog_watch.json"), "a");
-  WatchOutput wb = wa;
-  wb.host = "b";
-  AttributionInput in;
-  in.client = &c;
-  in.server = &s;
-  in.watch_client = &wa;
-  in.watch_server = &wb;
-  in.typical_ns = cj["series"]["intervals"][0]["p50_ns"].get<std::uint64_t>();
-  const Attribution a = attribute(in);
+  const RecordedHogRun run = recorded_hog_run();
+  const OutlierSet& c = run.client;
+  const Attribution& a = run.attribution;
   ASSERT_EQ(a.outliers.size(), c.items.size());
   std::size_t hog = 0, explained = 0;
   for (const OutlierCause& o : a.outliers) {
