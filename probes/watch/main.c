@@ -14,9 +14,11 @@
 
 static const char kUsage[] =
     "usage: watch --cpus C[,C...] [--interval 10ms] [--duration 60s] [--keep N] [--task-every N]\n"
-    "Samples /proc/interrupts, /proc/softirqs, /proc/stat, the tasks on those CPUs\n"
-    "(every --task-every samples, default 10) and the SMI count (MSR 0x34) every\n"
-    "--interval (>= 1ms), keeping the last --keep windows (default 6000), and prints\n"
+    "             [--irq-every N]\n"
+    "Samples /proc/softirqs and the SMI count (MSR 0x34) every --interval (>= 1ms),\n"
+    "/proc/interrupts and /proc/stat every --irq-every samples (default 5) and the\n"
+    "tasks on those CPUs every --task-every samples (default 10), keeping the last\n"
+    "--keep windows (default 6000), and prints\n"
     "one JSON document at the end of --duration or on SIGTERM/SIGINT. Exit 0, 2 usage.\n";
 
 static wt_state g_st;
@@ -52,11 +54,12 @@ int main(int argc, char** argv) {
                                        {"duration", required_argument, 0, 'd'},
                                        {"keep", required_argument, 0, 'k'},
                                        {"task-every", required_argument, 0, 't'},
+                                       {"irq-every", required_argument, 0, 'q'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
   wt_state* st = &g_st;
   uint64_t interval = 10000000ull, duration = 0, next, end;
-  long keep = 6000, every = 10;
+  long keep = 6000, every = 10, irq_every = 5;
   int opt, i;
   if (lg_probe_common_flags(argc, argv, "watch")) return 0;
   opterr = 0;
@@ -82,6 +85,10 @@ int main(int argc, char** argv) {
         if (lg_parse_long(optarg, 1, 100000, &every) != 0)
           lg_usage_error("watch", "--task-every: '%s' is not in [1, 100000]", optarg);
         break;
+      case 'q':
+        if (lg_parse_long(optarg, 1, 100000, &irq_every) != 0)
+          lg_usage_error("watch", "--irq-every: '%s' is not in [1, 100000]", optarg);
+        break;
       case 'h':
         fputs(kUsage, stdout);
         return 0;
@@ -93,6 +100,7 @@ int main(int argc, char** argv) {
   if (st->ncpus == 0) lg_usage_error("watch", "--cpus is required");
   st->cap = (uint64_t)keep;
   st->task_every = (unsigned)every;
+  st->irq_every = (unsigned)irq_every;
   st->self = (int)getpid();
   st->ring = (wt_window*)calloc(st->cap, sizeof(wt_window));
   if (st->ring == NULL) {
@@ -100,8 +108,7 @@ int main(int argc, char** argv) {
     return LG_EXIT_RUN;
   }
   lg_prefault(st->ring, st->cap * sizeof(wt_window));
-  st->has_softirqs = access("/proc/softirqs", R_OK) == 0;
-  st->has_schedstat = access("/proc/self/schedstat", R_OK) == 0;
+  wt_open_sources(st);
   for (i = 0; i < st->ncpus; i++) st->msr_fd[i] = -1;
   wt_open_smi(st);
   lg_install_stop_handlers(&g_stop);
@@ -109,6 +116,7 @@ int main(int argc, char** argv) {
   end = duration ? next + duration : UINT64_MAX;
   st->last_t = next;
   st->last_task_scan = next;
+  st->last_irq_read = next;
   while (!g_stop) {
     wt_sample(st, lg_now_ns());
     next += interval;

@@ -39,6 +39,10 @@ int wt_parse_per_cpu_table(const char* text, const int* cpus, int ncpus, wt_name
  * 2.6.11). Returns how many of the CPUs were found. */
 int wt_parse_stat(const char* text, const int* cpus, int ncpus, wt_cpustat* out);
 
+/** /proc/stat's "processes" line: tasks created since boot (every fork and
+ * clone, threads too). Returns 0 and sets *forks, or -1 when absent. */
+int wt_parse_forks(const char* text, uint64_t* forks);
+
 /** /proc/PID/task/TID/stat: comm, the CPU it last ran on (field 39) and
  * utime+stime (jiffies). Returns 0 or -1. */
 int wt_parse_task_stat(const char* text, char* comm, size_t comm_len, int* cpu, uint64_t* jiffies);
@@ -54,6 +58,7 @@ typedef struct wt_item {
 
 typedef struct wt_window {
   uint64_t t0, t1;      /**< CLOCK_MONOTONIC ns */
+  uint64_t irq_since;   /**< the interrupt entries and cpu jiffies cover [irq_since, t1]; 0: not read */
   uint64_t tasks_since; /**< the task entries cover [tasks_since, t1] (scanned less often) */
   struct {
     uint32_t irq_j, softirq_j, steal_j;

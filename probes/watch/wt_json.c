@@ -39,6 +39,7 @@ static void window_json(FILE* out, const wt_state* st, const wt_window* w) {
   items_json(out, w, 'i', "irq");
   items_json(out, w, 's', "softirq");
   items_json(out, w, 't', "tasks");
+  if (w->irq_since) fprintf(out, ",\"irq_since\":%llu", (unsigned long long)w->irq_since);
   fprintf(out, ",\"tasks_since\":%llu,\"items_dropped\":%u}", (unsigned long long)w->tasks_since,
           w->items_dropped);
 }
@@ -50,8 +51,8 @@ void wt_write_json(const wt_state* st, FILE* out, uint64_t interval_ns, const ch
           "{\"format\":\"labgate-probe-1\",\"probe\":\"watch\",\"status\":\"%s\",\"parameters\":{\"cpus\":[",
           status);
   for (i = 0; i < st->ncpus; i++) fprintf(out, "%s%d", i ? "," : "", st->cpus[i]);
-  fprintf(out, "],\"interval_s\":%.6f,\"task_every\":%u,\"keep\":%llu,\"user_hz\":100},",
-          (double)interval_ns / 1e9, st->task_every, (unsigned long long)st->cap);
+  fprintf(out, "],\"interval_s\":%.6f,\"task_every\":%u,\"irq_every\":%u,\"keep\":%llu,\"user_hz\":100},",
+          (double)interval_ns / 1e9, st->task_every, st->irq_every, (unsigned long long)st->cap);
   fprintf(out, "\"sources\":{\"interrupts\":\"proc_interrupts\",\"softirqs\":\"%s\",\"stat\":\"proc_stat\",",
           st->has_softirqs ? "proc_softirqs"
                            : "not available: no /proc/softirqs (before 2.6.31); "
@@ -70,7 +71,7 @@ void wt_write_json(const wt_state* st, FILE* out, uint64_t interval_ns, const ch
     fputc('}', out);
   }
   fprintf(out, "],\"tasks_not_kept\":%llu,\"windows_not_kept\":%llu,\"windows\":[",
-          (unsigned long long)st->tasks_not_kept, (unsigned long long)first);
+          (unsigned long long)(st->tasks_not_kept + st->tasks_unlisted), (unsigned long long)first);
   /* Window 0 is the baseline read (no deltas): left out. */
   for (k = first > 0 ? first : 1; k < st->samples; k++) {
     if (k > (first > 0 ? first : 1)) fputc(',', out);

@@ -142,6 +142,17 @@ int wt_parse_stat(const char* text, const int* cpus, int ncpus, wt_cpustat* out)
   return found;
 }
 
+int wt_parse_forks(const char* text, uint64_t* forks) {
+  const char* p = text;
+  for (; *p; p = next_line(p)) {
+    if (strncmp(p, "processes ", 10) == 0) {
+      *forks = strtoull(p + 10, NULL, 10);
+      return 0;
+    }
+  }
+  return -1;
+}
+
 int wt_parse_task_stat(const char* text, char* comm, size_t comm_len, int* cpu, uint64_t* jiffies) {
   const char* open = strchr(text, '(');
   const char* close = strrchr(text, ')');

@@ -106,6 +106,18 @@ TEST(WatchProc, StatIrqSoftirqStealPerCpuOnEachRelease) {
   EXPECT_EQ(out[0].steal, 40u);
 }
 
+TEST(WatchProc, ForkCountFromStatOnEachRelease) {
+  // The task scan lists /proc again only when this count moved.
+  uint64_t forks = 0;
+  ASSERT_EQ(wt_parse_forks(fixture("rhel58/proc/stat").c_str(), &forks), 0);
+  EXPECT_EQ(forks, 2915u);
+  ASSERT_EQ(wt_parse_forks(fixture("rhel7/proc/stat").c_str(), &forks), 0);
+  EXPECT_EQ(forks, 4242u);
+  ASSERT_EQ(wt_parse_forks(fixture("rhel9/proc/stat").c_str(), &forks), 0);
+  EXPECT_EQ(forks, 5252u);
+  EXPECT_EQ(wt_parse_forks("cpu  1 2 3\nprocs_running 2\n", &forks), -1) << "no processes line";
+}
+
 TEST(WatchProc, TaskStatWithSpacesAndParenthesesInComm) {
   const char* line =
       "4242 (stress (ng) x) R 1 4242 4242 0 -1 4194560 100 0 0 0 1500 250 0 0 20 0 1 0 12345 1000000 200 "

@@ -113,6 +113,12 @@ case $case_name in
       grep -q 'Why the tail' "$run/report.html" || fail "report.html has no Why the tail section"
       grep -q "tailhog (pid $hog_pid)" "$run/report.html" || fail "report.html does not name tailhog (pid $hog_pid)"
     fi
+    # The fix script: the hog's CPU out of its mask, under its evidence.
+    [ -s "$run/fix-tail.sh" ] || fail "no fix-tail.sh for tailhog on CPU $cpu of host $host"
+    grep -A2 "^# --- host $host, CPU $cpu: tailhog (pid $hog_pid)" "$run/fix-tail.sh" | grep -q "^# seen in " ||
+      fail "fix-tail.sh has no evidence block for tailhog (pid $hog_pid): $(head -c 600 "$run/fix-tail.sh")"
+    grep -q "taskset -p .*(1 << $cpu).* $hog_pid " "$run/fix-tail.sh" ||
+      fail "fix-tail.sh does not move tailhog (pid $hog_pid) off CPU $cpu"
     ;;
   wire)
     impair delay 200us 3ms distribution uniform || fail "ci/impair delay failed"

@@ -122,22 +122,6 @@ void judge_numa(Ctx& c, const profile::InterfaceRule& rule, const facts::Interfa
               std::to_string(*n.value) + "."));
 }
 
-// "0-1" -> the RHEL 5 hex mask "3" for /proc/irq/N/smp_affinity.
-std::string hex_mask(const std::set<int>& cpus) {
-  std::vector<unsigned> words;
-  for (int cpu : cpus) {
-    if (words.size() <= static_cast<std::size_t>(cpu / 32)) words.resize(cpu / 32 + 1, 0);
-    words[cpu / 32] |= 1u << (cpu % 32);
-  }
-  std::string out;
-  char buf[16];
-  for (auto it = words.rbegin(); it != words.rend(); ++it) {
-    std::snprintf(buf, sizeof buf, out.empty() ? "%x" : "%08x", *it);
-    out += (out.empty() ? "" : ",") + std::string(buf);
-  }
-  return out.empty() ? "0" : out;
-}
-
 void judge_irqs(Ctx& c, const profile::InterfaceRule& rule, const facts::InterfaceFacts& i) {
   if (!rule.irq_cpus) return;
   CheckResult& r = start(c, "interfaces/" + rule.name + "/irq_cpus", *rule.irq_cpus);
@@ -167,7 +151,7 @@ void judge_irqs(Ctx& c, const profile::InterfaceRule& rule, const facts::Interfa
       fix += note("IRQ " + irq + " is managed by the kernel: its affinity cannot be written; keep it off "
                   "these CPUs with isolcpus=managed_irq,<isolated CPUs> on the kernel line") + "\n";
     } else if (style_of(c.f) == Style::kRhelSysv) {
-      fix += "echo " + hex_mask(allowed) + " > /proc/irq/" + irq + "/smp_affinity\n";
+      fix += "echo " + profile::format_cpu_mask(allowed) + " > /proc/irq/" + irq + "/smp_affinity\n";
     } else {
       fix += "echo " + *rule.irq_cpus + " > /proc/irq/" + irq + "/smp_affinity_list\n";
     }

@@ -14,7 +14,7 @@
 namespace labgate::gate {
 
 RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix)
-    : dir_(std::move(dir)) {
+    : dir_(std::move(dir)), tuning_(tail::host_tuning(profile)) {
   if (dir_.has("run.json")) {
     run_ = dir_.load_run();
     return;
@@ -85,6 +85,14 @@ void RunBook::publish() {
       path_replaced_ = true;
     }
   report::publish(dir_, run_);
+  std::vector<std::pair<std::string, nlohmann::json>> tails;
+  for (const results::TestRecord& t : run_.tests)
+    if (!t.tail.is_null()) tails.emplace_back(t.name + " " + t.pair, t.tail);
+  const std::string fixes = tail::tail_fix_script(tails, tuning_, run_.profile_path + ", run " + run_.run_id);
+  if (!fixes.empty()) {
+    dir_.write_text("fix-tail.sh", fixes);
+    spdlog::info("fix script for the tail's causes, for review: {}", (dir_.path() / "fix-tail.sh").string());
+  }
   spdlog::debug(
       "timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());

@@ -2,6 +2,8 @@
 #include "labgate/profile/cpu_list.h"
 
 #include <charconv>
+#include <cstdio>
+#include <vector>
 
 namespace labgate::profile {
 namespace {
@@ -45,6 +47,21 @@ std::string format_cpu_list(const std::set<int>& cpus) {
     out += (out.empty() ? "" : ",") + std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "");
   }
   return out;
+}
+
+std::string format_cpu_mask(const std::set<int>& cpus) {
+  std::vector<unsigned> words;
+  for (int cpu : cpus) {
+    if (words.size() <= static_cast<std::size_t>(cpu / 32)) words.resize(cpu / 32 + 1, 0);
+    words[cpu / 32] |= 1u << (cpu % 32);
+  }
+  std::string out;
+  char buf[16];
+  for (auto it = words.rbegin(); it != words.rend(); ++it) {
+    std::snprintf(buf, sizeof buf, out.empty() ? "%x" : "%08x", *it);
+    out += (out.empty() ? "" : ",") + std::string(buf);
+  }
+  return out.empty() ? "0" : out;
 }
 
 }  // namespace labgate::profile

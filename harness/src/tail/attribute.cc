@@ -27,16 +27,19 @@ using Baseline = std::map<std::pair<char, std::string>, std::uint64_t>;
 
 Baseline baseline(const WatchOutput& w, int cpu) {
   std::map<std::pair<char, std::string>, std::vector<std::uint64_t>> per;
+  std::uint64_t irq_reads = 0;  // interrupts may be read every few windows only
   for (const WatchWindow& win : w.windows) {
+    if (win.irq_read) ++irq_reads;
     for (const NamedCount& c : win.irq)
       if (c.cpu == cpu) per[{'i', c.name}].push_back(c.count);
     for (const NamedCount& c : win.softirq)
       if (c.cpu == cpu) per[{'s', c.name}].push_back(c.count);
   }
   Baseline b;
-  if (w.windows.size() < 2) return b;
-  const std::uint64_t others = w.windows.size() - 1;
   for (auto& [k, v] : per) {
+    const std::uint64_t reads = k.first == 'i' ? irq_reads : w.windows.size();
+    if (reads < 2) continue;
+    const std::uint64_t others = reads - 1;
     std::uint64_t sum = 0, most = 0;
     for (std::uint64_t n : v) {  // windows without the entry count 0
       sum += n;
@@ -58,16 +61,20 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   const std::string where = "CPU " + std::to_string(cpu) + " of host " + host;
   std::map<std::pair<char, std::string>, std::uint64_t> counts;
   std::map<std::pair<int, std::string>, std::uint64_t> ran;  // (pid, comm) -> ns
-  std::uint64_t steal = 0, smi = 0, nwin = 0, task_from = UINT64_MAX, task_to = 0;
+  std::uint64_t steal = 0, smi = 0, nwin = 0, nirq = 0, task_from = UINT64_MAX, task_to = 0;
   for (const WatchWindow& win : w.windows) {
     if (overlaps(win.t0, win.t1, span)) {
       ++nwin;
-      for (const NamedCount& c : win.irq)
-        if (c.cpu == cpu) counts[{'i', c.name}] += c.count;
       for (const NamedCount& c : win.softirq)
         if (c.cpu == cpu) counts[{'s', c.name}] += c.count;
-      steal += win.cpu[static_cast<std::size_t>(ix)].steal_jiffies;
       smi += win.cpu[static_cast<std::size_t>(ix)].smi.value_or(0);
+    }
+    // Interrupts and steal: from the reads whose span [irq_since, t1] meets the outlier's.
+    if (win.irq_read && overlaps(win.irq_since, win.t1, span)) {
+      ++nirq;
+      for (const NamedCount& c : win.irq)
+        if (c.cpu == cpu) counts[{'i', c.name}] += c.count;
+      steal += win.cpu[static_cast<std::size_t>(ix)].steal_jiffies;
     }
     if (!win.tasks.empty() && overlaps(win.tasks_since, win.t1, span)) {
       task_from = std::min(task_from, win.tasks_since);  // the scans counted: one span
@@ -86,16 +93,19 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
     const auto& [ns, pid, comm] = tasks.front();
     const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
                              " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
-    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text});
+    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text, cpu, "",
+                   pid, comm});
   }
   for (const auto& [k, n] : counts) {
-    const std::uint64_t usual = base.count(k) ? (base.at(k) * nwin + 999) / 1000 : 0;
+    const std::uint64_t usual =
+        base.count(k) ? (base.at(k) * (k.first == 'i' ? nirq : nwin) + 999) / 1000 : 0;
     if (n <= 2 * usual + 3) continue;  // within the run's routine
     const bool irq = k.first == 'i';
     const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
     out.push_back({irq ? "irq" : "softirq", host, what + " on " + where,
                    what + " x" + std::to_string(n) + " on " + where + " (usually " + std::to_string(usual) +
-                       " in as long)"});
+                       " in as long)",
+                   cpu, irq ? k.second : ""});
   }
   if (steal > 0) {
     const std::string ms = format_ns(steal * 1000000000ull / static_cast<std::uint64_t>(w.user_hz));

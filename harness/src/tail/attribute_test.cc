@@ -136,6 +136,25 @@ TEST(Attribute, AnIrqBurstIsACauseRoutineTicksAreNot) {
   EXPECT_EQ(a.outliers[0].evidence[0].text, "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a (usually 0 in as long)");
 }
 
+TEST(Attribute, InterruptsReadEveryFifthWindowJoinTheOutlierThroughTheirSpan) {
+  // The watch's default: /proc/interrupts read every 5th window, which carries
+  // what grew since the read before (LOC x50 there: its routine, per read).
+  Case k;
+  for (std::size_t i = 0; i < k.wa.windows.size(); ++i) {
+    WatchWindow& win = k.wa.windows[i];
+    win.irq_read = i % 5 == 4;
+    win.irq_since = win.t1 - 5 * kWin;
+    win.irq.clear();
+    if (win.irq_read) win.irq.push_back({1, "LOC", 50});
+  }
+  add(k, 7, kStart + 505000000, 300000);  // in window 50; window 54 reads [500 ms, 550 ms]
+  window_at(k.wa, kStart + 545000000).irq.push_back({1, "57 eth2-rx-0", 12});
+  const Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].text, "IRQ 57 eth2-rx-0 x12 on CPU 1 of host a (usually 0 in as long)");
+}
+
 TEST(Attribute, ASparseRoutineCounterOverALongStallIsNotABurst) {
   // SCHED once every 5th window (its median per window is 0): a 200 ms stall
   // spans 4 of them, which is its routine, not a cause.
@@ -214,20 +233,9 @@ TEST(Attribute, TheReplyWaitingInTheClientSocketSaysTheClientWasNotRunning) {
 }
 
 TEST(Attribute, RecordedHogRunNamesTheHogWhereItRanAndOnlyTasksThatRanThere) {
-  const nlohmann::json cj = nlohmann::json::parse(testdata("hog_client.json"));
-  const OutlierSet c = parse_outliers(cj, "outliers", "client");
-  const OutlierSet s =
-      parse_outliers(nlohmann::json::parse(testdata("hog_server.json")), "turnaround_outliers", "server");
-  const WatchOutput wa = parse_watch(testdata("hog_watch.json"), "a");
-  WatchOutput wb = wa;
-  wb.host = "b";
-  AttributionInput in;
-  in.client = &c;
-  in.server = &s;
-  in.watch_client = &wa;
-  in.watch_server = &wb;
-  in.typical_ns = cj["series"]["intervals"][0]["p50_ns"].get<std::uint64_t>();
-  const Attribution a = attribute(in);
+  const RecordedHogRun run = recorded_hog_run();
+  const OutlierSet& c = run.client;
+  const Attribution& a = run.attribution;
   ASSERT_EQ(a.outliers.size(), c.items.size());
   std::size_t hog = 0, explained = 0;
   for (const OutlierCause& o : a.outliers) {

@@ -67,6 +67,10 @@ WatchWindow read_window(const JsonReader& w, const WatchOutput& out,
   win.t0 = w.count("t0");
   win.t1 = w.count("t1");
   win.tasks_since = w.count("tasks_since");
+  const std::optional<std::uint64_t> irq_since = w.opt_count("irq_since");
+  win.irq_read = irq_since.has_value() || !out.irq_every;
+  win.irq_since = irq_since.value_or(win.t0);
+  if (win.irq_since > win.t1) w.fail("irq_since", "is after t1");
   win.items_dropped = w.count("items_dropped");
   if (win.t1 < win.t0) w.fail("t1", "is before t0");
   const json& cpu = w.array("cpu");
@@ -165,6 +169,7 @@ WatchOutput parse_watch(std::string_view text, const std::string& host) {
       out.cpus.push_back(c.get<int>());
     }
     out.user_hz = p.integer("user_hz");
+    out.irq_every = p.has("irq_every");
     if (out.user_hz <= 0) p.fail("user_hz", "is not positive");
     const JsonReader src = r.object("sources");
     out.softirq_source = src.str("softirqs");

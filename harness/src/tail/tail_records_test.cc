@@ -67,6 +67,34 @@ TEST(TailRecords, RecordedWatchWindowsNameTheHogOnItsCpu) {
   EXPECT_GT(hog_ns, 300000000u) << "busy 200 ms of each second for 3 s, from its first sight on";
 }
 
+TEST(TailRecords, RecordedStridedWatchReadsInterruptsEveryFifthWindowWithTheirSpan) {
+  const WatchOutput w = parse_watch(testdata("strided_watch.json"), "a");
+  ASSERT_GT(w.windows.size(), 90u);
+  std::size_t reads = 0;
+  std::uint64_t last_read = 0;
+  for (const WatchWindow& win : w.windows) {
+    if (!win.irq_read) {
+      EXPECT_TRUE(win.irq.empty()) << "a window that did not read /proc/interrupts has no entries";
+      continue;
+    }
+    ++reads;
+    if (last_read) {
+      EXPECT_EQ(win.irq_since, last_read) << "a read covers what grew since the last";
+    }
+    EXPECT_LT(win.irq_since, win.t0) << "and that is several windows";
+    last_read = win.t1;
+  }
+  EXPECT_GE(reads, w.windows.size() / 5 - 1);
+  EXPECT_LE(reads, w.windows.size() / 5 + 2);
+  // An output without irq_every (every window read them): each covers itself.
+  nlohmann::json j = nlohmann::json::parse(testdata("hog_watch.json"));
+  const WatchOutput old = parse_watch(j.dump(), "a");
+  for (const WatchWindow& win : old.windows) {
+    EXPECT_TRUE(win.irq_read);
+    EXPECT_EQ(win.irq_since, win.t0);
+  }
+}
+
 TEST(TailRecords, BrokenWatchDocumentsNameHostAndPath) {
   EXPECT_EQ(error_of([] { parse_watch("{", "b"); }).rfind("watch output from b: not one JSON document", 0),
             0u);
@@ -83,6 +111,10 @@ TEST(TailRecords, BrokenWatchDocumentsNameHostAndPath) {
   j = nlohmann::json::parse(ok);
   j["windows"][0]["cpu"].erase(1);
   EXPECT_NE(error_of([&] { parse_watch(j.dump(), "b"); }).find("windows[0].cpu: does not have one entry per"),
+            std::string::npos);
+  j = nlohmann::json::parse(ok);
+  j["windows"][4]["irq_since"] = j["windows"][4]["t1"].get<std::uint64_t>() + 1;
+  EXPECT_NE(error_of([&] { parse_watch(j.dump(), "b"); }).find("windows[4].irq_since: is after t1"),
             std::string::npos);
   j = nlohmann::json::parse(ok);
   j["probe"] = "pingpong";

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include "labgate/tail/attribute.h"
+
 namespace labgate::tail {
 
 inline std::string testdata(const std::string& name) {
@@ -15,6 +17,31 @@ inline std::string testdata(const std::string& name) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// The recorded hog run (tailhog busy on CPU 1; one watch output serves both
+/// hosts) and its attribution.
+struct RecordedHogRun {
+  OutlierSet client;
+  Attribution attribution;
+};
+
+inline RecordedHogRun recorded_hog_run() {
+  const nlohmann::json cj = nlohmann::json::parse(testdata("hog_client.json"));
+  RecordedHogRun r{parse_outliers(cj, "outliers", "client"), {}};
+  const OutlierSet s =
+      parse_outliers(nlohmann::json::parse(testdata("hog_server.json")), "turnaround_outliers", "server");
+  const WatchOutput wa = parse_watch(testdata("hog_watch.json"), "a");
+  WatchOutput wb = wa;
+  wb.host = "b";
+  AttributionInput in;
+  in.client = &r.client;
+  in.server = &s;
+  in.watch_client = &wa;
+  in.watch_server = &wb;
+  in.typical_ns = cj["series"]["intervals"][0]["p50_ns"].get<std::uint64_t>();
+  r.attribution = attribute(in);
+  return r;
 }
 
 }  // namespace labgate::tail

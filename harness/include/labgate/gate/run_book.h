@@ -14,6 +14,7 @@
 #include "labgate/profile/profile.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/results/run_result.h"
+#include "labgate/tail/tail_fixes.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
@@ -47,7 +48,7 @@ class RunBook {
   void finish_at(int exit_code, results::Clock::time_point end);
 
   /// Writes run.json, checks.json, junit.xml, junit-strict.xml, metrics.prom and
-  /// report.html.
+  /// report.html; and fix-tail.sh when outliers have a cause a precondition covers.
   void publish();
   /// Writes run.json alone: what a later step, or `labgate report` after a killed
   /// run, reads. The derived files keep their last publish() until the next.
@@ -57,6 +58,7 @@ class RunBook {
   results::RunDir dir_;
   results::RunResult run_;
   bool path_replaced_ = false;  ///< the folder's path was found replaced (and said so)
+  std::map<std::string, tail::HostTuning> tuning_;  ///< the profile's isolated/irq_cpus, for fix-tail.sh
 };
 
 /// The folder a step should use: $LABGATE_RUN_DIR when set (an existing run

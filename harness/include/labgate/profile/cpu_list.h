@@ -13,5 +13,8 @@ namespace labgate::profile {
 std::optional<std::set<int>> parse_cpu_list(std::string_view s);
 /// {0,1,2,3,8} -> "0-3,8".
 std::string format_cpu_list(const std::set<int>& cpus);
+/// {0,1} -> "3", {32} -> "1,00000000": the hex mask /proc/irq/N/smp_affinity and
+/// taskset read (RHEL 5 has no smp_affinity_list); "0" for none.
+std::string format_cpu_mask(const std::set<int>& cpus);
 
 }  // namespace labgate::profile

@@ -35,6 +35,12 @@ struct Evidence {
   std::string host;
   std::string key;
   std::string text;
+  /// What a fix acts on (labgate/tail/tail_fixes.h): the CPU of a host cause,
+  /// the interrupt of an irq ("57 eth2-rx-0"), the task of a preemption.
+  std::optional<int> cpu{};
+  std::string irq{};
+  int pid = 0;
+  std::string comm{};
 };
 
 struct OutlierCause {
@@ -64,7 +70,7 @@ Attribution attribute(const AttributionInput& in);
 
 /// The attribution as run.json records it: {"top","outliers_total","unexplained",
 /// "limits":[..],"ranked":[{"cause","kind","count"}],"outliers":[{"seq","value_ns",
-/// "at_ns","split","cause","evidence":[{"kind","host","text"}]}]}, where an
+/// "at_ns","split","cause","evidence":[{"kind","host","text"[,"cpu"][,"irq"][,"pid","comm"]}]}]}, where an
 /// outlier's "cause" is its first evidence's text or "unexplained".
 nlohmann::json to_json(const Attribution& a);
 

@@ -54,6 +54,11 @@ struct TaskRun {
 };
 struct WatchWindow {
   std::uint64_t t0 = 0, t1 = 0, tasks_since = 0;
+  /// The window read /proc/interrupts and /proc/stat (every `irq_every`
+  /// samples): its irq entries and cpu jiffies cover [irq_since, t1]. A window
+  /// that did not has none; an output without irq_every read them every window.
+  bool irq_read = true;
+  std::uint64_t irq_since = 0;
   std::vector<CpuTick> cpu;  ///< parallel to WatchOutput::cpus
   std::vector<NamedCount> irq, softirq;
   std::vector<TaskRun> tasks;
@@ -64,6 +69,7 @@ struct WatchOutput {
   std::string host;
   std::vector<int> cpus;
   int user_hz = 100;
+  bool irq_every = false;  ///< interrupts read every few windows (irq_since marks those that did)
   std::string softirq_source, smi_source, task_source;  ///< or "not available: why"
   std::vector<WatchWindow> windows;                     ///< oldest first
   std::uint64_t windows_not_kept = 0;
