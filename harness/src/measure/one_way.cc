@@ -112,8 +112,17 @@ json one_way_record(const json& client_one_way, const json& server_anchor,
   return rec;
 }
 
-std::string one_way_line(const json& rec, const std::string& client, const std::string& server) {
+const json& one_way_of_record(const json& measurement) {
+  static const json kNone;
+  if (!measurement.is_object()) return kNone;
+  const auto it = measurement.find("one_way");
+  return it == measurement.end() ? kNone : *it;
+}
+
+std::string one_way_line(const json& rec) {
   if (!rec.is_object()) return "";
+  const std::string client = rec.value("client", std::string("a")),
+                    server = rec.value("server", std::string("b"));
   std::string offset;
   if (rec.contains("offset_ns"))
     offset = "clock offset " + server + "-" + client + " " + dur(rec["offset_ns"].get<std::int64_t>()) +

@@ -44,8 +44,13 @@ std::optional<OffsetEstimate> estimate_offset(std::span<const Exchange> exchange
 nlohmann::json one_way_record(const nlohmann::json& client_one_way, const nlohmann::json& server_anchor,
                               std::optional<std::chrono::nanoseconds> max_error);
 
+/// A test record's one-way record: its measurement's "one_way" member (null
+/// when the measurement has none).
+const nlohmann::json& one_way_of_record(const nlohmann::json& measurement);
+
 /// The console's line: "one-way a->b p50 .. p99 .. max .., b->a ... (+- bound, offset ..)"
-/// or "one-way not reported: <why>"; empty for a null record.
-std::string one_way_line(const nlohmann::json& record, const std::string& client, const std::string& server);
+/// or "one-way not reported: <why>", the hosts named by the record's "client" and
+/// "server" (else "a" and "b"); empty for a null record.
+std::string one_way_line(const nlohmann::json& record);
 
 }  // namespace labgate::measure
