@@ -4,11 +4,13 @@
  * Wire format. Every request carries, when it is at least PP_HDR bytes long, its
  * sequence number (8 bytes) and its send time (8 bytes: the actual send time in
  * closed loop, the SCHEDULED send time in open loop); the server echoes each
- * request unchanged, so the client matches a reply to its request by the
- * sequence number, in TCP as in UDP. Only the client reads those 16 bytes, so
- * they are in its native byte order. A TCP connection starts with a 16-byte
- * hello each way (network byte order): "LGPP", version, message size, 0; the
- * server answers "LGPP", status (0 ok, 1 size refused), its size, 0. */
+ * request, so the client matches a reply to its request by the
+ * sequence number, in TCP as in UDP. The server replaces the send time with
+ * its own receive time (CLOCK_REALTIME, for the one-way estimate: pp_oneway.h);
+ * the rest comes back unchanged. Both ends run the same build: native byte
+ * order. A TCP connection starts with a 16-byte hello each way (network byte
+ * order): "LGPP", version, message size, 0; the server answers "LGPP", status
+ * (0 ok, 1 size refused), its size, 0. */
 #ifndef LABGATE_PROBES_PP_H
 #define LABGATE_PROBES_PP_H
 
@@ -22,6 +24,7 @@
 #include "lg_outliers.h"
 #include "lg_series.h"
 #include "lg_tune.h"
+#include "pp_oneway.h"
 #include "pp_seqwin.h"
 
 #define PP_HDR ((int)LG_PROBE_HDR_SIZE)
@@ -78,6 +81,7 @@ typedef struct pp_client {
   uint64_t last_reply_ns;
   lg_outliers outliers; /**< the worst round trips and those over the threshold */
   lg_moment moment;     /**< what is learned about each of them */
+  pp_oneway ow;         /**< the four timestamps of the fastest exchanges, one-way histograms */
   size_t series_seen;   /**< intervals closed when the threshold last followed the p50 */
   volatile int stop;
   char error[512];  /**< first fatal error; empty while all is well */
@@ -127,6 +131,7 @@ static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint
   pp_counters* k = pp_phase(c, seq);
   k->received++;
   c->last_reply_ns = t1;
+  if (c->cfg->size >= PP_HDR) pp_ow_book(&c->ow, seq, t1 - rtt_ns, t1, c->rx, k == &c->meas);
   if (k == &c->meas) {
     lg_hist_record(c->hist, rtt_ns);
     lg_series_record(&c->series, t1 < c->series_end ? t1 : c->series_end - 1, rtt_ns);

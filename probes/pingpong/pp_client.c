@@ -163,6 +163,11 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
   lg_outliers_write_json(&c->outliers, stdout);
   printf(",\"outlier_sources\":");
   lg_moment_write_json(&c->moment, stdout);
+  printf(",\"one_way\":");
+  if (cfg->size >= PP_HDR)
+    pp_ow_write_json(&c->ow, stdout);
+  else
+    printf("null"); /* requests shorter than PP_HDR carry no stamps */
   printf(",\"outlier_threshold_source\":\"%s\"}\n", cfg->outlier_ns > 0 ? "outlier" : "10x_interval_p50");
   fflush(stdout);
 }
@@ -178,6 +183,7 @@ static int allocate(pp_client* c) {
   lg_prefault(c->hist, sizeof(lg_hist));
   if (lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) return -1;
   if (lg_outliers_init(&c->outliers, cfg->worst, LG_OUTLIERS_OVER_DEFAULT, cfg->outlier_ns) != 0) return -1;
+  if (pp_ow_init(&c->ow) != 0) return -1;
   return pp_seqwin_init(&c->win, PP_WINDOW_BITS);
 }
 

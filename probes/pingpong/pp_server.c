@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lg_anchor.h"
 #include "lg_measure_util.h"
 #include "lg_net.h"
 #include "lg_net_peer.h"
@@ -22,6 +23,18 @@ typedef struct server_stats {
 } server_stats;
 
 static volatile int g_stop;
+/* The server's monotonic -> realtime tie, for the receive stamp each reply carries. */
+static lg_anchor g_anchor;
+
+/* Replaces the request's send time (bytes 8..15) with this host's realtime
+ * receive stamp: the client's one-way estimate (pp_oneway.h). The receive
+ * stamp is already taken for the turnaround, so this costs an add and a store. */
+static void stamp_reply(unsigned char* buf, size_t n, uint64_t t_read) {
+  uint64_t real;
+  if (n < PP_HDR) return;
+  real = lg_anchor_real(&g_anchor, t_read);
+  memcpy(buf + 8, &real, 8);
+}
 
 /* The server's outliers: the worst turnarounds (request read -> reply sent),
  * keyed by the request's sequence number so the harness can join them with the
@@ -96,6 +109,7 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
     if (r == -2) return 1;
     if (r <= 0) return 0; /* EOF: the client is done; error: drop the connection */
     t_read = lg_now_ns();
+    stamp_reply(buf, size, t_read);
     if (lg_write_full(fd, buf, size, t_read + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
     now = lg_now_ns();
     st->requests++;
@@ -147,6 +161,7 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       continue;
     }
     if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
+    stamp_reply(buf, (size_t)n, last);
     sendto(fd, buf, (size_t)n, 0, &from.sa, flen);
     st->requests++;
     st->bytes += (uint64_t)n;
@@ -179,6 +194,8 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
       (unsigned long long)st->connections, (unsigned long long)st->requests, (unsigned long long)st->bytes,
       (unsigned long long)st->size_mismatch, (unsigned long long)st->refused, peer->foreign);
   lg_json_memory(stdout);
+  printf(",\"anchor\":");
+  lg_anchor_write_json(&g_anchor, stdout);
   printf(",\"turnaround_outliers\":");
   lg_outliers_write_json(&t->outliers, stdout);
   printf(",\"outlier_sources\":");
@@ -211,6 +228,7 @@ int pp_run_server(const pp_config* cfg) {
   buf = (unsigned char*)malloc(PP_MAX_TCP_SIZE);
   if (buf == NULL || lg_outliers_init(&tail.outliers, cfg->worst, 0, 0) != 0) return LG_EXIT_RUN;
   lg_moment_init(&tail.moment, 1);
+  lg_anchor_take(&g_anchor);
   fd = cfg->udp ? lg_bind_udp(&addr, &port, err, sizeof(err)) : lg_listen_tcp(&addr, &port, err, sizeof(err));
   if (fd >= 0 && lg_tune_socket(fd, !cfg->udp, &cfg->tune, err, sizeof(err)) != 0) {
     close(fd);

@@ -2,10 +2,12 @@
 // bookkeeping (issue 25 holds the probe to <= 1.02x a raw loop's p50): the
 // booking of one round trip as it was before (histogram + series) and as it is
 // now (pp_book_rtt: + the outlier store's compares and the window countdown,
-// with the real capture for the few outliers). Prints ns per round trip.
+// with the real capture for the few outliers; with_one_way: + the one-way
+// store of 64-byte requests, issue 24). Prints ns per round trip.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -26,7 +28,15 @@ std::vector<std::uint64_t> round_trips(std::size_t n) {
 struct Client {
   pp_config cfg{};
   pp_client c{};
-  Client() {
+  unsigned char reply[64]{};
+  explicit Client(bool one_way) {
+    if (one_way) {  // a reply stamped by the server: one-way booking on every round trip
+      cfg.size = sizeof(reply);
+      c.rx = reply;
+      const std::uint64_t server_stamp = 1796000000000000000ull;
+      std::memcpy(reply + 8, &server_stamp, 8);
+      pp_ow_init(&c.ow);
+    }
     cfg.outlier_ns = 400000;  // as a p99 budget of 400 us would set it
     cfg.worst = LG_OUTLIERS_WORST_DEFAULT;
     c.cfg = &cfg;
@@ -52,9 +62,9 @@ inline void book_before(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1
   }
 }
 
-template <bool kNow>
+template <bool kNow, bool kOneWay = false>
 void BM_BookRoundTrip(benchmark::State& state) {
-  static Client* client = new Client();
+  static Client* client = new Client(kOneWay);
   pp_client* c = &client->c;
   const std::vector<std::uint64_t> v = round_trips(1 << 16);
   std::uint64_t seq = 0, t = 0;
@@ -72,5 +82,6 @@ void BM_BookRoundTrip(benchmark::State& state) {
 }
 BENCHMARK_TEMPLATE(BM_BookRoundTrip, false)->Name("book_round_trip/before");
 BENCHMARK_TEMPLATE(BM_BookRoundTrip, true)->Name("book_round_trip/with_outliers");
+BENCHMARK_TEMPLATE(BM_BookRoundTrip, true, true)->Name("book_round_trip/with_one_way");
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "labgate/gate/progress_line.h"
 #include "labgate/gate/tail_case.h"
 #include "labgate/measure/figures.h"
+#include "labgate/measure/one_way.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/tools/tool_driver.h"
@@ -163,6 +164,27 @@ void explain(CaseRun& run, const TestCase& c, const TailSide& client, const Tail
   }
 }
 
+/// run.json's "one_way" from both probes' summaries. A failure here costs the
+/// estimate, never the measurement: the record then says why.
+nlohmann::json one_way_of(const TestCase& c, const std::string& client_out, const std::string& server_out) {
+  nlohmann::json rec;
+  try {
+    const auto client = last_doc_with(client_out, "one_way");
+    const auto server = last_doc_with(server_out, "anchor");
+    if (client)
+      rec = measure::one_way_record((*client)["one_way"], server ? (*server)["anchor"] : nlohmann::json(),
+                                    c.spec->one_way_max_error);
+    else
+      rec = {{"reported", false}, {"why_not", "the pingpong client printed no one_way record"}};
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: one-way delay: {}", c.name(), e.what());
+    rec = {{"reported", false}, {"why_not", std::string("probe output unusable: ") + e.what()}};
+  }
+  rec["client"] = c.client;
+  rec["server"] = c.server;
+  return rec;
+}
+
 CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_binary(*c.spec);
@@ -246,6 +268,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
     watch->given(c.server, server_bracketed);
     watch->finish(run);
   }
+  if (profile::is_rr(c.spec->kind)) run.one_way = one_way_of(c, r.out, server_bracketed.body);
   if (explains) explain(run, c, {c.client, r.out, client_out.watch, client_out.watch_status, no_watch_a},
                         {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status,
                          no_watch_b});

@@ -11,6 +11,7 @@
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
 #include "labgate/gate/tail_case.h"
+#include "labgate/measure/one_way.h"
 #include "labgate/report/figure_format.h"
 #include "labgate/transport/interrupt.h"
 
@@ -104,6 +105,8 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
       results::TestRecord r = judge_case(c, meas, pair);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
       add_tail(r, m.run.tail);    // why the tail: run.json's "tail", the cause beside a failing p99/max
+      // One-way delay (issue 24) rides in the measurement: tests[].measurement.one_way.
+      if (!m.run.one_way.is_null() && r.measurement.is_object()) r.measurement["one_way"] = m.run.one_way;
       stamp(r);
       r.raw_files = raw;
       r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));
@@ -135,6 +138,9 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     // Pass or fail, the tail's top cause follows the figures (issue 25).
     if (const std::string why = tail_line(r.tail); !measured.error && !why.empty())
       spdlog::info("{}: {}", r.test_name(), why);
+    if (const std::string ow = measure::one_way_line(measure::one_way_of_record(r.measurement));
+        !measured.error && !ow.empty())
+      spdlog::info("{}: {}", r.test_name(), ow);
     book.put_test(std::move(r));
   }
   if (measured.error || measured.keep_error) {

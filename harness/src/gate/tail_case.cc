@@ -10,13 +10,10 @@
 #include "labgate/tail/attribute.h"
 
 namespace labgate::gate {
-namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-/// The last line of `out` that is a JSON object holding `member` (a probe's
-/// summary follows its listening line and progress), nullopt if none.
 std::optional<json> last_doc_with(const std::string& out, const char* member) {
   std::size_t end = out.size();
   while (end > 0) {
@@ -32,6 +29,8 @@ std::optional<json> last_doc_with(const std::string& out, const char* member) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 /// What a probe could not record about its outliers, as limits of its host.
 void source_limits(const tail::OutlierSet& s, const std::string& host, std::vector<std::string>& limits) {

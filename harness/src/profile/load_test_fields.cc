@@ -46,6 +46,7 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "sample_tolerance",
                                       "mesh_schedule",
                                       "outlier",
+                                      "one_way_max_error",
                                       "tool_path",
                                       "wrapper",
                                       "preload",
@@ -208,6 +209,13 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
       s.outlier = *v;
     else
       r.diag().error(r.get("outlier")->pos, r.key_path("outlier"), "must be above 0, e.g. \"200us\"");
+  }
+  if (auto v = r.get_duration("one_way_max_error")) {
+    if (v->count() > 0)
+      s.one_way_max_error = *v;
+    else
+      r.diag().error(r.get("one_way_max_error")->pos, r.key_path("one_way_max_error"),
+                     "must be above 0, e.g. \"5us\"");
   }
   if (auto v = r.get_int("port", 1, 65535)) s.port = static_cast<int>(*v);
   if (const Node* n = r.get("sample_tolerance")) {

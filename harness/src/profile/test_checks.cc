@@ -55,6 +55,7 @@ constexpr KeyFit kKeyFits[] = {
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
     {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
+    {"one_way_max_error", is_rr, "one-way delay is estimated from a tcp_rr/udp_rr test's round trips"},
     {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
     {"socket_buffer", rr_or_stream, "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets"},
     {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},

@@ -1,6 +1,8 @@
 // Presenting judged figures: words, direction, JUnit properties.
 #include "labgate/report/figure_format.h"
 
+#include "labgate/measure/one_way.h"
+
 namespace labgate::report {
 namespace {
 
@@ -58,6 +60,26 @@ std::string figure_origin(const stats::Figure& f) {
                           : f.detail + " (" + stats::to_string(f.source) + ")";
 }
 
+/// one_way.offset_ns, one_way.bound_ns and, when reported, one_way.<host>_to_<host>.p50_ns ...,
+/// else one_way.why_not: the record of labgate/measure/one_way.h as properties.
+static void one_way_properties(const nlohmann::json& ow,
+                               std::vector<std::pair<std::string, std::string>>& out) {
+  if (!ow.is_object()) return;
+  for (const char* key : {"offset_ns", "bound_ns"})
+    if (ow.contains(key) && ow[key].is_number())
+      out.emplace_back(std::string("one_way.") + key, ow[key].dump());
+  if (!ow.value("reported", false)) {
+    out.emplace_back("one_way.why_not", ow.value("why_not", std::string()));
+    return;
+  }
+  const std::string a = ow.value("client", std::string("a")), b = ow.value("server", std::string("b"));
+  for (const auto& [key, name] : {std::pair<const char*, std::string>{"a_to_b", a + "_to_" + b},
+                                  std::pair<const char*, std::string>{"b_to_a", b + "_to_" + a}})
+    for (const char* stat : {"p50_ns", "p99_ns", "max_ns"})
+      if (ow.contains(key) && ow[key].contains(stat))
+        out.emplace_back("one_way." + name + "." + stat, ow[key][stat].dump());
+}
+
 std::vector<std::pair<std::string, std::string>> junit_properties(const results::TestRecord& t) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& p : kPresented) {
@@ -75,6 +97,7 @@ std::vector<std::pair<std::string, std::string>> junit_properties(const results:
   // Pairs of one round shared the switch at the same time: say so beside the figures.
   if (!t.mesh_schedule.empty()) out.emplace_back("labgate.mesh_schedule", t.mesh_schedule);
   if (t.round > 0) out.emplace_back("labgate.round", std::to_string(t.round));
+  one_way_properties(measure::one_way_of_record(t.measurement), out);
   return out;
 }
 

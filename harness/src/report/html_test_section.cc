@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "html_sections.h"
+#include "labgate/measure/one_way.h"
 #include "labgate/report/figure_format.h"
 #include "labgate/report/format.h"
 #include "labgate/report/latency_charts.h"
@@ -199,6 +200,8 @@ std::string test_section(const TestRecord& t, const std::string& anchor, int& ch
   }
   s += figure_table(t);
   s += tail_section(t);
+  if (const std::string ow = measure::one_way_line(measure::one_way_of_record(t.measurement)); !ow.empty())
+    s += "<p class=\"meta\">" + html_escape(ow) + "</p>";
   std::vector<std::string> notes = v.warnings;
   for (const auto& p : v.problems) notes.push_back("measurement JSON: " + p);
   if (!notes.empty()) {

@@ -35,6 +35,8 @@ struct CaseRun {
   std::vector<std::pair<std::string, std::string>> raw_files;
   /// Why the tail (run.json's "tail", labgate/gate/tail_case.h); null when not explained.
   nlohmann::json tail;
+  /// One-way delay (run.json's "one_way", labgate/measure/one_way.h); null when not estimated.
+  nlohmann::json one_way;
 };
 
 /// Runs `c`. Throws Failure(kCouldNotRun) naming host, command and what went

@@ -21,6 +21,10 @@ namespace labgate::gate {
 std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
                                       std::optional<int> cpu, std::string& why);
 
+/// The last line of `out` that is a JSON object holding `member` (a probe's
+/// summary follows its listening line and progress), nullopt if none.
+std::optional<nlohmann::json> last_doc_with(const std::string& out, const char* member);
+
 /// One host's part: the probe's stdout and its bracketed command's output (the watch's).
 struct TailSide {
   std::string host;

@@ -207,6 +207,9 @@ struct TestSpec {
   /// rr: every round trip over this is kept with its circumstances ("Why the
   /// tail"); unset: the p99 budget, else the probe's 10x running p50.
   std::optional<Nanos> outlier;
+  /// rr: the widest clock-offset bound at which one-way figures are reported
+  /// (issue 24); unset: reported whenever the bound is known, beside it.
+  std::optional<Nanos> one_way_max_error;
   Nanos threshold = std::chrono::microseconds(10);  ///< jitter: a gap above this is an event
   std::optional<int> port;                          ///< server port; unset = chosen per run
   /// Sample accounting: the share of the samples a run must have produced that may

@@ -1,0 +1,142 @@
+// One-way delay with its error bound: the offset estimator and run.json's
+// "one_way" record of a pingpong run (see one_way.h, probes/pingpong/SCHEMA.md).
+#include "labgate/measure/one_way.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "labgate/stats/histogram.h"
+#include "labgate/util/json_reader.h"
+#include "labgate/util/units.h"
+
+namespace labgate::measure {
+namespace {
+
+using nlohmann::json;
+using util::JsonReader;
+
+std::int64_t i64(const JsonReader& r, const char* key) {
+  const std::optional<long long> v = r.opt_int(key);
+  if (!v) r.fail(key, "expected an integer");
+  return *v;
+}
+
+std::string dur(std::int64_t ns) { return units::format_duration(std::chrono::nanoseconds(ns)); }
+
+/// p50/p99/max of one direction: the probe's histogram of value + shift, shifted back.
+json direction(const json& hist, const std::string& path, std::int64_t shift) {
+  const stats::Histogram h = stats::Histogram::from_json(hist, path);
+  const auto at = [&](std::uint64_t v) { return static_cast<std::int64_t>(v) - shift; };
+  return {{"count", h.count()},
+          {"p50_ns", at(h.percentile(50))},
+          {"p99_ns", at(h.percentile(99))},
+          {"max_ns", at(h.max())}};
+}
+
+}  // namespace
+
+std::optional<OffsetEstimate> estimate_offset(std::span<const Exchange> exchanges,
+                                              std::uint64_t anchor_error_ns) {
+  const Exchange* best = nullptr;
+  for (const Exchange& e : exchanges)
+    if (best == nullptr || e.round_trip() < best->round_trip()) best = &e;
+  if (best == nullptr) return std::nullopt;
+  // offset in [t2 - t4, t2 - t1]: its midpoint, and half its width rounded up.
+  const std::int64_t lo = best->t2 - best->t4, hi = best->t2 - best->t1;
+  OffsetEstimate est;
+  est.offset_ns = lo + (hi - lo) / 2;
+  est.bound_ns = static_cast<std::uint64_t>(hi - est.offset_ns) + anchor_error_ns;
+  est.from = *best;
+  return est;
+}
+
+json one_way_record(const json& client_one_way, const json& server_anchor,
+                    std::optional<std::chrono::nanoseconds> max_error) {
+  json rec = {{"clock", "realtime"},
+              {"max_error_ns", max_error ? json(max_error->count()) : json(nullptr)},
+              {"reported", false}};
+  const auto not_reported = [&](const std::string& why) {
+    rec["why_not"] = why;
+    return rec;
+  };
+  if (client_one_way.is_null())
+    return not_reported("messages shorter than 16 bytes carry no timestamps (message_size >= 16 needed)");
+  const JsonReader r(client_one_way, "one_way");
+  rec["stamped"] = r.count("stamped");
+  if (r.count("stamped") == 0)
+    return not_reported("the server's replies carried no receive stamp (" +
+                        std::to_string(r.count("unstamped")) + " came back as sent)");
+  if (server_anchor.is_null())
+    return not_reported("the server printed no clock anchor (its summary was not read)");
+  const std::uint64_t anchor_error =
+      r.object("anchor").count("error_ns") + JsonReader(server_anchor, "server.anchor").count("error_ns");
+  std::vector<Exchange> kept;
+  const json& items = r.array("kept");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const JsonReader e = r.element("kept", i);
+    kept.push_back({e.count("seq"), i64(e, "t1"), i64(e, "t2"), i64(e, "t4")});
+    rec["exchanges"].push_back({{"seq", kept.back().seq},
+                                {"t1", kept.back().t1},
+                                {"t2", kept.back().t2},
+                                {"t4", kept.back().t4},
+                                {"round_trip_ns", kept.back().round_trip()}});
+  }
+  const std::optional<OffsetEstimate> est = estimate_offset(kept, anchor_error);
+  if (!est) r.fail("kept", "no exchange although " + std::to_string(r.count("stamped")) + " were stamped");
+  rec["offset_ns"] = est->offset_ns;
+  rec["bound_ns"] = est->bound_ns;
+  rec["anchor_error_ns"] = anchor_error;
+  rec["from_exchange"] = {{"seq", est->from.seq}, {"round_trip_ns", est->from.round_trip()}};
+  // Every exchange's interval holds the offset of its moment: if they share no
+  // point, the offset moved during the run (drift, a step) and one figure is wrong.
+  const JsonReader inter = r.object("intersection");
+  const std::int64_t lo = i64(inter, "lo_ns"), hi = i64(inter, "hi_ns");
+  rec["consistent"] = lo <= hi;
+  if (lo > hi)
+    return not_reported(
+        "the clocks moved against each other during the run: the exchanges' offset intervals " +
+        std::string("share no point (apart by ") + dur(lo - hi) + ")");
+  if (r.count("out_of_range") > 0)
+    return not_reported(std::to_string(r.count("out_of_range")) +
+                        " one-way values fell below the probe's reference: the clocks moved during the run");
+  if (max_error && est->bound_ns > static_cast<std::uint64_t>(max_error->count()))
+    return not_reported("offset bound " + dur(static_cast<std::int64_t>(est->bound_ns)) +
+                        " exceeds one_way_max_error " + dur(max_error->count()));
+  if (!r.has("reference")) return not_reported("no measured exchange carried a receive stamp");
+  const JsonReader ref = r.object("reference");
+  const std::int64_t ref_ns = i64(ref, "offset_ns"), bias = i64(ref, "bias_ns");
+  // The probe recorded a - ref + bias and b + ref + bias; a - offset and b + offset are the delays.
+  rec["a_to_b"] = direction(r.any("a_to_b"), "one_way.a_to_b", est->offset_ns - ref_ns + bias);
+  rec["b_to_a"] = direction(r.any("b_to_a"), "one_way.b_to_a", ref_ns - est->offset_ns + bias);
+  rec["reported"] = true;
+  return rec;
+}
+
+const json& one_way_of_record(const json& measurement) {
+  static const json kNone;
+  if (!measurement.is_object()) return kNone;
+  const auto it = measurement.find("one_way");
+  return it == measurement.end() ? kNone : *it;
+}
+
+std::string one_way_line(const json& rec) {
+  if (!rec.is_object()) return "";
+  const std::string client = rec.value("client", std::string("a")),
+                    server = rec.value("server", std::string("b"));
+  std::string offset;
+  if (rec.contains("offset_ns"))
+    offset = "clock offset " + server + "-" + client + " " + dur(rec["offset_ns"].get<std::int64_t>()) +
+             " +- " + dur(rec["bound_ns"].get<std::int64_t>());
+  if (!rec.value("reported", false))
+    return "one-way not reported: " + rec.value("why_not", std::string("unknown")) +
+           (offset.empty() ? "" : " (" + offset + ")");
+  const auto dir = [&](const char* key, const std::string& from, const std::string& to) {
+    const json& d = rec[key];
+    return from + "->" + to + " p50 " + dur(d["p50_ns"].get<std::int64_t>()) + " p99 " +
+           dur(d["p99_ns"].get<std::int64_t>()) + " max " + dur(d["max_ns"].get<std::int64_t>());
+  };
+  return "one-way " + dir("a_to_b", client, server) + ", " + dir("b_to_a", server, client) + ", each +- " +
+         dur(rec["bound_ns"].get<std::int64_t>()) + " (" + offset + ")";
+}
+
+}  // namespace labgate::measure

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One-way delay end to end on lab pair 24 (root; issue 24): a short udp_rr and
+# tcp_rr through `labgate run`. Both hosts are namespaces of this machine, so
+# they share one clock: the offset labgate estimates over the interconnect must
+# lie within its own bound of zero. That is the whole check, and no load can
+# flip it (a loaded run widens the bound, it never moves the truth out of it),
+# which is why it runs beside the other lab checks (`concurrent`). The tcp test
+# asks for an impossible one_way_max_error = "1ns": the offset is recorded, the
+# figures are not, and the record, the console and junit.xml say why.
+#   oneway_lab.sh lab BIN_DIR SOURCE_DIR
+set -uo pipefail
+case_name=$1 bin=$2 src=$3
+# shellcheck source=../e2e_work.sh
+. "$src/tests/e2e_work.sh"
+e2e_work "$bin" "oneway-$case_name"
+pair=24
+fail() { echo "FAIL: $*" >&2; exit 1; }
+trap 'e2e_work_done $?' EXIT
+cd "$src"
+ci/lab status --pair $pair >/dev/null 2>&1 || fail "lab pair $pair is not up: ci/lab up --pair $pair (ctest's fixture does)"
+{
+  e2e_pair_profile $pair "$src"
+  cat <<TOML
+[[test]]
+name = "udp_rr_one_way"
+kind = "udp_rr"
+from = "a"
+to = "b"
+duration = "2s"
+warmup = "500ms"
+message_size = 64
+budget = { p50 = "50ms" }   # about the clocks, not the loaded machine's latency
+[[test]]
+name = "tcp_rr_one_way"
+kind = "tcp_rr"
+from = "a"
+to = "b"
+duration = "2s"
+warmup = "500ms"
+message_size = 64
+one_way_max_error = "1ns"
+budget = { p50 = "50ms" }
+TOML
+} >"$work/p.toml"
+timeout 240 "$bin/labgate" run "$work/p.toml" --suffix oneway --results "$work/results" >"$work/out" 2>&1
+rc=$?
+run=$(ls -d "$work"/results/*-oneway 2>/dev/null | tail -1)
+[ -n "$run" ] && [ -s "$run/run.json" ] || { cat "$work/out"; fail "no run.json (exit $rc)"; }
+[ $rc -eq 0 ] || { cat "$work/out"; fail "labgate run exit $rc"; }
+q() { jq -r "$1" "$run/run.json"; }
+for t in 0 1; do
+  ow=".tests[$t].measurement.one_way"
+  [ "$(q "$ow | type")" = object ] || fail "test $t: run.json has no measurement.one_way"
+  offset=$(q "$ow.offset_ns") bound=$(q "$ow.bound_ns")
+  echo "$(q ".tests[$t].name"): offset $offset ns +- $bound ns from exchange $(q "$ow.from_exchange.seq")" \
+    "(round trip $(q "$ow.from_exchange.round_trip_ns") ns; $(q "$ow.stamped") stamped)"
+  [[ $offset =~ ^-?[0-9]+$ && $bound =~ ^[0-9]+$ ]] || fail "test $t: offset '$offset', bound '$bound'"
+  [ "${offset#-}" -le "$bound" ] || fail "test $t: one clock, yet offset $offset ns is outside its bound $bound ns"
+  [ "$(q "$ow.consistent")" = true ] || fail "test $t: one clock, yet the exchanges' intervals disagree"
+  [ "$(q "$ow.exchanges | length")" -ge 1 ] || fail "test $t: no exchanges kept"
+done
+u=".tests[0].measurement.one_way"
+[ "$(q "$u.reported")" = true ] || fail "udp: one-way not reported: $(q "$u.why_not")"
+for d in a_to_b b_to_a; do
+  p50=$(q "$u.$d.p50_ns") max=$(q "$u.$d.max_ns")
+  echo "udp $d: p50 $p50 ns, p99 $(q "$u.$d.p99_ns") ns, max $max ns (each +- $(q "$u.bound_ns") ns)"
+  [ "$(q "$u.$d.count")" -gt 0 ] && [ "$max" -ge "$p50" ] || fail "udp $d: count $(q "$u.$d.count"), p50 $p50, max $max"
+done
+grep -q "udp_rr_one_way.*one-way a->b p50 .* b->a p50 .* each +- " "$work/out" || fail "the console shows no one-way line"
+t=".tests[1].measurement.one_way"
+[ "$(q "$t.reported")" = false ] || fail "tcp: one-way reported with one_way_max_error = 1ns"
+q "$t.why_not" | grep -q "^offset bound .* exceeds one_way_max_error 1ns$" || fail "tcp: why_not '$(q "$t.why_not")'"
+grep -q 'name="one_way.why_not" value="offset bound .* exceeds one_way_max_error 1ns"' "$run/junit.xml" ||
+  fail "junit.xml does not say why the tcp test's one-way figures are missing"
+grep -q 'name="one_way.a_to_b.p99_ns"' "$run/junit.xml" || fail "junit.xml has no one-way p99 for the udp test"
+grep -q 'one-way a-&gt;b p50' "$run/report.html" || fail "report.html shows no one-way line"
+echo "PASS $case_name"
