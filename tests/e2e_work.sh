@@ -20,27 +20,3 @@ e2e_work_done() {
     for d in "$work"/results/*/; do [ -d "$d" ] && echo "  results folder: ${d%/}" >&2; done
   fi
 }
-# The head of a profile for lab pair N as root (lab, ssh defaults, hosts a and
-# b on the pair's IPv4 interconnect), for a script to append its tests to.
-#   e2e_pair_profile N SOURCE_DIR > FILE
-e2e_pair_profile() {
-  local pair=$1 src=$2 base=$((($1 - 1) * 8))
-  cat <<TOML
-[lab]
-name = "lab-pair$pair"
-lease_wait = "120s"
-[defaults.ssh]
-user = "root"
-identity = "$src/.lab/pair$pair/id_rsa"
-known_hosts = "$src/.lab/pair$pair/known_hosts"
-connect_timeout = "5s"
-command_timeout = "60s"
-probe_dir = "/tmp"
-[hosts.a]
-address = "198.18.0.$((base + 2))"
-test_address = "198.19.$pair.1"
-[hosts.b]
-address = "198.18.0.$((base + 6))"
-test_address = "198.19.$pair.2"
-TOML
-}

@@ -18,8 +18,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 trap 'e2e_work_done $?' EXIT
 cd "$src"
 ci/lab status --pair $pair >/dev/null 2>&1 || fail "lab pair $pair is not up: ci/lab up --pair $pair (ctest's fixture does)"
+# shellcheck source=../lab_pair_profile.sh
+. "$src/tests/lab_pair_profile.sh"
 {
-  e2e_pair_profile $pair "$src"
+  lab_pair_profile $pair
   cat <<TOML
 [[test]]
 name = "udp_rr_one_way"
