@@ -75,6 +75,12 @@ int pp_ow_init(pp_oneway* o) {
   return 0;
 }
 
+void pp_ow_free(pp_oneway* o) {
+  free(o->a_to_b);
+  free(o->b_to_a);
+  o->a_to_b = o->b_to_a = NULL;
+}
+
 void pp_ow_book(pp_oneway* o, uint64_t seq, uint64_t t1_mono, uint64_t t4_mono, const unsigned char* reply,
                 int measured) {
   pp_ow_exchange e;

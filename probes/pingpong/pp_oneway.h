@@ -52,6 +52,9 @@ int pp_ow_init(pp_oneway* o);
 void pp_ow_book(pp_oneway* o, uint64_t seq, uint64_t t1_mono, uint64_t t4_mono, const unsigned char* reply,
                 int measured);
 
+/** Gives the histograms back (safe after a failed init, and twice). */
+void pp_ow_free(pp_oneway* o);
+
 /** Writes the "one_way" member's object (see SCHEMA.md). */
 void pp_ow_write_json(const pp_oneway* o, FILE* out);
 
