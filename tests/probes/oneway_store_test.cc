@@ -15,6 +15,8 @@ extern "C" {
 #include "pp_oneway.h"
 }
 
+#include "printed.h"
+
 namespace {
 
 /// A reply carrying the server's realtime receive stamp in bytes 8..15.
@@ -33,14 +35,7 @@ void book(pp_oneway* o, std::uint64_t seq, std::uint64_t t1, std::int64_t offset
 }
 
 nlohmann::json written(const pp_oneway* o) {
-  char* buf = nullptr;
-  std::size_t len = 0;
-  FILE* f = open_memstream(&buf, &len);
-  pp_ow_write_json(o, f);
-  std::fclose(f);
-  nlohmann::json j = nlohmann::json::parse(std::string(buf, len));
-  std::free(buf);
-  return j;
+  return nlohmann::json::parse(labgate::probes_test::printed([o](FILE* f) { pp_ow_write_json(o, f); }));
 }
 
 // Gives the store's histograms back at the end of the test, however it ends.

@@ -13,6 +13,8 @@ extern "C" {
 #include "lg_outliers.h"
 }
 
+#include "printed.h"
+
 namespace {
 
 lg_outlier sample(uint64_t seq, uint64_t value) {
@@ -41,14 +43,7 @@ int feed(lg_outliers* o, const std::vector<uint64_t>& values) {
 }
 
 std::string json_of(const lg_outliers* o) {
-  char* buf = nullptr;
-  std::size_t len = 0;
-  FILE* f = open_memstream(&buf, &len);
-  lg_outliers_write_json(o, f);
-  std::fclose(f);
-  std::string s(buf, len);
-  std::free(buf);
-  return s;
+  return labgate::probes_test::printed([o](FILE* f) { lg_outliers_write_json(o, f); });
 }
 
 TEST(Outliers, KeepsTheKWorstWhateverTheOrder) {
