@@ -89,19 +89,50 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   for (const auto& [k, ns] : ran)
     if (ns >= std::max<std::uint64_t>(10000, excess / 4)) tasks.emplace_back(ns, k.first, k.second);
   std::sort(tasks.rbegin(), tasks.rend());
-  if (!tasks.empty() && tasks_count) {
-    const auto& [ns, pid, comm] = tasks.front();
-    const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
-                             " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
-    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text, cpu, "",
-                   pid, comm});
+  const auto usual_of = [&](const std::pair<char, std::string>& k) {
+    return base.count(k) ? (base.at(k) * (k.first == 'i' ? nirq : nwin) + 999) / 1000 : 0;
+  };
+  const std::string ksoftirqd = "ksoftirqd/" + std::to_string(cpu);
+  const auto ran_text = [&](std::uint64_t ns, int pid, const std::string& comm) {
+    return comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) + " on " + where + " (in the " +
+           format_ns(task_to - task_from) + " around it)";
+  };
+  std::string deferred;  // the softirq ksoftirqd's run time is put down to
+  for (const auto& [ns, pid, comm] : tasks) {
+    if (comm != ksoftirqd) continue;
+    // Softirqs the kernel deferred to this CPU's thread ran there, whatever the
+    // client's record says (a request queued behind them waits before the
+    // client sees anything). /proc/softirqs counts runs, not time, and a storm
+    // batches (its count per window can fall below its routine): named by the
+    // most frequent one there, with its figures, so the reader can judge.
+    const std::pair<char, std::string>* most = nullptr;
+    std::uint64_t most_n = 0;
+    for (const auto& [k, n] : counts)
+      if (k.first == 's' && (most == nullptr || n > most_n)) {
+        most = &k;
+        most_n = n;
+      }
+    const std::string name = most ? most->second : "softirqs";
+    deferred = "softirq " + name + " on " + where;
+    out.push_back({"softirq", host, deferred,
+                   "softirq " + name + " in " + ran_text(ns, pid, comm) +
+                       (most ? "; " + name + " x" + std::to_string(most_n) + " there (usually " +
+                                   std::to_string(usual_of(*most)) + " in as long)"
+                             : ""),
+                   cpu, "", pid, comm});
+  }
+  for (const auto& [ns, pid, comm] : tasks) {
+    if (comm == ksoftirqd || !tasks_count) continue;
+    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where,
+                   switches + ran_text(ns, pid, comm), cpu, "", pid, comm});
+    break;
   }
   for (const auto& [k, n] : counts) {
-    const std::uint64_t usual =
-        base.count(k) ? (base.at(k) * (k.first == 'i' ? nirq : nwin) + 999) / 1000 : 0;
+    const std::uint64_t usual = usual_of(k);
     if (n <= 2 * usual + 3) continue;  // within the run's routine
     const bool irq = k.first == 'i';
     const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
+    if (what + " on " + where == deferred) continue;  // its figures are in ksoftirqd's evidence
     out.push_back({irq ? "irq" : "softirq", host, what + " on " + where,
                    what + " x" + std::to_string(n) + " on " + where + " (usually " + std::to_string(usual) +
                        " in as long)",
