@@ -210,6 +210,34 @@ TEST(Attribute, SoftirqsDeferredToKsoftirqdAreTheMostFrequentSoftirqNotAPreempti
   EXPECT_EQ(a.outliers[0].evidence[0].kind, "wire");
 }
 
+TEST(Attribute, SoftirqTimeOnTheClientCpuIsTheSoftirqWhoeverRanIt) {
+  // A storm handled inline at interrupt exit (no ksoftirqd): /proc/stat's
+  // softirq time on CPU 1 rose to 50 ms where it is usually under a jiffy;
+  // NET_RX ran there most often (below its routine: the storm batches).
+  Case k;
+  for (WatchWindow& w : k.wa.windows) {
+    w.irq_since = w.t0;  // /proc/stat read every window
+    w.softirq.push_back({1, "NET_RX", 100});
+    w.cpu[0].softirq_jiffies = w.t0 % (10 * kWin) == 0 ? 1 : 0;  // a jiffy every 100 ms: routine
+  }
+  add(k, 100, kStart + 255000000, 3000000);
+  window_at(k.wa, kStart + 253000000).softirq.back().count = 90;
+  window_at(k.wa, kStart + 253000000).cpu[0].softirq_jiffies = 5;
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "softirq");
+  EXPECT_EQ(
+      a.outliers[0].evidence[0].text,
+      "softirq NET_RX: 50.0 ms of softirq time on CPU 1 of host a (usually 10.0 ms in as long); NET_RX x90 "
+      "there (usually 100 in as long)");
+  // Within twice its routine and a jiffy: not a cause (both hosts quiet: the wire).
+  window_at(k.wa, kStart + 253000000).cpu[0].softirq_jiffies = 3;
+  a = attribute(k.input());
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "wire");
+}
+
 TEST(Attribute, SoftirqStealAndSmiOnTheServerSide) {
   Case k;
   add(k, 9, kStart + 605000000, 2500000);
