@@ -83,7 +83,9 @@ void RunBook::resolved_test_address(const std::string& host, const std::string& 
   }
 }
 
-void RunBook::set_error(const std::string& error) { run_.error += (run_.error.empty() ? "" : "; ") + error; }
+void RunBook::set_error(const std::string& error) {
+  run_.error += (run_.error.empty() ? "" : "; ") + error;
+}
 
 void RunBook::set_not_checked(const std::string& why) {
   if (run_.not_checked_why.empty()) run_.not_checked_why = why;
