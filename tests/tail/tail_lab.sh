@@ -12,6 +12,11 @@
 #   wire     delay spikes through ci/impair: a spiked round trip (>= 3 ms) with
 #            nothing on either host is "wire", never unexplained; one whose
 #            client's record clears it is never put down to host a's tasks
+#   softirq  tailflood, a UDP flood from the root namespace to host a's management
+#            interface (not the one measured) 200 ms of every second, its
+#            receive steered to CPU 1 by rps_cpus: the round trips it slowed are
+#            put down to softirq NET_RX on CPU 1 of host a (most of the worst),
+#            never to tailhog or the wire
 #   quiet    nothing injected: every outlier's cause is evidence or "unexplained",
 #            never tailhog, never "wire" without both watches having seen the moment
 # The lab's namespaces share this machine's 2 CPUs with everything else running
@@ -31,6 +36,8 @@ impair() { bash "$src/ci/impair" --pair $pair --wire "$bin/labgate-wire" "$@"; }
 cleanup() {
   local rc=$?
   [ -n "${hog:-}" ] && kill "$hog" 2>/dev/null
+  [ -n "${flood:-}" ] && kill "$flood" 2>/dev/null
+  [ -n "${rps:-}" ] && rps_cpus 0
   [ -n "${impaired:-}" ] && impair clear >/dev/null 2>&1
   if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair $pair >/dev/null 2>&1; fi
   e2e_work_done $rc
@@ -71,6 +78,11 @@ start_hog() {
   [ "$hog_pid" = "$hog" ] || fail "tailhog did not start (said: $(cat "$work/hog.out"))"
   [ "$(cat /proc/$hog_pid/comm)" = tailhog ] || fail "pid $hog_pid is not tailhog"
 }
+
+# Host a's management interface: where its receive processing runs (a CPU mask).
+rps_cpus() { ip netns exec $ns_a sh -c "echo $1 >/sys/class/net/mgmt0/queues/rx-0/rps_cpus"; }
+# NET_RX softirqs run so far on CPU $1 (/proc/softirqs is the machine's, as the namespaces share it).
+net_rx() { awk -v c=$(($1 + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
 
 gate() {
   timeout 240 "$bin/labgate" run "$work/p.toml" --suffix tail --results "$work/results" >"$work/out" 2>&1
@@ -141,6 +153,59 @@ case $case_name in
       fail "a wire cause names a host"
     wire=$(echo "$spiked" | count "wire or NIC")
     echo "$wire of $n spikes: nothing on either host (the wire); the rest: what ran on the hosts' shared CPUs"
+    ;;
+  softirq)
+    # The flood leaves from the root namespace on CPU 0 (at normal priority:
+    # SCHED_IDLE sent nothing while a compiler ran there) to host a's management
+    # address; RPS steers its receive (backlog, NET_RX) to CPU 1, the client's.
+    rps=1
+    rps_cpus 2 || fail "cannot set rps_cpus on host a's mgmt0"
+    to=198.18.0.$(((pair - 1) * 8 + 2))
+    # First that the storm lands on CPU 1: 200 ms of flood alone (seen: NET_RX
+    # x2000-9000 there, with a compiler on both CPUs or not; without rps_cpus, 0).
+    before=$(net_rx 1)
+    taskset -c 0 "$bin/tailflood" 1 200 "$to" 9 2>"$work/flood0.out" >/dev/null || fail "tailflood: $(cat "$work/flood0.out")"
+    landed=$(($(net_rx 1) - before))
+    echo "200 ms of flood: NET_RX x$landed on CPU 1 ($(cat "$work/flood0.out"))"
+    [ "$landed" -ge 500 ] || fail "the storm did not land on CPU 1: NET_RX x$landed in 200 ms of flood"
+    taskset -c 0 "$bin/tailflood" 60 200 "$to" 9 >"$work/flood.out" 2>&1 &
+    flood=$!
+    gate
+    # The round trips of >= 1 ms that met a burst (tailflood's own stamps, on
+    # the probes' clock): what the storm can have slowed; and those that did not.
+    # The storm reaches CPU 1 as RPS's IPIs (IRQ CAL, function call interrupts)
+    # and NET_RX runs, inline or in ksoftirqd/1. Other load on the shared CPUs
+    # adds causes of its own (a compiler's time slices): the storm must be
+    # named beside them, and not where it was not.
+    bursts=$(awk '$1 == "burst" { printf "%s[%s,%s]", n++ ? "," : "[", $2, $3 } END { print n ? "]" : "[]" }' "$work/flood.out")
+    outliers() {
+      jq -r --argjson b "$bursts" ".tests[0].tail.outliers[] | select(.value_ns >= 1000000) | . as \$o
+        | select(any(\$b[]; \$o.at_ns - \$o.value_ns <= .[1] and \$o.at_ns >= .[0]) == $1) | $2" "$run/run.json"
+    }
+    on_cpu1='any(.evidence[]; .host == "a" and .cpu == 1 and'
+    net_rx="select($on_cpu1 .kind == \"softirq\" and (.text | startswith(\"softirq NET_RX \"))))"
+    storm="select($on_cpu1 (.kind == \"softirq\" and (.text | startswith(\"softirq NET_RX \"))) or (.kind == \"irq\" and .irq == \"CAL\")))"
+    n=$(outliers true .seq | count .)
+    named=$(outliers true "$net_rx | .seq" | count .)
+    stormy=$(outliers true "$storm | .seq" | count .)
+    n_out=$(outliers false .seq | count .)
+    stormy_out=$(outliers false "$storm | .seq" | count .)
+    echo "$(echo "$bursts" | jq length) bursts; $n round trips of >= 1 ms during them: NET_RX on CPU 1 of host a" \
+      "named for $named, NET_RX or IRQ CAL for $stormy; outside them $stormy_out of $n_out"
+    outliers true '"\(.value_ns)\t\([.evidence[] | .text[:70]] | join(" | "))"' | head -8 | cut -c1-300
+    [ "$n" -ge 3 ] || fail "only $n round trips of >= 1 ms during $(echo "$bursts" | jq length) bursts of the storm"
+    [ $((stormy * 100)) -ge $((n * 80)) ] ||
+      fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy of $n round trips it slowed"
+    [ $((named * 100)) -ge $((n * 40)) ] ||
+      fail "softirq NET_RX on CPU 1 of host a named for $named of $n round trips the storm slowed"
+    # Not sprayed over the rest of the run: outside the bursts at most half as often.
+    [ "$n_out" -lt 5 ] || [ $((stormy_out * n * 2)) -le $((stormy * n_out)) ] ||
+      fail "the storm named for $stormy_out of $n_out round trips outside its bursts ($stormy of $n in them)"
+    ! q '.tests[0].tail.outliers[].evidence[].text' | grep -q tailhog || fail "tailhog named with no tailhog running"
+    ! q '.tests[0].tail.outliers[].evidence[] | select(.host == "a") | .text' | grep -q tailflood ||
+      fail "tailflood (on CPU 0) put on host a's CPU 1"
+    wired=$(outliers true 'select(any(.evidence[]; .kind == "wire")) | .seq' | count .)
+    [ "$wired" = 0 ] || fail "$wired round trips during the storm put down to the wire"
     ;;
   quiet)
     gate

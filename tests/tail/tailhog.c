@@ -5,14 +5,9 @@
  *   tailhog SECONDS BUSY_MS */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
-static long long now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "each_second.h"
 
 int main(int argc, char** argv) {
   long long end, second;
@@ -27,14 +22,7 @@ int main(int argc, char** argv) {
   end = now_ms() + 1000LL * atoi(argv[1]);
   for (second = now_ms(); second < end; second += 1000) {
     while (now_ms() < second + busy) spin++;
-    {
-      long long wake = second + 1000, left = wake - now_ms();
-      struct timespec ts;
-      if (left <= 0) continue;
-      ts.tv_sec = left / 1000;
-      ts.tv_nsec = (left % 1000) * 1000000;
-      nanosleep(&ts, NULL);
-    }
+    sleep_until_ms(second + 1000);
   }
   return 0;
 }

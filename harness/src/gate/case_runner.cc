@@ -306,6 +306,7 @@ CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   t.measurement.peer = c.server;
   // The invocation's warnings are already in the measurement (tools::run_tool_test adds them).
   run.measurements.push_back(std::move(t.measurement));
+  run.tail = tool_tail(c.spec->tool);  // no watch beside a tool: said, not left out
   return run;
 }
 

@@ -101,6 +101,9 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   EXPECT_EQ(lab_.host("b").stopped(), 1) << "the sockperf server was left running";
   EXPECT_THAT(read("tests/sp/a-to-b/command.txt"),
               HasSubstr("server@b: sockperf sr -i 192.168.1.2 -p 41000"));
+  // No noise watch beside a tool: its tail says so, and how far sockperf's output goes.
+  EXPECT_THAT(r.tail.value("why_not", ""), HasSubstr("its per-sample times need --full-log"))
+      << r.tail.dump();
 }
 
 TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {

@@ -8,10 +8,36 @@
 #include <filesystem>
 #include <fstream>
 
+#include "labgate/facts/parse.h"
 #include "labgate/report/publish.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
+namespace {
+
+/// Each host's transparent huge pages mode from the facts this run kept (the
+/// preconditions step of this process or an earlier one): evidence for the
+/// tail's fix script. A host without readable facts has none.
+void thp_from_facts(const results::RunDir& dir, const std::vector<results::HostInfo>& hosts,
+                    std::map<std::string, tail::HostTuning>& tuning) {
+  for (const auto& h : hosts) {
+    const std::filesystem::path file = dir.path() / "facts" / (h.name + ".json");
+    std::ifstream in(file);
+    if (!in) continue;
+    try {
+      const facts::Facts f =
+          facts::parse_facts(std::string(std::istreambuf_iterator<char>(in), {}), file.string());
+      const facts::Text& thp = f.cpu.transparent_hugepage;
+      if (!thp.value) continue;
+      tuning[h.name].thp_mode = *thp.value;
+      tuning[h.name].thp_source = thp.source;
+    } catch (const std::exception&) {
+      continue;  // the preconditions step reports facts it cannot read
+    }
+  }
+}
+
+}  // namespace
 
 RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix)
     : dir_(std::move(dir)), tuning_(tail::host_tuning(profile)) {
@@ -88,6 +114,7 @@ void RunBook::publish() {
   std::vector<std::pair<std::string, nlohmann::json>> tails;
   for (const results::TestRecord& t : run_.tests)
     if (!t.tail.is_null()) tails.emplace_back(t.name + " " + t.pair, t.tail);
+  if (!tails.empty()) thp_from_facts(dir_, run_.hosts, tuning_);
   const std::string fixes = tail::tail_fix_script(tails, tuning_, run_.profile_path + ", run " + run_.run_id);
   if (!fixes.empty()) {
     dir_.write_text("fix-tail.sh", fixes);

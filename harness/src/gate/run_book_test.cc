@@ -171,5 +171,29 @@ TEST_F(Book, ALaterStepReadsWhatAnEarlierOnePublished) {
   EXPECT_TRUE(later.run().end_time.has_value());
 }
 
+TEST_F(Book, TheFixScriptTakesTransparentHugePagesFromTheFactsTheRunKept) {
+  // Host a's facts (written by the preconditions step): huge pages always on.
+  // With outliers in the run, fix-tail.sh carries the rule under that fact;
+  // host b, whose facts are not kept, gets none.
+  RunBook book(*dir_, profile_);
+  book.dir().write_facts(
+      "a", {{"schema", "labgate.facts/1"},
+            {"probe", "facts 0.1.0"},
+            {"root", "/"},
+            {"cpu",
+             {{"transparent_hugepage",
+               {{"value", "always"}, {"source", "/sys/kernel/mm/transparent_hugepage/enabled"}}}}}});
+  results::TestRecord r = record("rr", results::TestVerdict::kFail);
+  r.tail = {{"outliers", {{{"seq", 7}, {"evidence", nlohmann::json::array()}}}}};
+  book.put_test(r);
+  book.publish();
+  const std::string script = read("fix-tail.sh");
+  EXPECT_THAT(script,
+              HasSubstr("# --- host a: transparent huge pages\n# seen in the facts of host a: transparent "
+                        "huge pages always (/sys/kernel/mm/transparent_hugepage/enabled)\n"));
+  EXPECT_THAT(script, HasSubstr("echo never > /sys/kernel/mm/transparent_hugepage/enabled\n"));
+  EXPECT_THAT(script, Not(HasSubstr("host b")));
+}
+
 }  // namespace
 }  // namespace labgate::gate

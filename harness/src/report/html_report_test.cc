@@ -56,6 +56,9 @@ TEST(HtmlReport, SaysWhichCommandLineOverridesWonOverTheProfile) {
 TEST(HtmlReport, WhyTheTailShowsTheRankedCausesTheWorstOutliersAndWhatTheHostsCouldNotShow) {
   results::RunResult run = testing::synthetic_run();
   EXPECT_EQ(html_report(run).find("Why the tail"), std::string::npos) << "no tail, no section";
+  run.tests[0].tail = {{"why_not", "not explained: the noise watch runs beside the built-in probes only"}};
+  EXPECT_THAT(html_report(run), HasSubstr("<h4>Why the tail</h4><p class=\"meta\">not explained: the noise "
+                                          "watch runs beside the built-in probes only</p></div>"));
   run.tests[0].tail = nlohmann::json::parse(R"({"top":"2 of 3 outliers: <hog> (pid 42) on CPU 1 of host a",
     "unexplained":1,"outliers_total":3,
     "ranked":[{"cause":"<hog> (pid 42) on CPU 1 of host a","kind":"preempted","count":2}],

@@ -26,6 +26,10 @@ double num(const json& j, const char* key) {
 std::string tail_section(const results::TestRecord& t) {
   const json& tail = t.tail;
   if (!tail.is_object()) return "";
+  // A case the tail cannot be explained for (an external tool): why, plainly.
+  if (const std::string why_not = str(tail, "why_not"); !why_not.empty())
+    return "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" + html_escape(why_not) +
+           "</p></div>";
   const std::string top = str(tail, "top");
   std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
                   (top.empty() ? std::string("No outliers were kept.") : html_escape(top)) + " &#183; " +

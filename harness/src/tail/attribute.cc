@@ -22,14 +22,19 @@ bool overlaps(std::uint64_t a0, std::uint64_t a1, const Span& s) { return a1 >= 
 /// Count per window of each (kind, name) on one CPU over the whole run, in
 /// thousandths: the mean, since a counter that ticks a few times a second (TIMER,
 /// SCHED, RCU) has a median of 0 and would be a "burst" in any long span; the
-/// busiest window is left out, so one burst is not its own routine.
+/// busiest window is left out, so one burst is not its own routine. Kinds: 'i'
+/// an IRQ, 's' a softirq's runs, 't' the CPU's softirq time in jiffies (per
+/// interrupts read, as /proc/stat is read with them).
 using Baseline = std::map<std::pair<char, std::string>, std::uint64_t>;
 
 Baseline baseline(const WatchOutput& w, int cpu) {
   std::map<std::pair<char, std::string>, std::vector<std::uint64_t>> per;
   std::uint64_t irq_reads = 0;  // interrupts may be read every few windows only
+  const int ix = w.index_of(cpu);
   for (const WatchWindow& win : w.windows) {
     if (win.irq_read) ++irq_reads;
+    if (win.irq_read && ix >= 0)
+      per[{'t', ""}].push_back(win.cpu[static_cast<std::size_t>(ix)].softirq_jiffies);
     for (const NamedCount& c : win.irq)
       if (c.cpu == cpu) per[{'i', c.name}].push_back(c.count);
     for (const NamedCount& c : win.softirq)
@@ -37,7 +42,7 @@ Baseline baseline(const WatchOutput& w, int cpu) {
   }
   Baseline b;
   for (auto& [k, v] : per) {
-    const std::uint64_t reads = k.first == 'i' ? irq_reads : w.windows.size();
+    const std::uint64_t reads = k.first == 's' ? w.windows.size() : irq_reads;
     if (reads < 2) continue;
     const std::uint64_t others = reads - 1;
     std::uint64_t sum = 0, most = 0;
@@ -61,7 +66,7 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   const std::string where = "CPU " + std::to_string(cpu) + " of host " + host;
   std::map<std::pair<char, std::string>, std::uint64_t> counts;
   std::map<std::pair<int, std::string>, std::uint64_t> ran;  // (pid, comm) -> ns
-  std::uint64_t steal = 0, smi = 0, nwin = 0, nirq = 0, task_from = UINT64_MAX, task_to = 0;
+  std::uint64_t steal = 0, soft = 0, smi = 0, nwin = 0, nirq = 0, task_from = UINT64_MAX, task_to = 0;
   for (const WatchWindow& win : w.windows) {
     if (overlaps(win.t0, win.t1, span)) {
       ++nwin;
@@ -75,6 +80,7 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
       for (const NamedCount& c : win.irq)
         if (c.cpu == cpu) counts[{'i', c.name}] += c.count;
       steal += win.cpu[static_cast<std::size_t>(ix)].steal_jiffies;
+      soft += win.cpu[static_cast<std::size_t>(ix)].softirq_jiffies;
     }
     if (!win.tasks.empty() && overlaps(win.tasks_since, win.t1, span)) {
       task_from = std::min(task_from, win.tasks_since);  // the scans counted: one span
@@ -89,19 +95,63 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   for (const auto& [k, ns] : ran)
     if (ns >= std::max<std::uint64_t>(10000, excess / 4)) tasks.emplace_back(ns, k.first, k.second);
   std::sort(tasks.rbegin(), tasks.rend());
-  if (!tasks.empty() && tasks_count) {
-    const auto& [ns, pid, comm] = tasks.front();
-    const std::string text = switches + comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) +
-                             " on " + where + " (in the " + format_ns(task_to - task_from) + " around it)";
-    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where, text, cpu, "",
-                   pid, comm});
+  const auto usual_of = [&](const std::pair<char, std::string>& k) {
+    return base.count(k) ? (base.at(k) * (k.first == 's' ? nwin : nirq) + 999) / 1000 : 0;
+  };
+  // The softirq that ran most often there: /proc/softirqs counts runs, not time,
+  // and a storm batches (its count per window can fall below its routine), so
+  // the most frequent is named, with its figures, for the reader to judge.
+  const std::pair<char, std::string>* most = nullptr;
+  std::uint64_t most_n = 0;
+  for (const auto& [k, n] : counts)
+    if (k.first == 's' && (most == nullptr || n > most_n)) {
+      most = &k;
+      most_n = n;
+    }
+  const std::string softirq = most ? most->second : "softirqs";
+  const std::string figures = most ? "; " + softirq + " x" + std::to_string(most_n) + " there (usually " +
+                                         std::to_string(usual_of(*most)) + " in as long)"
+                                   : "";
+  const std::string ksoftirqd = "ksoftirqd/" + std::to_string(cpu);
+  const auto ran_text = [&](std::uint64_t ns, int pid, const std::string& comm) {
+    return comm + " (pid " + std::to_string(pid) + ") ran " + format_ns(ns) + " on " + where + " (in the " +
+           format_ns(task_to - task_from) + " around it)";
+  };
+  std::string deferred;  // the softirq that ksoftirqd's run time or the softirq time is put down to
+  for (const auto& [ns, pid, comm] : tasks) {
+    if (comm != ksoftirqd) continue;
+    // Softirqs the kernel deferred to this CPU's thread ran there, whatever the
+    // client's record says (a request queued behind them waits before the
+    // client sees anything).
+    deferred = "softirq " + softirq + " on " + where;
+    out.push_back({"softirq", host, deferred,
+                   "softirq " + softirq + " in " + ran_text(ns, pid, comm) + figures, cpu, "", pid, comm});
+  }
+  // Softirq time (/proc/stat, inline at interrupt exit or in ksoftirqd) over
+  // twice its routine and a jiffy: the CPU was busy in softirqs, whoever ran.
+  const std::uint64_t soft_usual = usual_of({'t', ""});
+  if (deferred.empty() && soft > 2 * soft_usual + 1) {
+    deferred = "softirq " + softirq + " on " + where;
+    const auto ms = [&](std::uint64_t j) {
+      return format_ns(j * 1000000000ull / static_cast<std::uint64_t>(w.user_hz));
+    };
+    out.push_back({"softirq", host, deferred,
+                   "softirq " + softirq + ": " + ms(soft) + " of softirq time on " + where + " (usually " +
+                       ms(soft_usual) + " in as long)" + figures,
+                   cpu});
+  }
+  for (const auto& [ns, pid, comm] : tasks) {
+    if (comm == ksoftirqd || !tasks_count) continue;
+    out.push_back({"preempted", host, comm + " (pid " + std::to_string(pid) + ") on " + where,
+                   switches + ran_text(ns, pid, comm), cpu, "", pid, comm});
+    break;
   }
   for (const auto& [k, n] : counts) {
-    const std::uint64_t usual =
-        base.count(k) ? (base.at(k) * (k.first == 'i' ? nirq : nwin) + 999) / 1000 : 0;
+    const std::uint64_t usual = usual_of(k);
     if (n <= 2 * usual + 3) continue;  // within the run's routine
     const bool irq = k.first == 'i';
     const std::string what = (irq ? "IRQ " : "softirq ") + k.second;
+    if (what + " on " + where == deferred) continue;  // its figures are in that evidence
     out.push_back({irq ? "irq" : "softirq", host, what + " on " + where,
                    what + " x" + std::to_string(n) + " on " + where + " (usually " + std::to_string(usual) +
                        " in as long)",

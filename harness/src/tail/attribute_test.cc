@@ -172,6 +172,72 @@ TEST(Attribute, ASparseRoutineCounterOverALongStallIsNotABurst) {
   EXPECT_EQ(a.outliers[0].evidence[0].text, "softirq SCHED x17 on CPU 1 of host a (usually 5 in as long)");
 }
 
+TEST(Attribute, SoftirqsDeferredToKsoftirqdAreTheMostFrequentSoftirqNotAPreemption) {
+  // A NET_RX storm on the client's CPU: the kernel defers it to ksoftirqd/1,
+  // whose run time is the softirq's, even though the client's own record
+  // clears the tasks beside it (a request queued behind the storm waits before
+  // the client sees anything). The storm batches: NET_RX ran fewer times than
+  // its routine of 100 a window, TIMER (routine 10) more; NET_RX, the most
+  // frequent, is named, with its figures.
+  Case k;
+  for (WatchWindow& w : k.wa.windows) w.softirq.push_back({1, "NET_RX", 100});
+  add(k, 100, kStart + 205000000, 3000000);
+  window_at(k.wa, kStart + 295000000).tasks.push_back({1, 24, "ksoftirqd/1", 6000000});
+  window_at(k.wa, kStart + 203000000).softirq.back().count = 80;
+  window_at(k.wa, kStart + 203000000).softirq.front().count = 20;  // TIMER, under 2x: no burst
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  const Evidence& e = a.outliers[0].evidence[0];
+  EXPECT_EQ(e.kind, "softirq");
+  EXPECT_EQ(e.key, "softirq NET_RX on CPU 1 of host a");
+  EXPECT_EQ(
+      e.text,
+      "softirq NET_RX in ksoftirqd/1 (pid 24) ran 6.0 ms on CPU 1 of host a (in the 100.0 ms around it); "
+      "NET_RX x80 there (usually 100 in as long)");
+  EXPECT_EQ(a.top, "1 of 1 outliers: softirq NET_RX on CPU 1 of host a");
+  // A burst of the same softirq is one cause, with ksoftirqd's figures.
+  window_at(k.wa, kStart + 203000000).softirq.back().count = 900;
+  window_at(k.wa, kStart + 203000000).softirq.front().count = 10;
+  a = attribute(k.input());
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_NE(a.outliers[0].evidence[0].text.find("NET_RX x900 there"), std::string::npos);
+  // Another CPU's ksoftirqd is not this CPU's softirq, nor (cleared) a preemption.
+  window_at(k.wa, kStart + 295000000).tasks.back() = {1, 14, "ksoftirqd/0", 6000000};
+  window_at(k.wa, kStart + 203000000).softirq.back().count = 100;
+  a = attribute(k.input());
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "wire");
+}
+
+TEST(Attribute, SoftirqTimeOnTheClientCpuIsTheSoftirqWhoeverRanIt) {
+  // A storm handled inline at interrupt exit (no ksoftirqd): /proc/stat's
+  // softirq time on CPU 1 rose to 50 ms where it is usually under a jiffy;
+  // NET_RX ran there most often (below its routine: the storm batches).
+  Case k;
+  for (WatchWindow& w : k.wa.windows) {
+    w.irq_since = w.t0;  // /proc/stat read every window
+    w.softirq.push_back({1, "NET_RX", 100});
+    w.cpu[0].softirq_jiffies = w.t0 % (10 * kWin) == 0 ? 1 : 0;  // a jiffy every 100 ms: routine
+  }
+  add(k, 100, kStart + 255000000, 3000000);
+  window_at(k.wa, kStart + 253000000).softirq.back().count = 90;
+  window_at(k.wa, kStart + 253000000).cpu[0].softirq_jiffies = 5;
+  Attribution a = attribute(k.input());
+  ASSERT_EQ(a.outliers.size(), 1u);
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "softirq");
+  EXPECT_EQ(
+      a.outliers[0].evidence[0].text,
+      "softirq NET_RX: 50.0 ms of softirq time on CPU 1 of host a (usually 10.0 ms in as long); NET_RX x90 "
+      "there (usually 100 in as long)");
+  // Within twice its routine and a jiffy: not a cause (both hosts quiet: the wire).
+  window_at(k.wa, kStart + 253000000).cpu[0].softirq_jiffies = 3;
+  a = attribute(k.input());
+  ASSERT_EQ(a.outliers[0].evidence.size(), 1u);
+  EXPECT_EQ(a.outliers[0].evidence[0].kind, "wire");
+}
+
 TEST(Attribute, SoftirqStealAndSmiOnTheServerSide) {
   Case k;
   add(k, 9, kStart + 605000000, 2500000);

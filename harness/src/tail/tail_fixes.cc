@@ -118,6 +118,43 @@ void task_fix(std::ostringstream& s, const Group& g, const HostTuning* t) {
     << "#   [preconditions.cpu] isolated = \"" << profile::format_cpu_list(want) << "\"\n";
 }
 
+/// khugepaged exists to collapse huge pages; kcompactd compacts for any
+/// high-order allocation, so it is THP's only where the host has it always on.
+bool thp_task(const std::string& comm, const HostTuning* t) {
+  return comm == "khugepaged" ||
+         (comm.rfind("kcompactd", 0) == 0 && t != nullptr && t->thp_mode && *t->thp_mode == "always");
+}
+
+/// The transparent_hugepage rule for one host: a THP task among its causes
+/// (`g`, count > 0), or its facts saying always while the run had outliers.
+void thp_fix(std::ostringstream& s, const Group& g, const HostTuning* t) {
+  const std::string want = t && t->transparent_hugepage ? *t->transparent_hugepage : "never";
+  const bool always = t && t->thp_mode && *t->thp_mode == "always";
+  s << "\n# --- host " << one_line(g.host) << ": transparent huge pages\n";
+  if (g.count > 0) s << evidence_comment(g);
+  if (t && t->thp_mode)
+    s << (g.count > 0 ? "# " : "# seen in ") << "the facts of host " << one_line(g.host)
+      << ": transparent huge pages " << one_line(*t->thp_mode) << " (" << one_line(t->thp_source) << ")\n";
+  if (always && g.count == 0)
+    s << "# no outlier was put down to khugepaged or compaction, but with always a page fault in the test's\n"
+         "# own thread can stall in direct compaction, which the watch cannot tell from the thread running\n";
+  if (t && t->thp_mode && *t->thp_mode == want) {
+    s << "# (no fix line: the profile's transparent_hugepage is " << want
+      << " already, as the host has it)\n";
+    return;
+  }
+  const std::string file =
+      t && !t->thp_source.empty() ? t->thp_source : "/sys/kernel/mm/transparent_hugepage/enabled";
+  s << "echo " << want << " > " << one_line(file) << "\n";
+  if (t && t->transparent_hugepage)
+    s << "# the profile's [preconditions.cpu] transparent_hugepage is " << want
+      << ": labgate check fails the host until it holds, and its fix gives the boot argument\n";
+  else
+    s << "# the profile, so that labgate check fails a host where it is not (its fix gives the boot "
+         "argument):\n"
+      << "#   [preconditions.cpu] transparent_hugepage = \"" << want << "\"\n";
+}
+
 }  // namespace
 
 std::map<std::string, HostTuning> host_tuning(const profile::Profile& p) {
@@ -127,7 +164,10 @@ std::map<std::string, HostTuning> host_tuning(const profile::Profile& p) {
     if (!pre.hosts.empty() && std::find(pre.hosts.begin(), pre.hosts.end(), h.name) == pre.hosts.end())
       continue;
     HostTuning& t = out[h.name];
-    if (pre.cpu) t.isolated = pre.cpu->isolated;
+    if (pre.cpu) {
+      t.isolated = pre.cpu->isolated;
+      t.transparent_hugepage = pre.cpu->transparent_hugepage;
+    }
     for (const profile::InterfaceRule& i : pre.interfaces)
       if (i.irq_cpus) t.irq_cpus[i.name] = *i.irq_cpus;
   }
@@ -138,9 +178,12 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
                             const std::map<std::string, HostTuning>& hosts, const std::string& origin) {
   std::map<std::string, Group> groups;  // by the cause's key
   std::vector<std::string> order;
+  std::map<std::string, Group> thp;  // by host: outliers with a THP task among their causes
+  bool outliers = false;
   for (const auto& [test, tail] : tails) {
     if (!tail.is_object() || !tail.contains("outliers") || !tail["outliers"].is_array()) continue;
     const std::size_t total = tail["outliers"].size();
+    outliers = outliers || total > 0;
     for (const json& o : tail["outliers"]) {
       if (!o.is_object() || !o.contains("evidence") || !o["evidence"].is_array()) continue;
       for (const json& e : o["evidence"]) {
@@ -148,6 +191,14 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
         if ((kind != "irq" && kind != "preempted") || !e.value("cpu", json()).is_number_integer()) continue;
         if (kind == "irq" && e.value("irq", "").empty()) continue;
         if (kind == "preempted" && e.value("pid", 0) <= 0) continue;
+        const std::string host = e.value("host", "");
+        const auto th = hosts.find(host);
+        if (kind == "preempted" && thp_task(e.value("comm", ""), th == hosts.end() ? nullptr : &th->second)) {
+          Group& t = thp.emplace(host, Group{"thp", host, "", "", -1, 0}).first->second;
+          if (t.example.empty()) t.example = e.value("text", "");
+          ++t.count;  // once per evidence: a THP task is one per outlier and host
+          t.of_test[test] = total;
+        }
         Group g{kind,
                 e.value("host", ""),
                 e.value("irq", ""),
@@ -166,7 +217,11 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
       }
     }
   }
-  if (order.empty()) return "";
+  // Hosts whose facts say always, with outliers in the run: the rule too.
+  if (outliers)
+    for (const auto& [host, t] : hosts)
+      if (t.thp_mode && *t.thp_mode == "always") thp.emplace(host, Group{"thp", host, "", "", -1, 0});
+  if (order.empty() && thp.empty()) return "";
   std::ostringstream s;
   s << "#!/bin/sh\n# labgate fix script for the tail: causes of this run's outliers that a precondition "
        "covers\n"
@@ -184,6 +239,10 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
       irq_fix(s, g, h == hosts.end() ? nullptr : &h->second);
     else
       task_fix(s, g, h == hosts.end() ? nullptr : &h->second);
+  }
+  for (const auto& [host, g] : thp) {
+    const auto h = hosts.find(host);
+    thp_fix(s, g, h == hosts.end() ? nullptr : &h->second);
   }
   return s.str();
 }

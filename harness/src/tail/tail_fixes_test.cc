@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "labgate/tail/attribute.h"
 #include "tail_test_util.h"
 
@@ -16,24 +14,6 @@ using nlohmann::json;
 
 /// run.json's "tail" of the recorded hog run (tailhog busy on CPU 1 of host a).
 json recorded_hog_tail() { return to_json(recorded_hog_run().attribution); }
-
-/// Every command line (not a comment) sits in a host block whose comments give
-/// the evidence and how many outliers showed it.
-void expect_every_line_has_evidence(const std::string& script) {
-  std::istringstream in(script);
-  std::string line;
-  bool block = false, evidence = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("# --- host ", 0) == 0) {
-      block = true;
-      evidence = false;
-    } else if (line.rfind("# seen in ", 0) == 0) {
-      evidence = block;
-    } else if (!line.empty() && line[0] != '#') {
-      EXPECT_TRUE(evidence) << "a line without its evidence: " << line;
-    }
-  }
-}
 
 TEST(TailFixes, RecordedHogRunMovesTheHogOffTheTestCpuAndAddsItToIsolated) {
   const json tail = recorded_hog_tail();

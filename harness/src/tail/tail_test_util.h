@@ -1,4 +1,5 @@
-// The tail concept's tests read their recorded run from testdata/.
+// The tail concept's tests read their recorded run from testdata/; what the
+// fix script's tests check of every script.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -42,6 +43,24 @@ inline RecordedHogRun recorded_hog_run() {
   in.typical_ns = cj["series"]["intervals"][0]["p50_ns"].get<std::uint64_t>();
   r.attribution = attribute(in);
   return r;
+}
+
+/// Every command line (not a comment) sits in a host block whose comments give
+/// the evidence and how many outliers showed it.
+inline void expect_every_line_has_evidence(const std::string& script) {
+  std::istringstream in(script);
+  std::string line;
+  bool block = false, evidence = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("# --- host ", 0) == 0) {
+      block = true;
+      evidence = false;
+    } else if (line.rfind("# seen in ", 0) == 0) {
+      evidence = block;
+    } else if (!line.empty() && line[0] != '#') {
+      EXPECT_TRUE(evidence) << "a line without its evidence: " << line;
+    }
+  }
 }
 
 }  // namespace labgate::tail
