@@ -170,19 +170,23 @@ TEST(OneWayRecord, WhatCannotBeEstimatedSaysWhy) {
 }
 
 TEST(OneWayFigure, ABudgetStatisticReadsItsDirectionAndTheBound) {
-  std::vector<Exchange> ex;
-  for (std::uint64_t i = 0; i < 100; ++i) ex.push_back(exchange(i, 1'000'000 * i, 1'000'000, 8'000, 4'000));
+  // The fastest exchange is symmetric (the offset is exact); the rest go 20 us there, 5 us back.
+  std::vector<Exchange> ex = {exchange(0, 0, 1'000'000, 4'000, 4'000)};
+  for (std::uint64_t i = 1; i < 100; ++i) ex.push_back(exchange(i, 1'000'000 * i, 1'000'000, 20'000, 5'000));
   json rec = one_way_record(client_member(ex, 1'003'000, 6'001), kServerAnchor, 10us);
+  ASSERT_TRUE(rec["reported"].get<bool>()) << rec.dump();
   rec["client"] = "ny4";
   rec["server"] = "ld4";
   const OneWayFigure fwd = one_way_figure(rec, profile::Stat::kOneWayMaxForward);
   ASSERT_TRUE(fwd.value_ns);
   EXPECT_EQ(fwd.why_not, "");
+  EXPECT_NEAR(*fwd.value_ns, 20'000, 20);
   EXPECT_EQ(*fwd.value_ns, rec["a_to_b"]["max_ns"].get<double>());
-  EXPECT_EQ(fwd.bound_ns, 6'020);
+  EXPECT_EQ(fwd.bound_ns, 4'020);
   EXPECT_EQ(fwd.direction, "ny4->ld4");
   const OneWayFigure rev = one_way_figure(rec, profile::Stat::kOneWayP50Reverse);
   ASSERT_TRUE(rev.value_ns);
+  EXPECT_NEAR(*rev.value_ns, 5'000, 10);
   EXPECT_EQ(*rev.value_ns, rec["b_to_a"]["p50_ns"].get<double>());
   EXPECT_EQ(rev.direction, "ld4->ny4");
 }
