@@ -6,7 +6,9 @@
 # flip it (a loaded run widens the bound, it never moves the truth out of it),
 # which is why it runs beside the other lab checks (`concurrent`). The tcp test
 # asks for an impossible one_way_max_error = "1ns": the offset is recorded, the
-# figures are not, and the record, the console and junit.xml say why.
+# figures are not, and the record, the console and junit.xml say why; its
+# one-way budget is then not judged, so the case (and the gate) fails saying so,
+# while the udp test's generous one-way budgets are judged and pass.
 #   oneway_lab.sh lab BIN_DIR SOURCE_DIR
 set -uo pipefail
 case_name=$1 bin=$2 src=$3
@@ -31,7 +33,8 @@ to = "b"
 duration = "2s"
 warmup = "500ms"
 message_size = 64
-budget = { p50 = "50ms" }   # about the clocks, not the loaded machine's latency
+one_way_max_error = "1s"    # about the clocks, not the loaded machine's latency
+budget = { p50 = "50ms", one_way_p99_forward = "1s", one_way_max_reverse = "1s" }
 [[test]]
 name = "tcp_rr_one_way"
 kind = "tcp_rr"
@@ -41,15 +44,22 @@ duration = "2s"
 warmup = "500ms"
 message_size = 64
 one_way_max_error = "1ns"
-budget = { p50 = "50ms" }
+budget = { p50 = "50ms", one_way_p50_forward = "1s" }
 TOML
 } >"$work/p.toml"
 timeout 240 "$bin/labgate" run "$work/p.toml" --suffix oneway --results "$work/results" >"$work/out" 2>&1
 rc=$?
 run=$(ls -d "$work"/results/*-oneway 2>/dev/null | tail -1)
 [ -n "$run" ] && [ -s "$run/run.json" ] || { cat "$work/out"; fail "no run.json (exit $rc)"; }
-[ $rc -eq 0 ] || { cat "$work/out"; fail "labgate run exit $rc"; }
+# The tcp test's one-way budget cannot be judged: the gate fails on it alone.
+[ $rc -eq 1 ] || { cat "$work/out"; fail "labgate run exit $rc, not 1 (the tcp test's unjudged one-way budget)"; }
 q() { jq -r "$1" "$run/run.json"; }
+[ "$(q '.tests[0].verdict')" = pass ] || fail "udp: verdict $(q '.tests[0].verdict'): $(q '.tests[0].failure')"
+[ "$(q '.tests[0].budget | map(select(.stat | startswith("one_way_")) | .observed | type) | join(",")')" = \
+  "number,number" ] || fail "udp: the one-way budgets were not judged on figures: $(q '.tests[0].budget')"
+q '.tests[1].failure' | grep -q "^one_way_p50_forward (a->b): not judged: offset bound .* exceeds one_way_max_error 1ns" ||
+  fail "tcp: failure '$(q '.tests[1].failure')'"
+
 for t in 0 1; do
   ow=".tests[$t].measurement.one_way"
   [ "$(q "$ow | type")" = object ] || fail "test $t: run.json has no measurement.one_way"

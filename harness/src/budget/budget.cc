@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "labgate/measure/figures.h"
+#include "labgate/measure/one_way.h"
 #include "labgate/util/units.h"
 
 namespace labgate::budget {
@@ -37,7 +38,8 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-StatVerdict judge(const measure::Measurement& m, const stats::FigureSet& figures, const profile::Bound& b) {
+StatVerdict judge(const measure::Measurement& m, const stats::FigureSet& figures,
+                  const nlohmann::json& one_way, const profile::Bound& b) {
   StatVerdict v;
   v.stat = b.stat;
   v.name = profile::to_string(b.stat);
@@ -45,7 +47,19 @@ StatVerdict judge(const measure::Measurement& m, const stats::FigureSet& figures
   v.floor = profile::is_floor(b.stat);
   v.pos = b.pos;
   v.as_written = b.as_written;
-  v.observed = figures.value(measure::figure_name(b.stat));
+  if (profile::is_one_way(b.stat)) {
+    // The one-way record's figure, judged only within its error bound (one_way_max_error).
+    const measure::OneWayFigure f = measure::one_way_figure(one_way, b.stat);
+    v.error_bound = f.bound_ns;
+    v.direction = f.direction;
+    if (!f.why_not.empty()) {
+      v.reason = "not judged: " + f.why_not;
+      return v;
+    }
+    v.observed = f.value_ns;
+  } else {
+    v.observed = figures.value(measure::figure_name(b.stat));
+  }
   if (b.stat == Stat::kMax) v.worst_interval = m.interval_of_max();
   if (!v.observed) {
     v.reason = missing_reason(m, b.stat, v.name);
@@ -65,9 +79,14 @@ StatVerdict judge(const measure::Measurement& m, const stats::FigureSet& figures
 std::string where(const StatVerdict& v) { return v.pos.line > 0 ? " [" + v.pos.str() + "]" : ""; }
 
 std::string line_for(const StatVerdict& v) {
+  const std::string name = v.direction.empty() ? v.name : v.name + " (" + v.direction + ")";
+  if (!v.observed && profile::is_one_way(v.stat))
+    return name + ": " + v.reason + "; a one-way budget that cannot be judged fails" + where(v);
   if (!v.observed) return v.name + ": " + v.reason + "; a missing statistic fails" + where(v);
   if (std::isnan(*v.observed)) return v.name + ": " + v.reason + where(v);
-  std::string s = v.name + " = " + format_value(v.stat, *v.observed) +
+  // A one-way figure is the round trip split at an estimated offset: say how far off it may be.
+  const std::string bound = v.error_bound ? " +- " + format_value(v.stat, *v.error_bound) : "";
+  std::string s = name + " = " + format_value(v.stat, *v.observed) + bound +
                   (v.floor ? " is below the floor of " : " exceeds the budget of ") +
                   format_value(v.stat, v.limit) + " by " + format_value(v.stat, std::fabs(*v.margin));
   if (v.margin_pct) s += " (" + fixed(std::fabs(*v.margin_pct), 1) + "%)";
@@ -107,10 +126,15 @@ BudgetResult evaluate(const measure::Measurement& m, const std::vector<profile::
 
 BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
                       const std::vector<profile::Bound>& budget) {
+  return evaluate(m, figures, budget, nlohmann::json());
+}
+
+BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
+                      const std::vector<profile::Bound>& budget, const nlohmann::json& one_way) {
   BudgetResult r;
   r.cpu = m.cpu;
   for (const profile::Bound& b : budget) {
-    r.verdicts.push_back(judge(m, figures, b));
+    r.verdicts.push_back(judge(m, figures, one_way, b));
     if (!r.verdicts.back().pass) r.pass = false;
   }
   return r;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "labgate/cli/commands.h"
+#include "labgate/profile/test_spec.h"
 #include "labgate/report/compare.h"
 #include "labgate/report/figure_format.h"
 #include "labgate/results/run_dir.h"
@@ -28,10 +29,13 @@ void normalise_stat_names(std::vector<std::string>& names, const char* option) {
       s = *stat;
       continue;
     }
+    // The one-way budget keys (one_way_p99_forward, ...): compared with their error bounds.
+    if (const auto stat = profile::parse_stat(s); stat && profile::is_one_way(*stat)) continue;
     std::string list;
     for (const auto& k : report::known_figure_names()) list += (list.empty() ? "" : ", ") + k;
     throw Failure(ExitCode::kUsageError,
-                  std::string(option) + ": unknown statistic '" + s + "' (use " + list + ", or their JUnit names)");
+                  std::string(option) + ": unknown statistic '" + s + "' (use " + list +
+                      ", their JUnit names, or a one-way budget key such as one_way_p99_forward)");
   }
 }
 
@@ -70,7 +74,9 @@ void add_compare_command(CLI::App& app, Action& action) {
                   "exit 1 when B is slower than A by more than this, e.g. 10%");
   cmd->add_option("--stats", args->stats, "statistics to show (default p50,p99,p99_9,max,throughput)")
       ->delimiter(',');
-  cmd->add_option("--regression-stats", args->gated, "statistics judged for regression (default p99)")
+  cmd->add_option(
+         "--regression-stats", args->gated,
+         "statistics judged for regression (default p99; one-way keys such as one_way_p99_forward too)")
       ->delimiter(',');
   cmd->callback([&action, args] { action = [args] { return compare(*args); }; });
 }

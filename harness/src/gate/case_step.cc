@@ -102,11 +102,9 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
       const std::string pair = meas.cpu >= 0                  ? c.pair + "/cpu" + std::to_string(meas.cpu)
                                : meas.kind == "udp_multicast" ? c.pair + "/" + meas.peer
                                                               : c.pair;
-      results::TestRecord r = judge_case(c, meas, pair);
+      results::TestRecord r = judge_case(c, meas, pair, m.run.one_way);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
       add_tail(r, m.run.tail);    // why the tail: run.json's "tail", the cause beside a failing p99/max
-      // One-way delay (issue 24) rides in the measurement: tests[].measurement.one_way.
-      if (!m.run.one_way.is_null() && r.measurement.is_object()) r.measurement["one_way"] = m.run.one_way;
       stamp(r);
       r.raw_files = raw;
       r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));

@@ -71,8 +71,13 @@ results::TestRecord base_record(const TestCase& c) {
 }  // namespace
 
 results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair) {
+  return judge_case(c, m, pair, nlohmann::json());
+}
+
+results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair,
+                               const nlohmann::json& one_way) {
   const measure::JudgedFigures judged = measure::judge_figures(m, c.spec->sample_tolerance);
-  const budget::BudgetResult b = budget::evaluate(m, judged.figures, c.spec->budget);
+  const budget::BudgetResult b = budget::evaluate(m, judged.figures, c.spec->budget, one_way);
   results::TestRecord r = base_record(c);
   r.pair = pair;
   r.metric = c.spec->kind == profile::TestKind::kPathMtu ? "path MTU (largest packet passed with DF)"
@@ -92,6 +97,8 @@ results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m,
   r.figures = judged.figures;
   r.accounting = judged.accounting;
   r.measurement = measure::to_json(m);
+  // One-way delay (issue 24) rides in the measurement: tests[].measurement.one_way.
+  if (!one_way.is_null()) r.measurement["one_way"] = one_way;
   // Lost samples fail the case whatever the budget says: a stalled loop's
   // figures describe the part of the run that was not stalled.
   r.verdict = b.pass && judged.accounting.pass ? results::TestVerdict::kPass : results::TestVerdict::kFail;

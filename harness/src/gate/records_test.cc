@@ -16,12 +16,11 @@ namespace lt = testing;
 
 class Records : public ::testing::Test {
  protected:
-  TestCase rr(const std::string& budget) {
+  TestCase rr(const std::string& budget, const std::string& extra = "") {
     profile_ = lt::write_profile(
         tmp_.path(), lt::two_hosts("[[test]]\nname = \"rr\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\n"
-                                   "duration = \"300ms\"\nwarmup = \"100ms\"\ninterval = \"100ms\"\n"
-                                   "budget = " +
-                                   budget + "\n"));
+                                   "duration = \"300ms\"\nwarmup = \"100ms\"\ninterval = \"100ms\"\n" +
+                                   extra + "budget = " + budget + "\n"));
     return expand_cases(profile_).at(0);
   }
   measure::Measurement recorded() {
@@ -116,6 +115,31 @@ TEST(MetricLabel, NamesWhatEachNumberIs) {
   EXPECT_EQ(metric_label(measure::Metric::kRoundTrip), "round-trip time");
   EXPECT_EQ(metric_label(measure::Metric::kClockGap), "clock gap");
   EXPECT_EQ(metric_label(measure::Metric::kWallTime), "wall time per run");
+}
+
+TEST_F(Records, AOneWayBudgetIsJudgedOnTheCasesOneWayRecordWhichTheMeasurementKeeps) {
+  const TestCase c = rr("{ one_way_p99_forward = \"10us\", one_way_max_reverse = \"10us\" }",
+                        "one_way_max_error = \"5us\"\n");
+  const nlohmann::json ow = {{"reported", true},
+                             {"client", "a"},
+                             {"server", "b"},
+                             {"bound_ns", 1'500},
+                             {"max_error_ns", 5'000},
+                             {"a_to_b", {{"p50_ns", 6'000}, {"p99_ns", 9'000}, {"max_ns", 21'000}}},
+                             {"b_to_a", {{"p50_ns", 4'000}, {"p99_ns", 7'000}, {"max_ns", 15'000}}}};
+  const results::TestRecord r = judge_case(c, recorded(), c.pair, ow);
+  EXPECT_EQ(r.measurement["one_way"], ow);
+  ASSERT_EQ(r.budget.size(), 2u);
+  EXPECT_EQ(r.budget[0].stat, "one_way_p99_forward");
+  EXPECT_TRUE(r.budget[0].pass);
+  EXPECT_EQ(r.budget[0].observed, 9'000);
+  EXPECT_FALSE(r.budget[1].pass);
+  EXPECT_EQ(r.verdict, results::TestVerdict::kFail);
+  EXPECT_THAT(r.failure, HasSubstr("one_way_max_reverse (b->a) = 15us +- 1.5us exceeds the budget of 10us"));
+  // Judged without its record (an import of the client's output alone): failed, saying why.
+  const results::TestRecord bare = judge_case(c, recorded(), c.pair);
+  EXPECT_EQ(bare.verdict, results::TestVerdict::kFail);
+  EXPECT_THAT(bare.failure, HasSubstr("one_way_p99_forward (a->b): not judged: no one-way record"));
 }
 
 }  // namespace

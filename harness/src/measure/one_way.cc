@@ -119,6 +119,44 @@ const json& one_way_of_record(const json& measurement) {
   return it == measurement.end() ? kNone : *it;
 }
 
+OneWayFigure one_way_figure(const json& rec, profile::Stat stat) {
+  using profile::Stat;
+  OneWayFigure f;
+  const bool forward =
+      stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP99Forward || stat == Stat::kOneWayMaxForward;
+  const std::string client = rec.is_object() ? rec.value("client", std::string("a")) : "a",
+                    server = rec.is_object() ? rec.value("server", std::string("b")) : "b";
+  f.direction = forward ? client + "->" + server : server + "->" + client;
+  if (!rec.is_object()) {
+    f.why_not = "no one-way record (only the built-in probe's tcp_rr/udp_rr runs estimate it)";
+    return f;
+  }
+  if (rec.contains("bound_ns") && rec["bound_ns"].is_number()) f.bound_ns = rec["bound_ns"].get<double>();
+  if (!rec.value("reported", false)) {
+    f.why_not = rec.value("why_not", std::string("one-way delay not reported"));
+    return f;
+  }
+  const char* dir = forward ? "a_to_b" : "b_to_a";
+  const char* field = stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP50Reverse   ? "p50_ns"
+                      : stat == Stat::kOneWayP99Forward || stat == Stat::kOneWayP99Reverse ? "p99_ns"
+                                                                                           : "max_ns";
+  const json& d = rec.contains(dir) ? rec[dir] : json();
+  if (!d.is_object() || !d.contains(field) || !d[field].is_number() || !f.bound_ns) {
+    f.why_not =
+        std::string("the record has no ") + (f.bound_ns ? std::string(dir) + "." + field : "bound_ns");
+    return f;
+  }
+  f.value_ns = d[field].get<double>();
+  // one_way_record reports only within the limit; a record without one was held to none.
+  const json& limit = rec.contains("max_error_ns") ? rec["max_error_ns"] : json();
+  if (!limit.is_number())
+    f.why_not = "no one_way_max_error: the error bound was held to no limit";
+  else if (*f.bound_ns > limit.get<double>())
+    f.why_not = "offset bound " + dur(static_cast<std::int64_t>(*f.bound_ns)) +
+                " exceeds one_way_max_error " + dur(limit.get<std::int64_t>());
+  return f;
+}
+
 std::string one_way_line(const json& rec) {
   if (!rec.is_object()) return "";
   const std::string client = rec.value("client", std::string("a")),

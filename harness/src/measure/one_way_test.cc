@@ -169,5 +169,45 @@ TEST(OneWayRecord, WhatCannotBeEstimatedSaysWhy) {
   EXPECT_THROW(one_way_record(broken, kServerAnchor, std::nullopt), std::invalid_argument);
 }
 
+TEST(OneWayFigure, ABudgetStatisticReadsItsDirectionAndTheBound) {
+  // The fastest exchange is symmetric (the offset is exact); the rest go 20 us there, 5 us back.
+  std::vector<Exchange> ex = {exchange(0, 0, 1'000'000, 4'000, 4'000)};
+  for (std::uint64_t i = 1; i < 100; ++i) ex.push_back(exchange(i, 1'000'000 * i, 1'000'000, 20'000, 5'000));
+  json rec = one_way_record(client_member(ex, 1'003'000, 6'001), kServerAnchor, 10us);
+  ASSERT_TRUE(rec["reported"].get<bool>()) << rec.dump();
+  rec["client"] = "ny4";
+  rec["server"] = "ld4";
+  const OneWayFigure fwd = one_way_figure(rec, profile::Stat::kOneWayMaxForward);
+  ASSERT_TRUE(fwd.value_ns);
+  EXPECT_EQ(fwd.why_not, "");
+  EXPECT_NEAR(*fwd.value_ns, 20'000, 20);
+  EXPECT_EQ(*fwd.value_ns, rec["a_to_b"]["max_ns"].get<double>());
+  EXPECT_EQ(fwd.bound_ns, 4'020);
+  EXPECT_EQ(fwd.direction, "ny4->ld4");
+  const OneWayFigure rev = one_way_figure(rec, profile::Stat::kOneWayP50Reverse);
+  ASSERT_TRUE(rev.value_ns);
+  EXPECT_NEAR(*rev.value_ns, 5'000, 10);
+  EXPECT_EQ(*rev.value_ns, rec["b_to_a"]["p50_ns"].get<double>());
+  EXPECT_EQ(rev.direction, "ld4->ny4");
+}
+
+TEST(OneWayFigure, WhatMayNotBeJudgedSaysWhy) {
+  const std::vector<Exchange> wide = {exchange(1, 0, 0, 30'000, 44'000)};
+  const OneWayFigure f = one_way_figure(one_way_record(client_member(wide, 0, 40'000), kServerAnchor, 5us),
+                                        profile::Stat::kOneWayP99Forward);
+  EXPECT_FALSE(f.value_ns);
+  EXPECT_EQ(f.bound_ns, 37'020);
+  EXPECT_EQ(f.why_not, "offset bound 37.02us exceeds one_way_max_error 5us");
+  // Reported with no limit set: the bound was held to nothing, so it is not judged.
+  const std::vector<Exchange> ex = {exchange(1, 0, 0, 5'000, 5'000)};
+  const OneWayFigure unlimited =
+      one_way_figure(one_way_record(client_member(ex, 0, 5'001), kServerAnchor, std::nullopt),
+                     profile::Stat::kOneWayP50Forward);
+  EXPECT_TRUE(unlimited.value_ns) << unlimited.why_not;
+  EXPECT_THAT(unlimited.why_not, ::testing::HasSubstr("no one_way_max_error"));
+  EXPECT_THAT(one_way_figure(nullptr, profile::Stat::kOneWayMaxReverse).why_not,
+              ::testing::HasSubstr("no one-way record"));
+}
+
 }  // namespace
 }  // namespace labgate::measure

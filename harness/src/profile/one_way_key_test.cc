@@ -38,5 +38,47 @@ TEST(OneWayMaxErrorKey, ZeroAndOtherKindsAreRefusedAtTheirLine) {
   EXPECT_THAT(r.errors[0].message, ::testing::HasSubstr("tcp_rr/udp_rr"));
 }
 
+TEST(OneWayBudgetKeys, TheBuiltInRoundTripWithALimitOnTheErrorTakesThem) {
+  const LoadResult ok = load_from_string(
+      kHosts +
+          std::string("[[test]]\nname = \"t\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\n"
+                      "one_way_max_error = \"5us\"\nbudget = { one_way_p50_forward = \"8us\", "
+                      "one_way_p99_forward = \"9us\", one_way_max_forward = \"20us\", one_way_p50_reverse = "
+                      "\"8us\", one_way_p99_reverse = \"9us\", one_way_max_reverse = \"20us\" }\n"),
+      "/tmp/p.toml");
+  ASSERT_TRUE(ok.profile) << (ok.errors.empty() ? "" : ok.errors[0].str());
+  const TestSpec& t = *ok.profile->find_test("t");
+  ASSERT_EQ(t.budget.size(), 6u);
+  EXPECT_EQ(t.find_bound(Stat::kOneWayP99Reverse)->limit, 9'000);
+}
+
+TEST(OneWayBudgetKeys, KindsAndToolsThatCannotMeasureItAreRefusedAtTheKey) {
+  const auto one_error = [](const std::string& test) {
+    const LoadResult r = load_from_string(kHosts + test, "/tmp/p.toml");
+    EXPECT_FALSE(r.profile);
+    return r.errors.size() == 1 ? r.errors[0] : ProfileError{};
+  };
+  ProfileError e = one_error(
+      "[[test]]\nname = \"s\"\nkind = \"udp_stream\"\nfrom = \"a\"\nto = \"b\"\n"
+      "budget = { one_way_p99_forward = \"20us\" }\n");
+  EXPECT_EQ(
+      e.str(),
+      "/tmp/p.toml:14:34: test[s].budget.one_way_p99_forward: a udp_stream test run by builtin does not "
+      "produce one_way_p99_forward; it produces: p50, p90, p99, p99_9, p99_99, max, mean, stddev, "
+      "min_throughput, max_loss, max_retransmits, max_rx_drops, max_rx_errors, max_udp_rcvbuf_errors "
+      "(one-way delay: tcp_rr/udp_rr run by the built-in probe)");
+  EXPECT_EQ(e.key, "test[s].budget.one_way_p99_forward");
+  e = one_error(
+      "[[test]]\nname = \"n\"\nkind = \"tcp_rr\"\ntool = \"netperf\"\nfrom = \"a\"\nto = \"b\"\n"
+      "one_way_max_error = \"5us\"\nbudget = { one_way_max_reverse = \"20us\" }\n");
+  EXPECT_THAT(e.message, ::testing::HasSubstr("run by netperf does not produce one_way_max_reverse"));
+  EXPECT_THAT(e.message, ::testing::EndsWith("(one-way delay: tcp_rr/udp_rr run by the built-in probe)"));
+  e = one_error(
+      "[[test]]\nname = \"u\"\nkind = \"udp_rr\"\nfrom = \"a\"\nto = \"b\"\n"
+      "budget = { one_way_p50_reverse = \"20us\" }\n");
+  EXPECT_EQ(e.key, "test[u].budget.one_way_p50_reverse");
+  EXPECT_THAT(e.message, ::testing::HasSubstr("needs one_way_max_error"));
+}
+
 }  // namespace
 }  // namespace labgate::profile

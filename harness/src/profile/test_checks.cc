@@ -186,10 +186,18 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
   for (Stat stat : all_stats())
     if (produces(s.tool, s.kind, stat)) produced.emplace_back(to_string(stat));
   for (const Bound& b : s.budget) {
-    if (produces(s.tool, s.kind, b.stat)) continue;
-    d.error(b.pos, t.key + ".budget." + to_string(b.stat),
-            std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) +
-                " does not produce " + to_string(b.stat) + "; it produces: " + join(produced));
+    const std::string key = t.key + ".budget." + to_string(b.stat);
+    if (!produces(s.tool, s.kind, b.stat)) {
+      d.error(b.pos, key,
+              std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) +
+                  " does not produce " + to_string(b.stat) + "; it produces: " + join(produced) +
+                  (is_one_way(b.stat) ? " (one-way delay: tcp_rr/udp_rr run by the built-in probe)" : ""));
+    } else if (is_one_way(b.stat) && !s.one_way_max_error) {
+      // Judged only within a known error bound: without a limit on it, any bound would do.
+      d.error(b.pos, key,
+              "a one-way budget needs one_way_max_error (e.g. one_way_max_error = \"5us\"): the figure is "
+              "judged only when the clock offset's error bound is within it");
+    }
   }
 }
 

@@ -13,13 +13,31 @@ constexpr std::array<TestKind, 12> kKinds{
     TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw, TestKind::kUdpMulticast};
 constexpr std::array<Tool, 6> kTools{Tool::kBuiltin, Tool::kNetperf,  Tool::kSockperf,
                                      Tool::kIperf3,  Tool::kSysbench, Tool::kSfntPingpong};
-constexpr std::array<Stat, 19> kStats{Stat::kP50,           Stat::kP90,         Stat::kP99,
-                                      Stat::kP99_9,         Stat::kP99_99,      Stat::kMax,
-                                      Stat::kMean,          Stat::kStddev,      Stat::kDropped,
-                                      Stat::kMinThroughput, Stat::kMaxLoss,     Stat::kMdev,
-                                      Stat::kMinIops,       Stat::kMaxFailures, Stat::kMaxRetransmits,
-                                      Stat::kMaxRxDrops,    Stat::kMaxRxErrors, Stat::kMaxUdpRcvbufErrors,
-                                      Stat::kMaxGap};
+constexpr std::array<Stat, 25> kStats{Stat::kP50,
+                                      Stat::kP90,
+                                      Stat::kP99,
+                                      Stat::kP99_9,
+                                      Stat::kP99_99,
+                                      Stat::kMax,
+                                      Stat::kMean,
+                                      Stat::kStddev,
+                                      Stat::kDropped,
+                                      Stat::kMinThroughput,
+                                      Stat::kMaxLoss,
+                                      Stat::kMdev,
+                                      Stat::kMinIops,
+                                      Stat::kMaxFailures,
+                                      Stat::kMaxRetransmits,
+                                      Stat::kMaxRxDrops,
+                                      Stat::kMaxRxErrors,
+                                      Stat::kMaxUdpRcvbufErrors,
+                                      Stat::kMaxGap,
+                                      Stat::kOneWayP50Forward,
+                                      Stat::kOneWayP99Forward,
+                                      Stat::kOneWayMaxForward,
+                                      Stat::kOneWayP50Reverse,
+                                      Stat::kOneWayP99Reverse,
+                                      Stat::kOneWayMaxReverse};
 
 template <typename E, std::size_t N>
 std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) {
@@ -28,8 +46,9 @@ std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) 
   return std::nullopt;
 }
 
-// The histogram statistics (mdev is ping's own figure, not a histogram's).
-bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev; }
+// The histogram statistics (mdev is ping's own figure, not a histogram's; the
+// one-way figures are the one-way record's).
+bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev && !is_one_way(s); }
 
 // netperf's omni output has P50/P90/P99, mean, stddev and max latency; no finer tail.
 bool netperf_latency(Stat s) {
@@ -131,6 +150,18 @@ const char* to_string(Stat s) {
       return "max_udp_rcvbuf_errors";
     case Stat::kMaxGap:
       return "max_gap";
+    case Stat::kOneWayP50Forward:
+      return "one_way_p50_forward";
+    case Stat::kOneWayP99Forward:
+      return "one_way_p99_forward";
+    case Stat::kOneWayMaxForward:
+      return "one_way_max_forward";
+    case Stat::kOneWayP50Reverse:
+      return "one_way_p50_reverse";
+    case Stat::kOneWayP99Reverse:
+      return "one_way_p99_reverse";
+    case Stat::kOneWayMaxReverse:
+      return "one_way_max_reverse";
   }
   return "?";
 }
@@ -192,6 +223,11 @@ const char* reported_key(Stat s) {
   }
 }
 
+bool is_one_way(Stat s) {
+  return s == Stat::kOneWayP50Forward || s == Stat::kOneWayP99Forward || s == Stat::kOneWayMaxForward ||
+         s == Stat::kOneWayP50Reverse || s == Stat::kOneWayP99Reverse || s == Stat::kOneWayMaxReverse;
+}
+
 bool is_rr(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kUdpRr; }
 bool is_stream(TestKind k) { return k == TestKind::kTcpStream || k == TestKind::kUdpStream; }
 bool is_tcp(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kTcpStream; }
@@ -248,6 +284,8 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
   if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
     return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
+  // Only the built-in pingpong stamps its replies with the server's clock.
+  if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
   if (!is_rr(kind) && !is_stream(kind) && kind != TestKind::kJitter) return produces_extra(tool, kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||

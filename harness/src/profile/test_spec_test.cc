@@ -10,7 +10,7 @@ TEST(TestSpecEnums, SpellingsRoundTrip) {
   for (TestKind k : all_test_kinds()) EXPECT_EQ(parse_test_kind(to_string(k)), k);
   for (Tool t : all_tools()) EXPECT_EQ(parse_tool(to_string(t)), t);
   for (Stat s : all_stats()) EXPECT_EQ(parse_stat(to_string(s)), s);
-  EXPECT_EQ(all_stats().size(), 19u);
+  EXPECT_EQ(all_stats().size(), 25u);
   EXPECT_EQ(all_test_kinds().size(), 12u);
   EXPECT_EQ(parse_tool("sysbench"), Tool::kSysbench);
   EXPECT_EQ(parse_test_kind("TCP_RR"), std::nullopt);
@@ -43,6 +43,24 @@ TEST(TestSpecTables, WhichStatisticsEachProduces) {
   EXPECT_FALSE(produces(Tool::kNetperf, TestKind::kTcpRr, Stat::kP99_9));
   EXPECT_TRUE(produces(Tool::kSockperf, TestKind::kUdpRr, Stat::kDropped));
   EXPECT_FALSE(produces(Tool::kSockperf, TestKind::kTcpStream, Stat::kMinThroughput));
+}
+
+TEST(TestSpecTables, OnlyTheBuiltInRoundTripsProduceOneWayFigures) {
+  for (Stat s : all_stats()) {
+    SCOPED_TRACE(to_string(s));
+    if (!is_one_way(s)) continue;
+    EXPECT_EQ(unit_of(s), StatUnit::kNanos);
+    EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kTcpRr, s));
+    EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kUdpRr, s));
+    for (Tool t : {Tool::kSockperf, Tool::kNetperf, Tool::kSfntPingpong})
+      EXPECT_FALSE(produces(t, TestKind::kUdpRr, s)) << to_string(t);
+    for (TestKind k : {TestKind::kUdpStream, TestKind::kTcpStream, TestKind::kJitter, TestKind::kUdpMulticast,
+                       TestKind::kPingFlood, TestKind::kCommand, TestKind::kDiskRandomRead})
+      EXPECT_FALSE(produces(Tool::kBuiltin, k, s)) << to_string(k);
+  }
+  EXPECT_EQ(parse_stat("one_way_p99_forward"), Stat::kOneWayP99Forward);
+  EXPECT_EQ(parse_stat("one_way_max_reverse"), Stat::kOneWayMaxReverse);
+  EXPECT_FALSE(is_one_way(Stat::kP99));
 }
 
 TEST(TestSpecTables, UnitsAndDirections) {

@@ -17,7 +17,8 @@ using results::RunResult;
 using results::TestRecord;
 
 bool TestDelta::regression() const {
-  return std::any_of(stats.begin(), stats.end(), [](const StatDelta& d) { return d.regression; });
+  return std::any_of(stats.begin(), stats.end(), [](const StatDelta& d) { return d.regression; }) ||
+         std::any_of(one_way.begin(), one_way.end(), [](const OneWayDelta& d) { return d.regression; });
 }
 
 bool Comparison::regression() const {
@@ -105,6 +106,7 @@ TestDelta compare_test(const TestRecord* a, const TestRecord* b, const CompareOp
       t.stats.back().source_b = source_of(b, stat);
     }
   }
+  compare_one_way(a, b, o, t);
   if (a && b && a->tail.is_object() && b->tail.is_object()) {
     const auto in_a = tail_causes(*a), in_b = tail_causes(*b);
     t.causes_appeared = causes_not_in(in_b, in_a);
@@ -181,6 +183,7 @@ std::string comparison_table(const Comparison& c, const CompareOptions& o) {
       first = false;
     }
     if (t.stats.empty()) s += pad(label, width) + "(no comparable statistics)\n";
+    s += one_way_rows(t, width);
     for (const auto& cause : t.causes_appeared) s += pad("", width) + "tail cause appeared in B: " + cause + "\n";
     for (const auto& cause : t.causes_vanished) s += pad("", width) + "tail cause vanished in B: " + cause + "\n";
   }

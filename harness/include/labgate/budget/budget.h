@@ -3,6 +3,7 @@
 // no clock, no logging, so every edge is a unit test.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct StatVerdict {
   std::string reason;                ///< why it failed; empty when it passed
   /// For max: the series interval where the run's max happened.
   std::optional<measure::Interval> worst_interval;
+  /// One-way statistics: the offset's error bound (ns) around the figure and the
+  /// direction ("a->b"); a one-way bound not judged says why in `reason`.
+  std::optional<double> error_bound;
+  std::string direction;
   profile::SourcePos pos;  ///< the bound in the profile
   std::string as_written;  ///< the profile's text of the limit ("140us")
 };
@@ -49,6 +54,11 @@ BudgetResult evaluate(const measure::Measurement& m, const std::vector<profile::
 /// verdict reads exactly the values every report shows.
 BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
                       const std::vector<profile::Bound>& budget);
+/// The same with the run's one-way record (labgate/measure/one_way.h), which the
+/// one-way statistics are judged on: not reported (or no record) fails the bound
+/// with the record's reason, never skips it.
+BudgetResult evaluate(const measure::Measurement& m, const stats::FigureSet& figures,
+                      const std::vector<profile::Bound>& budget, const nlohmann::json& one_way);
 
 /// A statistic's value in human units: "136.5us", "1.2ms", "941.5Mbit/s",
 /// "0.1%", "3".

@@ -24,6 +24,10 @@ std::string metric_label(measure::Metric m);
 /// those same figures, and the record every reporter reads. `pair` overrides the
 /// case's pair label (jitter: "a/cpu2"). The caller sets started/duration/conformance.
 results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair);
+/// The same with the case's one-way record (CaseRun::one_way): kept in the
+/// measurement as "one_way", and the figures its one-way budgets are judged on.
+results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m, const std::string& pair,
+                               const nlohmann::json& one_way);
 
 /// Adds the case's rules (path MTU, buffers_cover_bdp) to `r`'s budget lines; a
 /// failed rule fails the record and its message joins the failure text.

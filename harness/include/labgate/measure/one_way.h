@@ -11,6 +11,8 @@
 #include <span>
 #include <string>
 
+#include "labgate/profile/test_spec.h"
+
 namespace labgate::measure {
 
 /// One request and its reply, in each host's CLOCK_REALTIME (ns): t1 the
@@ -47,6 +49,19 @@ nlohmann::json one_way_record(const nlohmann::json& client_one_way, const nlohma
 /// A test record's one-way record: its measurement's "one_way" member (null
 /// when the measurement has none).
 const nlohmann::json& one_way_of_record(const nlohmann::json& measurement);
+
+/// A one-way statistic (profile::is_one_way) read from a record: the figure of
+/// its direction (forward = the record's a_to_b, client -> server) with the
+/// record's error bound. `why_not` is empty when a budget may judge it: the
+/// figure was reported within one_way_max_error; else it says why not (not
+/// reported, no limit set, no record). Reads the record only: nothing is recomputed.
+struct OneWayFigure {
+  std::optional<double> value_ns;  ///< the reported figure (compare shows it even when not judgeable)
+  std::optional<double> bound_ns;  ///< the offset's error bound, when known
+  std::string direction;           ///< "a->b", the hosts named by the record
+  std::string why_not;             ///< empty: judgeable
+};
+OneWayFigure one_way_figure(const nlohmann::json& record, profile::Stat stat);
 
 /// The console's line: "one-way a->b p50 .. p99 .. max .., b->a ... (+- bound, offset ..)"
 /// or "one-way not reported: <why>", the hosts named by the record's "client" and

@@ -54,7 +54,16 @@ enum class Stat {
   kMaxRxDrops,          ///< delta of interfaces' rx drop + fifo, both hosts summed
   kMaxRxErrors,         ///< delta of interfaces' rx errs + frame, both hosts summed
   kMaxUdpRcvbufErrors,  ///< delta of Udp RcvbufErrors, both hosts summed
-  kMaxGap               ///< udp_multicast: the longest run of lost messages a subscriber saw
+  kMaxGap,              ///< udp_multicast: the longest run of lost messages a subscriber saw
+  /// One-way delay (issue 24), forward = from -> to (the request's way), reverse =
+  /// to -> from (the reply's): the built-in pingpong's figures, judged only when
+  /// the clock offset's error bound is within one_way_max_error.
+  kOneWayP50Forward,
+  kOneWayP99Forward,
+  kOneWayMaxForward,
+  kOneWayP50Reverse,
+  kOneWayP99Reverse,
+  kOneWayMaxReverse
 };
 
 /// How a statistic's limit is expressed (and so parsed from the profile).
@@ -89,6 +98,9 @@ bool is_counter(Stat s);
 /// ("iops" for min_iops, "retransmits" for max_retransmits, ...); nullptr for the
 /// statistics Measurement::stat() already knows (latencies, dropped, throughput, loss).
 const char* reported_key(Stat s);
+/// one_way_p50_forward ... one_way_max_reverse: read from the one-way record
+/// (labgate/measure/one_way.h), not from the round-trip histogram.
+bool is_one_way(Stat s);
 /// tcp_rr / udp_rr: a round trip per message.
 bool is_rr(TestKind k);
 /// tcp_stream / udp_stream: one-way bulk sends.

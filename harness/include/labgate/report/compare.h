@@ -35,6 +35,19 @@ struct StatDelta {
   std::string source_a, source_b;
 };
 
+/// One one-way figure of both runs (issue 24), each with its clock offset's
+/// error bound: a change no larger than the two bounds together is within the
+/// error (the figures cannot tell the runs apart), never a regression.
+struct OneWayDelta {
+  std::string stat;                        ///< the budget key: "one_way_p99_forward"
+  std::string direction;                   ///< "a->b", as the runs named the hosts
+  std::optional<double> a, b;              ///< ns; nullopt when that run did not report it
+  std::optional<double> bound_a, bound_b;  ///< ns
+  bool within_error = false;               ///< |B - A| <= bound_a + bound_b
+  bool gated = false;                      ///< named in CompareOptions::gated
+  bool regression = false;                 ///< gated, beyond the threshold and beyond the error
+};
+
 struct TestDelta {
   std::string key;  ///< "Latency.tcp_rr_64/a->b"
   std::string metric;
@@ -45,6 +58,11 @@ struct TestDelta {
   /// key without the pid ("tailhog on CPU 1 of host a"): a pid never repeats
   /// across runs. Empty unless both runs explained the test.
   std::vector<std::string> causes_appeared, causes_vanished;
+  /// One-way figures per direction (labgate/measure/one_way.h's record), and
+  /// why a run has none ("A: not reported: offset bound ..."); empty when
+  /// neither run estimated one-way delay.
+  std::vector<OneWayDelta> one_way;
+  std::vector<std::string> one_way_why_not;
   bool regression() const;
 };
 
@@ -58,6 +76,13 @@ struct Comparison {
 
 /// Compares every test of A with the test of B of the same suite, name and pair.
 Comparison compare_runs(const results::RunResult& a, const results::RunResult& b, const CompareOptions& o);
+
+/// The one-way rows of a test in both runs (either may be absent); threshold
+/// and gated as in CompareOptions. In compare_one_way.cc.
+void compare_one_way(const results::TestRecord* a, const results::TestRecord* b, const CompareOptions& o,
+                     TestDelta& out);
+/// Its lines for the table, each indented by `indent` spaces.
+std::string one_way_rows(const TestDelta& t, std::size_t indent);
 
 /// The comparison as a plain-text table for the console.
 std::string comparison_table(const Comparison& c, const CompareOptions& o);
