@@ -99,6 +99,42 @@ std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, con
                                        Nanos timeout) {
   if (options.input.find('\0') != std::string::npos) return std::nullopt;  // a shell word cannot hold it
   std::lock_guard shell_lock(mutex_);
+  return run_locked(argv, options, timeout);
+}
+
+std::optional<bool> SshShell::run_if_idle(const std::vector<std::string>& argv, milliseconds limit) {
+  // busy_ first, as close_if_idle: the caller may hold the connection's lock
+  // while another thread's request waits for it.
+  if (busy_ || !mutex_.try_lock()) return std::nullopt;
+  std::lock_guard shell_lock(mutex_, std::adopt_lock);
+  {
+    std::lock_guard conn_lock(conn_->mutex());
+    // Not worth starting (or starting again) a shell for: a channel does it.
+    if (given_up_ || !exec_ || !exec_->session_holds_channel()) return std::nullopt;
+  }
+  RunOptions o;
+  o.during_interrupt = true;  // kills and clean-ups run on regardless
+  o.output_limit = 64 * 1024;
+  try {
+    const auto r = run_locked(argv, o, limit);
+    if (!r) return std::nullopt;
+    if (r->timed_out) {
+      spdlog::warn("{}: housekeeping command `{}` did not finish within {} ms", conn_->who(), shell_join(argv),
+                   limit.count());
+    } else if (!r->ok()) {
+      spdlog::warn("{}: `{}` failed: {} {}", conn_->who(), shell_join(argv), r->describe(), r->err);
+    }
+    return r->ok();
+  } catch (const std::exception& e) {
+    // The shell ended under it, or the connection did: the caller's own channel
+    // tries once more and reports what it meets.
+    spdlog::debug("{}: `{}` in labgate's shell: {}", conn_->who(), shell_join(argv), e.what());
+    return std::nullopt;
+  }
+}
+
+std::optional<RunResult> SshShell::run_locked(const std::vector<std::string>& argv, const RunOptions& options,
+                                              Nanos timeout) {
   if (given_up_) return std::nullopt;
   busy_ = true;
   struct NotBusy {
