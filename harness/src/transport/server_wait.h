@@ -15,6 +15,12 @@
 
 namespace labgate::transport {
 
+/// Past this, an answer that a running sshd gives within a round trip (a
+/// program's group id, labgate's shell acknowledging a request; ~350 ms more
+/// where a slow login shell starts first) is said: the server was stopped,
+/// swapping or overloaded.
+constexpr std::chrono::seconds kSlowAnswer{2};
+
 /// What one attempt (a blocking libssh request, a connection) came to.
 enum class ServerAnswer {
   kDone,         ///< the server answered yes

@@ -51,9 +51,10 @@ class SshShell {
   bool close_if_idle();
 
  private:
-  // run() once mutex_ is held.
+  // run() once mutex_ is held: sshd may take `relay_limit` to pass the request
+  // on (shell_deadline.h), the command `timeout` from the shell's acknowledgement.
   std::optional<RunResult> run_locked(const std::vector<std::string>& argv, const RunOptions& options,
-                                      Nanos timeout);
+                                      Nanos timeout, Nanos relay_limit);
   // Starts the shell (conn's lock held); false when it cannot be used.
   bool start(std::unique_lock<std::recursive_mutex>& lock);
   // The shell ended or must go: stop its process group, forget it.
