@@ -25,6 +25,18 @@ TEST(ShellDeadline, AKillSentWhileSshdIsStoppedFor12sIsNotTimedOutAt7s) {
   EXPECT_EQ(d.command_time(t0 + seconds(13)), seconds(1));
 }
 
+TEST(ShellDeadline, AStepWithAShorterTimeoutStillWaitsCommandTimeoutForSshd) {
+  // A 10 s counter read sent as the 12 s stall begins: sshd is waited for
+  // within command_timeout, then the read has its own 10 s.
+  ShellDeadline d(t0, answer_limit(seconds(10), seconds(60)), seconds(10));
+  EXPECT_FALSE(d.expired(t0 + seconds(12)));
+  d.acknowledged(t0 + seconds(12));
+  EXPECT_FALSE(d.expired(t0 + seconds(21)));
+  EXPECT_TRUE(d.expired(t0 + seconds(22)));
+  // A step longer than command_timeout keeps its own for both.
+  EXPECT_EQ(answer_limit(seconds(120), seconds(60)), seconds(120));
+}
+
 TEST(ShellDeadline, ASshdThatNeverPassesTheRequestOnIsGivenUpOnAtItsOwnLimit) {
   ShellDeadline d(t0, seconds(60), seconds(7));
   EXPECT_FALSE(d.expired(t0 + milliseconds(59999)));

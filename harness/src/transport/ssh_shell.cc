@@ -10,6 +10,7 @@
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
 #include "shell_deadline.h"
 #include "ssh_control.h"
 
@@ -104,12 +105,10 @@ void SshShell::drop(bool kill_group) {
 }
 
 std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, const RunOptions& options,
-                                       Nanos timeout) {
+                                       Nanos timeout, Nanos relay_limit) {
   if (options.input.find('\0') != std::string::npos) return std::nullopt;  // a shell word cannot hold it
   std::lock_guard shell_lock(mutex_);
-  // As on a channel of its own, the command's timeout bounds the wait for sshd
-  // too (SshTransport::run), and the command's clock starts after it.
-  return run_locked(argv, options, timeout, timeout);
+  return run_locked(argv, options, timeout, relay_limit);
 }
 
 std::optional<bool> SshShell::run_if_idle(const std::vector<std::string>& argv, milliseconds limit) {
@@ -128,7 +127,7 @@ std::optional<bool> SshShell::run_if_idle(const std::vector<std::string>& argv, 
   try {
     // A stopped sshd is waited for as long as any step's channel open
     // (command_timeout); `limit` is the kill's own, from the acknowledgement.
-    const auto r = run_locked(argv, o, limit, conn_->host().ssh.command_timeout);
+    const auto r = run_locked(argv, o, limit, answer_limit(limit, conn_->host().ssh.command_timeout));
     if (!r) return std::nullopt;
     if (r->timed_out) {
       spdlog::warn("{}: housekeeping command `{}` did not finish within {} ms", conn_->who(), shell_join(argv),

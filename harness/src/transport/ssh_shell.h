@@ -29,9 +29,10 @@ class SshShell {
 
   /// Runs argv in the shell as SshTransport::run would on a channel of its own
   /// (same result, same Failures); nullopt when the shell cannot be used, so the
-  /// caller runs it on a channel of its own.
-  std::optional<RunResult> run(const std::vector<std::string>& argv, const RunOptions& options,
-                               Nanos timeout);
+  /// caller runs it on a channel of its own. sshd may take `relay_limit` to pass
+  /// the request on (as it may to open a channel), the command `timeout` after.
+  std::optional<RunResult> run(const std::vector<std::string>& argv, const RunOptions& options, Nanos timeout,
+                               Nanos relay_limit);
   /// A short housekeeping command (a kill) with `limit`, only if the shell is
   /// running and idle now (never waits for it): whether it succeeded, or nullopt
   /// and the caller takes a channel of its own. The caller may hold the

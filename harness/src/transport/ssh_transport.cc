@@ -9,6 +9,7 @@
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
 #include "ssh_control.h"
 #include "ssh_exec.h"
 #include "ssh_process.h"
@@ -107,10 +108,13 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   // wait_unlocked): one connection carries the run's steps and the lease's
   // heartbeat, which must not wait behind a two-minute measurement.
   const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
+  // sshd's answer (a channel opened, a request passed to the shell) is waited
+  // for within command_timeout at least; the command's clock starts after it.
+  const auto answer_wait = answer_limit(timeout, conn_->host().ssh.command_timeout);
   // A housekeeping step goes to the host's one shell (before the connection's
   // lock: the shell takes its own first, then that one).
   if (ShellSteps::active() && !options.on_stderr_line && !options.on_stdout_line) {
-    if (auto r = shell_.run(argv, options, timeout)) return *r;  // else: on a channel of its own
+    if (auto r = shell_.run(argv, options, timeout, answer_wait)) return *r;  // else: on a channel of its own
   }
   std::unique_lock lock(conn_->mutex());
   auto t0 = Clock::now();
@@ -123,10 +127,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     const bool spare = ex != nullptr;
     if (!ex) {
       try {
-        // The command's own timeout bounds the wait for sshd to open its channel
-        // too (a stopped or swapping server); the command's clock starts after.
         ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
-                           channel_wait_for(*conn_, timeout, &lock, !options.during_interrupt));
+                           channel_wait_for(*conn_, answer_wait, &lock, !options.during_interrupt));
       } catch (const ChannelRefused& refused) {
         lock.unlock();
         return overflow(refused, "`" + cmd + "`").run(argv, options);
