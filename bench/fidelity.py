@@ -98,12 +98,12 @@ class Runner:
         return {"p50": histjson.percentile(h, 50), "p99": histjson.percentile(h, 99), "samples": h["total"],
                 "rss_kb": doc["memory"]["max_rss_kb"], "stderr": r.stderr, "server": server_out}
 
-    def sockperf(self, proto):
+    def sockperf(self, proto, wrap=()):
         port = self.next_port()
         tcp = ["--tcp"] if proto == "tcp" else []
         srv = ["sockperf", "sr", "-i", self.pair.ic["b"], "-p", str(port), *tcp]
         with Server(self.pair, self.pin("server") + srv, port):
-            cli = [*self.pin("client"), "sockperf", "pp", "-i", self.pair.ic["b"], "-p", str(port), "-m",
+            cli = [*wrap, *self.pin("client"), "sockperf", "pp", "-i", self.pair.ic["b"], "-p", str(port), "-m",
                    str(self.a.size), "-t", str(self.a.duration), "--full-rtt", "--client_ip", self.pair.ic["a"], *tcp]
             r = bl.run(self.pair.in_ns("a", cli), timeout=self.limit)
         out = self.tmp / f"sockperf-{proto}.txt"
@@ -115,22 +115,23 @@ class Runner:
             bl.die(f"labgate's sockperf parser did not see --full-rtt in {out}")
         return {"p50": doc["reported"]["p50"], "p99": doc["reported"]["p99"], "samples": doc["received"]}
 
-    def minimal_loop(self, proto):
+    def minimal_loop(self, proto, wrap=()):
         port = self.next_port()
         srv = [str(self.minimal), "server", proto, self.pair.ic["b"], str(port), str(self.a.size)]
         with Server(self.pair, self.pin("server") + srv, "line"):
-            cli = [*self.pin("client"), str(self.minimal), "client", proto, self.pair.ic["b"], str(port),
+            cli = [*wrap, *self.pin("client"), str(self.minimal), "client", proto, self.pair.ic["b"], str(port),
                    str(self.a.size), str(self.a.duration), str(self.a.warmup)]
             r = bl.run(self.pair.in_ns("a", cli), timeout=self.limit)
         doc = json.loads(r.stdout)
         return {"p50": doc["p50_ns"], "p99": doc["p99_ns"], "samples": doc["samples"]}
 
-    def one(self, tool, proto):
+    def one(self, tool, proto, wrap=()):
+        """One client run of `tool`, its command prefixed by `wrap` (e.g. perf stat)."""
         if tool == TOOLS[0]:
-            return self.builtin(proto, self.a.duration)
+            return self.builtin(proto, self.a.duration, wrap=wrap)
         if tool == OTHER_PROBE:
-            return self.builtin(proto, self.a.duration, probe=self.a.compare_probe)
-        return self.sockperf(proto) if tool == TOOLS[1] else self.minimal_loop(proto)
+            return self.builtin(proto, self.a.duration, wrap=wrap, probe=self.a.compare_probe)
+        return self.sockperf(proto, wrap) if tool == TOOLS[1] else self.minimal_loop(proto, wrap)
 
 
 def rss_rows(runner, protos):
@@ -147,20 +148,21 @@ def rss_rows(runner, protos):
     return rows
 
 
-def main():
-    p = bl.common_args(__doc__.splitlines()[0])
-    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+def add_run_args(p, rounds):
+    """The options of a set of interleaved client runs (Runner's), shared with loop_cost.py."""
+    p.add_argument("--rounds", type=int, default=rounds, help=f"interleaved rounds (default {rounds})")
     p.add_argument("--duration", type=int, default=5, help="seconds measured per run (default 5)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up seconds, excluded (default 1)")
     p.add_argument("--size", type=int, default=64, help="message bytes (default 64)")
     p.add_argument("--protos", default="tcp,udp", help="tcp,udp (default both)")
     p.add_argument("--client-cpu", type=int, help="pin every client to this CPU (taskset)")
     p.add_argument("--server-cpu", type=int, help="pin every server to this CPU (taskset)")
-    p.add_argument("--rss-short", type=int, default=5, help="short run for the RSS table, s (default 5)")
-    p.add_argument("--rss-long", type=int, default=60, help="long run for the RSS table, s (default 60)")
     p.add_argument("--compare-probe", help="another pingpong probe binary (e.g. an older build) run beside the others")
     p.add_argument("--no-sockperf", action="store_true", help="leave sockperf out (where it is not installed)")
-    a = p.parse_args()
+
+
+def tools_and_protos(a):
+    """The tools to run (in order) and the protocols, checked."""
     tools = [t for t in TOOLS if not (a.no_sockperf and t == TOOLS[1])]
     if a.compare_probe:
         bl.need_file(a.compare_probe, "--compare-probe names a pingpong binary")
@@ -168,6 +170,16 @@ def main():
     protos = [x for x in a.protos.split(",") if x]
     if not protos or any(x not in ("tcp", "udp") for x in protos):
         bl.die(f"--protos takes tcp and/or udp, not '{a.protos}'")
+    return tools, protos
+
+
+def main():
+    p = bl.common_args(__doc__.splitlines()[0])
+    add_run_args(p, rounds=5)
+    p.add_argument("--rss-short", type=int, default=5, help="short run for the RSS table, s (default 5)")
+    p.add_argument("--rss-long", type=int, default=60, help="long run for the RSS table, s (default 60)")
+    a = p.parse_args()
+    tools, protos = tools_and_protos(a)
     pair = bl.LabPair(a.pair)
     pair.require_up()
     with tempfile.TemporaryDirectory(prefix="labgate-bench-") as tmp:

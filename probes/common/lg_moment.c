@@ -147,11 +147,19 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
   r->cpu_after = lg_current_cpu(&src);
   r->ctx_from_seq = m->from_seq;
   r->vcsw = r->ivcsw = LG_UNKNOWN;
-  if (m->vcsw >= 0 && read_counters(m, &v, &iv) == 0) {
+  if (read_counters(m, &v, &iv) != 0) v = iv = LG_UNKNOWN;
+  if (m->vcsw >= 0 && v >= 0) {
     r->vcsw = v - m->vcsw;
     r->ivcsw = iv - m->ivcsw;
   }
-  lg_moment_rebase(m, r->seq + 1);
+  /* The next window starts here, from the readings just taken: a rebase would
+   * read the same CPU and counters again, two more system calls per outlier
+   * (bench/loop_cost.py counts them). */
+  m->countdown = m->every;
+  m->from_seq = r->seq + 1;
+  m->cpu = r->cpu_after;
+  m->vcsw = v;
+  m->ivcsw = iv;
 }
 
 void lg_moment_write_json(const lg_moment* m, FILE* out) {

@@ -3,6 +3,7 @@
 // CPU, and the context-switch window that ends with it.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +73,12 @@ TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
   EXPECT_GE(r.vcsw, 1) << "the sleep is a voluntary switch";
   EXPECT_GE(r.ivcsw, 0);
   EXPECT_EQ(m.from_seq, 13u) << "the next window starts after this outlier";
+  EXPECT_EQ(m.cpu, r.cpu_after) << "from the capture's own readings, not read again";
+  struct rusage ru {};
+  ASSERT_EQ(getrusage(RUSAGE_THREAD, &ru), 0);
+  EXPECT_GE(m.vcsw, 0);
+  EXPECT_LE(m.vcsw, ru.ru_nvcsw);
+  EXPECT_GE(m.vcsw + 1, ru.ru_nvcsw) << "the base is the capture's counters";
 }
 
 TEST(Moment, TcpHasNoStampAndSaysWhy) {
