@@ -107,8 +107,24 @@ wait_remote_process() {
 }
 
 # Kills every sshd in namespace $1 (daemons and sessions), as a crashed server's.
+# The listeners first, and the sessions only once the listeners are gone: in pid
+# order a session can die first (pids wrap) and labgate's reconnect then reaches a
+# listener still up, so the "crashed server" would not be one. A listener is an
+# sshd whose parent is not an sshd.
 kill_sshd() {
-  local pid
+  local pid ppid listeners=() until
+  for pid in $(ip netns pids "$1"); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sshd ] || continue
+    ppid=$(awk '{ sub(/.*\) /, ""); print $2 }' "/proc/$pid/stat" 2>/dev/null)
+    [ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = sshd ] || listeners+=("$pid")
+  done
+  [ ${#listeners[@]} -eq 0 ] || kill -KILL "${listeners[@]}" 2>/dev/null
+  until=$((SECONDS + 5))
+  for pid in "${listeners[@]}"; do
+    while [ -d "/proc/$pid" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null && [ $SECONDS -lt $until ]; do
+      sleep 0.01
+    done
+  done
   for pid in $(ip netns pids "$1"); do
     [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sshd ] && kill -KILL "$pid" 2>/dev/null
   done

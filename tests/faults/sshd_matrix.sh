@@ -19,7 +19,8 @@
 #                 session, counted in sshd's log (issue 23)
 #   shell-killed  labgate's shell on host a SIGKILLed while a test measures:
 #                 the next step on a starts it again, once, saying so; the run
-#                 passes with both tests kept (issue 23)
+#                 passes with both tests kept, and the second test's server and
+#                 client start in the spare channels (issue 23)
 # Every case checks the exit code, the message, the results folder and that
 # nothing is left on either host.
 #
@@ -197,6 +198,13 @@ case $case_name in
     expect_message "host a \\(root@$mgmt_a:22\\): labgate's shell on this host ended while idle \\(killed\\?\\); starting it again \\(once\\)"
     n=$(LC_ALL=C grep -ac "labgate's shell on this host ended" "$work/out")
     [ "$n" -eq 1 ] || fail "the lost shell was said $n times, expected once"
+    # The second test's server (b) and client (a) start in the spare channel
+    # opened when the first test's took a channel: no login shell in their way.
+    log=$(ls "$work"/results/*/labgate.log) || fail "no labgate.log in the results"
+    for h in a b; do
+      LC_ALL=C grep -Eq "debug host $h .*(started in the spare channel|in the spare channel: [0-9]+ ms)" "$log" ||
+        fail "host $h: no probe started in the spare channel ($log)"
+    done
     expect_results
     expect_both_measured
     expect_clean

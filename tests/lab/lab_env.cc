@@ -5,11 +5,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "labgate/util/exit_code.h"
 
@@ -97,15 +100,58 @@ std::vector<long> pids_matching(const std::string& host, const std::string& need
   return out;
 }
 
-void kill_sshd(const std::string& host) {
+namespace {
+
+std::string comm_of(long pid) {
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name;
+}
+
+long parent_of(long pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(f, line);
+  const auto close = line.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(line.substr(close + 2));
+  std::string state;
+  long ppid = 0;
+  rest >> state >> ppid;
+  return ppid;
+}
+
+std::vector<long> sshds_in(const std::string& host) {
   const auto r = run_local({"ip", "netns", "pids", netns(host)});
   std::istringstream in(r.out);
+  std::vector<long> out;
   for (long pid; in >> pid;) {
-    std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
-    std::string name;
-    std::getline(comm, name);
-    if (name == "sshd") ::kill(static_cast<pid_t>(pid), SIGKILL);
+    if (!zombie(pid) && comm_of(pid) == "sshd") out.push_back(pid);
   }
+  return out;
+}
+
+}  // namespace
+
+void kill_sshd(const std::string& host) {
+  // The listeners first, and only once they are gone the sessions: killed in pid
+  // order, a session can die before its listener (pids wrap), and labgate's
+  // reconnect then reaches the listener that is still up, so the "crashed server"
+  // is not one. A listener is an sshd whose parent is not an sshd.
+  const auto all = sshds_in(host);
+  std::vector<long> listeners;
+  for (long pid : all) {
+    if (comm_of(parent_of(pid)) != "sshd") listeners.push_back(pid);
+  }
+  for (long pid : listeners) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (bool alive = true; alive && std::chrono::steady_clock::now() < until;) {
+    alive = false;
+    for (long pid : listeners) alive = alive || (::kill(static_cast<pid_t>(pid), 0) == 0 && !zombie(pid));
+    if (alive) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (long pid : sshds_in(host)) ::kill(static_cast<pid_t>(pid), SIGKILL);
 }
 
 void restore_lab() {

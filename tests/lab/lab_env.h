@@ -37,7 +37,8 @@ profile::Host host(const std::string& name, int port = 22, bool legacy = false);
 /// confined to the namespace); zombies excluded.
 std::vector<long> pids_matching(const std::string& host, const std::string& needle);
 /// Kills every sshd process of host's namespace (listeners and sessions), but
-/// not the commands they were running.
+/// not the commands they were running: the listeners first, then, once they are
+/// gone, the sessions (so no reconnect reaches a listener still up).
 void kill_sshd(const std::string& host);
 /// `ci/lab up --pair N`: restarts what is down. Fails the test if it fails.
 void restore_lab();

@@ -6,6 +6,7 @@
 
 #include "labgate/netpath/congestion.h"
 #include "labgate/transport/connect_all.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::gate {
@@ -27,6 +28,7 @@ void check_congestion(GateSession& session, const TestCase& c) {
   transport::on_each_host(
       hosts.size(),
       [&](std::size_t i) {
+        transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
         transport::RunOptions o;
         o.timeout = 10s;
         lists[i] = session.transport(hosts[i]).run(congestion_list_command(), o);

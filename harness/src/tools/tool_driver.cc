@@ -14,6 +14,7 @@
 #include "labgate/tools/parsers.h"
 #include "labgate/tools/tool_time.h"
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/shell_steps.h"
 #include "labgate/util/exit_code.h"
 #include "text_scan.h"
 
@@ -102,8 +103,8 @@ long ms_since(Clock::time_point t0) {
 std::string wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
                                  const Endpoint& ep, const DriverOptions& o) {
   const bool tcp = inv.server_protocol == "tcp";
-  const std::string table = std::string(tcp ? "/proc/net/tcp" : "/proc/net/udp") +
-                            (profile::is_ipv6(ep.server_address) ? "6" : "");
+  const std::string table =
+      std::string(tcp ? "/proc/net/tcp" : "/proc/net/udp") + (profile::is_ipv6(ep.server_address) ? "6" : "");
   const std::vector<std::string> probe = {"cat", table};
   const auto deadline = Clock::now() + o.ready_timeout;
   // The server's own word, as soon as it is said: no poll, no interval. Without
@@ -112,6 +113,7 @@ std::string wait_until_listening(Transport& server_host, ServerGuard& server, co
       server.process().wait_for_output(inv.server_ready_line, o.ready_timeout))
     return "its own line";
   for (int polls = 1;; ++polls) {
+    transport::ShellSteps in_shell;  // a poll in the host's one shell, not a channel each (issue 23)
     transport::RunOptions ro;
     ro.timeout = std::chrono::seconds(5);
     const RunResult r = server_host.run(probe, ro);

@@ -15,7 +15,7 @@ constexpr std::size_t kGiveUpAfter = 64 * 1024;
 constexpr std::size_t kNoiseKept = 4096;
 }  // namespace
 
-std::string encode_for_printf_b(std::string_view script) {
+std::string escape_for_printf_b(std::string_view script) {
   std::string out;
   out.reserve(script.size() + script.size() / 8);
   for (char c : script) {
@@ -33,11 +33,22 @@ std::string encode_for_printf_b(std::string_view script) {
         out += c;
     }
   }
-  return shell_quote(out);
+  return out;
 }
 
-std::string wrap_remote_command(const std::vector<std::string>& argv,
-                                const std::optional<std::string>& pgid_file) {
+std::string encode_for_printf_b(std::string_view script) { return shell_quote(escape_for_printf_b(script)); }
+
+namespace {
+// Every shell the launcher and the wrapper start: the login shell sees one line
+// of words quoted alike in sh, csh and ksh; only /bin/sh decodes and runs the
+// script, in the login shell's own process.
+std::string via_explicit_sh(const std::string& script) {
+  return "exec /bin/sh -c 'eval \"$(printf %b \"$1\")\"' labgate-sh " + encode_for_printf_b(script);
+}
+
+}  // namespace
+
+std::string remote_script(const std::vector<std::string>& argv, const std::optional<std::string>& pgid_file) {
   std::string script = "printf '\\037labgate-pgid %s\\n' \"$$\" >&2; ";
   if (pgid_file) {
     // If the id cannot be recorded, do not start something we could not clean up.
@@ -45,9 +56,22 @@ std::string wrap_remote_command(const std::vector<std::string>& argv,
   }
   // Tools' output is parsed: numbers with a decimal point, English messages.
   script += "LC_ALL=C; LANG=C; export LC_ALL LANG; printf '\\037labgate-out\\n'; exec " + shell_join(argv);
-  // The login shell sees one line of words quoted alike in sh, csh and ksh; only
-  // /bin/sh decodes and runs the script, in the login shell's own process.
-  return "exec /bin/sh -c 'eval \"$(printf %b \"$1\")\"' labgate-sh " + encode_for_printf_b(script);
+  return script;
+}
+
+std::string wrap_remote_command(const std::vector<std::string>& argv,
+                                const std::optional<std::string>& pgid_file) {
+  return via_explicit_sh(remote_script(argv, pgid_file));
+}
+
+std::string launcher_remote_command() {
+  // `read` takes one byte at a time from a pipe or socket, so whatever follows
+  // the line on stdin is left for the program (its input, then EOF).
+  return via_explicit_sh("IFS= read -r lg_l || exit 125; eval \"$(printf %b \"$lg_l\")\"");
+}
+
+std::string launcher_request(const std::vector<std::string>& argv, const std::optional<std::string>& pgid_file) {
+  return escape_for_printf_b(remote_script(argv, pgid_file)) + "\n";
 }
 
 std::vector<std::string> kill_group_argv(long pgid, std::chrono::milliseconds grace) {

@@ -23,6 +23,26 @@ namespace labgate::transport {
 std::string wrap_remote_command(const std::vector<std::string>& argv,
                                 const std::optional<std::string>& pgid_file = std::nullopt);
 
+/// The script wrap_remote_command hands /bin/sh: announce the group id (and
+/// append it to `pgid_file`), frame stdout, fix the locale, exec argv.
+std::string remote_script(const std::vector<std::string>& argv,
+                          const std::optional<std::string>& pgid_file = std::nullopt);
+
+/// The line a spare channel's login shell runs (ssh_spare.h): an explicit
+/// /bin/sh that waits for one launcher_request line on stdin and runs it in its
+/// own process, which sshd made the channel's session and group leader: the
+/// program then stands exactly where wrap_remote_command would have put it.
+std::string launcher_remote_command();
+
+/// The request line for launcher_remote_command: remote_script(argv, pgid_file)
+/// escaped for printf %b, newline-terminated; the program's stdin follows it.
+std::string launcher_request(const std::vector<std::string>& argv,
+                             const std::optional<std::string>& pgid_file = std::nullopt);
+
+/// printf %b escapes for backslash, newline and '!', unquoted: one line that
+/// `read -r` takes whole and printf %b turns back into `script`.
+std::string escape_for_printf_b(std::string_view script);
+
 /// The script's text as one word that every login shell passes through unchanged
 /// (printf %b escapes for backslash, newline and '!'), for wrap_remote_command.
 std::string encode_for_printf_b(std::string_view script);

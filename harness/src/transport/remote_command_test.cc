@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <functional>
 #include <thread>
 
 #include "labgate/profile/profile.h"
@@ -68,18 +69,29 @@ TEST(WrapRemoteCommand, AnnouncesTheProgramsProcessGroup) {
   EXPECT_EQ(std::to_string(*f.pgid()) + "\n", frame.feed(r.out));
 }
 
-TEST(WrapRemoteCommand, RecordsTheGroupInAFileAndQuotesIt) {
+// Runs what `line_for(file)` and `input_for(file)` give as a session leader
+// would, with `file` a pgid file whose name needs quoting; checks the group id
+// it announced is the one recorded there.
+void expect_group_recorded(const std::function<std::string(const std::string&)>& line_for,
+                           const std::function<std::string(const std::string&)>& input_for) {
   auto t = local();
   char tmpl[] = "/tmp/labgate-wrap-XXXXXX";
   ASSERT_TRUE(mkdtemp(tmpl));
   const std::string file = std::string(tmpl) + "/pg ids $(x)";
-  RunResult r = t.run({"setsid", "-w", "bash", "-c", wrap_remote_command({"true"}, file)}, {});
+  RunOptions o;
+  o.input = input_for(file);
+  RunResult r = t.run({"setsid", "-w", "bash", "-c", line_for(file)}, o);
   ASSERT_EQ(r.exit_status, 0) << r.err;
   PgidMarkerFilter f;
   f.feed(r.err);
   ASSERT_TRUE(f.pgid());
   EXPECT_EQ(t.read_file(file), std::to_string(*f.pgid()) + "\n");
   t.run({"rm", "-rf", tmpl}, {});
+}
+
+TEST(WrapRemoteCommand, RecordsTheGroupInAFileAndQuotesIt) {
+  expect_group_recorded([](const std::string& file) { return wrap_remote_command({"true"}, file); },
+                        [](const std::string&) { return std::string(); });
 }
 
 TEST(WrapRemoteCommand, RefusesToStartWhenTheGroupCannotBeRecorded) {
@@ -114,12 +126,14 @@ TEST(StdoutFrameFilter, WithoutTheFrameWhatCameIsKeptForTheMessage) {
 // Runs `line` as sshd would under login shell `shell`, which first prints a
 // banner on stdout and stderr (a noisy ~/.bashrc or ~/.cshrc); returns the
 // program's own stdout, stderr and status after the filters.
-RunResult as_login_shell(const std::string& shell, const std::string& line) {
+RunResult as_login_shell(const std::string& shell, const std::string& line, const std::string& input = "") {
   auto t = local();
   const std::string noisy = shell.find("csh") != std::string::npos
                                 ? "echo '*** Authorized use only ***'; echo 'stderr noise' > /dev/stderr; "
                                 : "echo '*** Authorized use only ***'; echo 'stderr noise' >&2; ";
-  RunResult r = t.run({"setsid", "-w", shell, "-c", noisy + line}, {});
+  RunOptions o;
+  o.input = input;
+  RunResult r = t.run({"setsid", "-w", shell, "-c", noisy + line}, o);
   StdoutFrameFilter out;
   PgidMarkerFilter err;
   std::string program_out = out.feed(r.out);
@@ -162,6 +176,46 @@ TEST(WrapRemoteCommand, TheLocaleIsFixedWhateverTheLoginShellSet) {
       as_login_shell("/bin/bash", "export LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8; " +
                                       wrap_remote_command({"sh", "-c", "echo $LC_ALL $LANG"}));
   EXPECT_EQ(r.out, "C C\n");
+}
+
+// A spare channel (ssh_spare.h): the login shell runs the launcher, which is
+// then handed the request line; the program must come out as the wrapper's would.
+TEST(LauncherRemoteCommand, AnyLoginShellRunsTheRequestAsTheWrapperWould) {
+  for (const std::string shell : {"/bin/sh", "/bin/bash", "/bin/tcsh", "/bin/csh", "/bin/ksh"}) {
+    if (access(shell.c_str(), X_OK) != 0) {
+      ADD_FAILURE() << shell << " is not installed (ci/bootstrap installs tcsh, csh and ksh)";
+      continue;
+    }
+    const RunResult r = as_login_shell(shell, launcher_remote_command(), launcher_request(kHardArgv));
+    EXPECT_EQ(r.exit_status, 0) << shell << ": " << r.err;
+    EXPECT_EQ(r.out, "it's \\n \"q\" $HOME %d|two\nlines|!bang ok\nC\n") << shell;
+    EXPECT_EQ(r.err, "stderr noise\n") << shell;
+  }
+}
+
+TEST(LauncherRemoteCommand, TheProgramLeadsTheGroupAndReadsTheStdinAfterTheRequest) {
+  auto t = local();
+  RunOptions o;
+  o.input = launcher_request({"sh", "-c", "cut -d' ' -f5 /proc/self/stat; cat"}) + "rest of stdin\nno end";
+  RunResult r = t.run({"setsid", "-w", "bash", "-c", launcher_remote_command()}, o);
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  PgidMarkerFilter f;
+  EXPECT_EQ(f.feed(r.err), "");
+  ASSERT_TRUE(f.pgid());
+  StdoutFrameFilter frame;
+  std::string out = frame.feed(r.out);
+  out += frame.finish();
+  EXPECT_EQ(out, std::to_string(*f.pgid()) + "\nrest of stdin\nno end");
+}
+
+TEST(LauncherRemoteCommand, RecordsTheGroupInAFileAndEndsOnEofWithoutARequest) {
+  expect_group_recorded([](const std::string&) { return launcher_remote_command(); },
+                        [](const std::string& file) { return launcher_request({"true"}, file); });
+  auto t = local();
+  // A spare closed unused (its channel's stdin at EOF) ends without running anything.
+  RunResult idle = t.run({"setsid", "-w", "bash", "-c", launcher_remote_command()}, {});
+  EXPECT_EQ(idle.exit_status, 125);
+  EXPECT_EQ(idle.out, "");
 }
 
 TEST(KillGroupArgv, KillsEveryMemberIncludingOnesThatIgnoreTerm) {

@@ -9,11 +9,27 @@
 // growing pause, within connect_timeout.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <string>
 
 namespace labgate::transport {
+
+/// Past this, an answer that a running sshd gives within a round trip (a
+/// program's group id, labgate's shell acknowledging a request; ~350 ms more
+/// where a slow login shell starts first) is said: the server was stopped,
+/// swapping or overloaded.
+constexpr std::chrono::seconds kSlowAnswer{2};
+
+/// How long a step waits for sshd to answer (open its channel, pass a request
+/// to labgate's shell) before its own clock starts: its own timeout, but never
+/// less than the host's command_timeout, so that a server stopped for 12 s
+/// fails no 10 s counter read (issue 22 item 1).
+inline std::chrono::nanoseconds answer_limit(std::chrono::nanoseconds step_timeout,
+                                             std::chrono::nanoseconds command_timeout) {
+  return std::max(step_timeout, command_timeout);
+}
 
 /// What one attempt (a blocking libssh request, a connection) came to.
 enum class ServerAnswer {

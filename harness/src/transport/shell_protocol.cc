@@ -19,15 +19,20 @@ std::string shell_request(const std::string& token, long id, const std::vector<s
   const std::string m = "\\n\\037lg-" + token + " " + std::to_string(id);
   // One line: the shell runs it once it has read it. A subshell, so nothing a
   // command sets or changes (a variable, the directory, an exec) reaches the next.
-  std::string line = input.empty()
-                         ? "(exec " + shell_join(argv) + ") </dev/null"
-                         : "printf %b " + encode_for_printf_b(input) + " | (exec " + shell_join(argv) + ")";
+  // The acknowledgement first ("+": never a prefix of the end marker, whose id is followed by a space).
+  std::string line = "printf '" + m + "+\\n'; ";
+  line += input.empty() ? "(exec " + shell_join(argv) + ") </dev/null"
+                        : "printf %b " + encode_for_printf_b(input) + " | (exec " + shell_join(argv) + ")";
   line += "; lg_s=$?; printf '" + m + " %s\\n' \"$lg_s\"; printf '" + m + "\\n' >&2\n";
   return line;
 }
 
 ShellReply::ShellReply(const std::string& token, long id, std::size_t limit)
-    : out_marker_(marker(token, id) + " "), err_marker_(marker(token, id) + "\n"), out_(limit), err_(limit) {}
+    : ack_marker_(marker(token, id) + "+\n"),
+      out_marker_(marker(token, id) + " "),
+      err_marker_(marker(token, id) + "\n"),
+      out_(limit),
+      err_(limit) {}
 
 bool ShellReply::feed(std::string& held, Capture& cap, std::string_view chunk, const std::string& m,
                       bool with_status) {
@@ -58,6 +63,24 @@ bool ShellReply::feed(std::string& held, Capture& cap, std::string_view chunk, c
 void ShellReply::feed_out(std::string_view chunk) {
   if (out_done_) {
     stray_ += chunk.size();
+    return;
+  }
+  if (!started_) {
+    // Nothing of this command's precedes the acknowledgement: what does is a
+    // stray writer's (a background process of an earlier command).
+    held_out_.append(chunk);
+    const auto at = held_out_.find(ack_marker_);
+    if (at == std::string::npos) {
+      const std::size_t keep = std::min(held_out_.size(), ack_marker_.size());
+      stray_ += held_out_.size() - keep;
+      held_out_.erase(0, held_out_.size() - keep);
+      return;
+    }
+    started_ = true;
+    stray_ += at;
+    const std::string rest = held_out_.substr(at + ack_marker_.size());
+    held_out_.clear();
+    out_done_ = feed(held_out_, out_, rest, out_marker_, true);
     return;
   }
   out_done_ = feed(held_out_, out_, chunk, out_marker_, true);

@@ -4,7 +4,9 @@
 // end marker on stdout carrying its exit status and one on stderr. The markers
 // carry a random token chosen per shell, so nothing a command prints can end
 // it early, and each request's number, so a late reply is never taken for the
-// next one's.
+// next one's. Before the command, the shell acknowledges the request on stdout:
+// until then sshd has not passed it on (stopped, swapping), which is waited for
+// as a channel open is, not counted against the command (shell_deadline.h).
 #pragma once
 
 #include <cstddef>
@@ -30,6 +32,8 @@ class ShellReply {
   ShellReply(const std::string& token, long id, std::size_t limit);
   void feed_out(std::string_view chunk);
   void feed_err(std::string_view chunk);
+  /// The shell acknowledged the request: it read it and starts the command.
+  bool started() const { return started_; }
   /// Both end markers seen: the command ended and the shell waits for the next.
   bool done() const { return out_done_ && err_done_; }
   bool overflowed() const { return out_.overflowed() || err_.overflowed(); }
@@ -45,10 +49,10 @@ class ShellReply {
   bool feed(std::string& held, Capture& cap, std::string_view chunk, const std::string& marker,
             bool with_status);
 
-  std::string out_marker_, err_marker_;
+  std::string ack_marker_, out_marker_, err_marker_;
   std::string held_out_, held_err_;
   Capture out_, err_;
-  bool out_done_ = false, err_done_ = false;
+  bool started_ = false, out_done_ = false, err_done_ = false;
   int status_ = -1;
   std::size_t stray_ = 0;
 };

@@ -55,7 +55,9 @@ class PipedShell {
     EXPECT_EQ(req.find('\n'), req.size() - 1) << "a request is one line";
     EXPECT_EQ(write(in_, req.data(), req.size()), static_cast<ssize_t>(req.size()));
     ShellReply reply(token, id, limit);
+    acknowledged_early = false;
     for (int i = 0; i < 1000 && !reply.done(); ++i) {
+      acknowledged_early = acknowledged_early || reply.started();
       pollfd p[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
       poll(p, 2, 10);
       char buf[4096];
@@ -69,11 +71,14 @@ class PipedShell {
       }
     }
     EXPECT_TRUE(reply.done()) << "no complete reply to request " << id;
+    EXPECT_TRUE(reply.started()) << "a complete reply without the acknowledgement";
     overflowed = reply.overflowed();
     return reply.result();
   }
   std::string token = "0123456789abcdef";
   bool overflowed = false;
+  /// The acknowledgement was seen while the command still ran.
+  bool acknowledged_early = false;
 
  private:
   pid_t pid_;
@@ -115,6 +120,20 @@ TEST(ShellProtocol, OutputImitatingAMarkerDoesNotEndTheReply) {
   EXPECT_THAT(r.out, HasSubstr("after"));
   EXPECT_THAT(r.out, HasSubstr("lg-ffffffffffffffff 7 0"));
   EXPECT_EQ(r.exit_status, 0);
+}
+
+TEST(ShellProtocol, TheShellAcknowledgesARequestBeforeTheCommandEndsAndTheAckIsNotOutput) {
+  PipedShell sh;
+  // What sshd's relay delays (a stopped server) ends at the acknowledgement;
+  // the command's own time starts there (shell_deadline.h).
+  auto r = sh.run(1, sh_argv("sleep 0.3; echo done", {}));
+  EXPECT_TRUE(sh.acknowledged_early);
+  EXPECT_EQ(r.out, "done\n");
+  // A background writer of request 2 prints into request 3's time, before its acknowledgement.
+  sh.run(2, sh_argv("(sleep 0.2; echo stray) &", {}));
+  usleep(400 * 1000);
+  r = sh.run(3, {"echo", "mine"});
+  EXPECT_EQ(r.out, "mine\n");
 }
 
 TEST(ShellProtocol, ACommandLeavesNoStateForTheNext) {

@@ -11,7 +11,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "labgate/profile/profile.h"
 #include "labgate/transport/host_resolution.h"
@@ -43,6 +45,15 @@ class SshConnection {
   /// transport that owns it); close_idle_shell() is false when there is none.
   void set_idle_shell_closer(std::function<bool()> closer) { idle_shell_closer_ = std::move(closer); }
   bool close_idle_shell() { return idle_shell_closer_ && idle_shell_closer_(); }
+  /// What runs a short housekeeping command (a kill) in labgate's shell on this
+  /// connection when that shell is idle (set by the transport that owns it):
+  /// nullopt when it cannot, and the command takes a channel of its own.
+  using ShellControl =
+      std::function<std::optional<bool>(const std::vector<std::string>& argv, std::chrono::milliseconds limit)>;
+  void set_shell_control(ShellControl control) { shell_control_ = std::move(control); }
+  std::optional<bool> run_in_idle_shell(const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
+    return shell_control_ ? shell_control_(argv, limit) : std::nullopt;
+  }
   /// For a connection opened because another one was refused: already said.
   void refusal_already_said() { refusal_said_ = true; }
   /// Bumped whenever the SFTP session goes (closed or with the session), so an
@@ -90,6 +101,7 @@ class SshConnection {
   int sftp_epoch_ = 0;
   bool refusal_said_ = false;
   std::function<bool()> idle_shell_closer_;
+  ShellControl shell_control_;
   int generation_ = 0;
   std::string broken_reason_;
   std::chrono::steady_clock::time_point last_sent_{};

@@ -20,6 +20,8 @@ std::string format_seconds(std::chrono::nanoseconds d) {
 
 bool run_control(SshConnection& conn, const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
   std::unique_lock lock(conn.mutex());
+  // labgate's shell, if idle: no channel to open, no login shell to start (issue 23).
+  if (const auto ok = conn.run_in_idle_shell(argv, limit)) return *ok;
   try {
     // sshd's answer is waited for as long as any step's (command_timeout): a kill
     // or clean-up given up on while sshd is briefly stopped leaves a process behind.

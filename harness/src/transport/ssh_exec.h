@@ -134,6 +134,8 @@ class SshExec {
   /// True once the wrapper's stdout frame was seen (the login shell ran it).
   bool framed() const { return frame_.framed(); }
   const std::string& command() const { return command_; }
+  /// A spare channel (ssh_spare.h) takes the name of the command it was given.
+  void rename(std::string command) { command_ = std::move(command); }
   const std::string& stdout_text() { return out_.text(); }
   /// The session generation this channel belongs to.
   int generation() const { return generation_; }

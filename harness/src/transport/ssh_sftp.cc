@@ -136,7 +136,8 @@ bool SshTransport::sftp_unusable() {
   // lstat before anything is written) starts the host's one shell now, as its
   // next command would anyway: its start shows the login noise, so no separate
   // `true` session is spent on it (issue 23: one shell start per host).
-  if (!seen && ShellSteps::active() && shell_.run({"true"}, RunOptions{}, conn_->host().ssh.command_timeout))
+  const auto limit = conn_->host().ssh.command_timeout;
+  if (!seen && ShellSteps::active() && shell_.run({"true"}, RunOptions{}, limit, limit))
     seen = shell_.login_noise();
   std::unique_lock lock(conn_->mutex());
   conn_->session();  // connected (the check is per session)

@@ -10,6 +10,8 @@
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
+#include "shell_deadline.h"
 #include "ssh_control.h"
 
 namespace labgate::transport {
@@ -17,6 +19,13 @@ namespace labgate::transport {
 namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
+
+// sshd never passed a request on to the shell within its limit: the server is
+// not answering, so another channel for the same request would wait as long.
+class NotPassedOn : public Failure {
+ public:
+  using Failure::Failure;
+};
 
 std::string new_token() {
   std::random_device rd;
@@ -96,9 +105,50 @@ void SshShell::drop(bool kill_group) {
 }
 
 std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, const RunOptions& options,
-                                       Nanos timeout) {
+                                       Nanos timeout, Nanos relay_limit) {
   if (options.input.find('\0') != std::string::npos) return std::nullopt;  // a shell word cannot hold it
   std::lock_guard shell_lock(mutex_);
+  return run_locked(argv, options, timeout, relay_limit);
+}
+
+std::optional<bool> SshShell::run_if_idle(const std::vector<std::string>& argv, milliseconds limit) {
+  // busy_ first, as close_if_idle: the caller may hold the connection's lock
+  // while another thread's request waits for it.
+  if (busy_ || !mutex_.try_lock()) return std::nullopt;
+  std::lock_guard shell_lock(mutex_, std::adopt_lock);
+  {
+    std::lock_guard conn_lock(conn_->mutex());
+    // Not worth starting (or starting again) a shell for: a channel does it.
+    if (given_up_ || !exec_ || !exec_->session_holds_channel()) return std::nullopt;
+  }
+  RunOptions o;
+  o.during_interrupt = true;  // kills and clean-ups run on regardless
+  o.output_limit = 64 * 1024;
+  try {
+    // A stopped sshd is waited for as long as any step's channel open
+    // (command_timeout); `limit` is the kill's own, from the acknowledgement.
+    const auto r = run_locked(argv, o, limit, answer_limit(limit, conn_->host().ssh.command_timeout));
+    if (!r) return std::nullopt;
+    if (r->timed_out) {
+      spdlog::warn("{}: housekeeping command `{}` did not finish within {} ms", conn_->who(), shell_join(argv),
+                   limit.count());
+    } else if (!r->ok()) {
+      spdlog::warn("{}: `{}` failed: {} {}", conn_->who(), shell_join(argv), r->describe(), r->err);
+    }
+    return r->ok();
+  } catch (const NotPassedOn& e) {
+    spdlog::warn("{}", e.what());
+    return false;
+  } catch (const std::exception& e) {
+    // The shell ended under it, or the connection did: the caller's own channel
+    // tries once more and reports what it meets.
+    spdlog::debug("{}: `{}` in labgate's shell: {}", conn_->who(), shell_join(argv), e.what());
+    return std::nullopt;
+  }
+}
+
+std::optional<RunResult> SshShell::run_locked(const std::vector<std::string>& argv, const RunOptions& options,
+                                              Nanos timeout, Nanos relay_limit) {
   if (given_up_) return std::nullopt;
   busy_ = true;
   struct NotBusy {
@@ -131,11 +181,19 @@ std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, con
       ShellReply*& r;
       ~Unhook() { r = nullptr; }
     } unhook{reply_};
-    const auto t0 = Clock::now();
+    ShellDeadline deadline(Clock::now(), relay_limit, timeout);
     exec_->write_input(shell_request(token_, next_id_, argv, options.input));
     RunResult r;
     for (;;) {
       exec_->pump(milliseconds(0));
+      if (reply.started() && !deadline.is_acknowledged()) {
+        deadline.acknowledged(Clock::now());
+        if (deadline.relay_was_slow())
+          spdlog::warn(
+              "{}: sshd took {} to pass `{}` to labgate's shell (a stopped, swapping or overloaded server?); "
+              "labgate waited, within the step's timeout",
+              conn_->who(), format_seconds(*deadline.relay_time()), excerpt(cmd, 120));
+      }
       if (reply.done()) break;
       if (reply.overflowed()) {
         drop(true);
@@ -161,19 +219,28 @@ std::optional<RunResult> SshShell::run(const std::vector<std::string>& argv, con
         drop(true);
         throw_if_interrupted("running `" + cmd + "` on " + conn_->who());
       }
-      if (Clock::now() - t0 >= timeout) {
+      if (deadline.expired(Clock::now())) {
+        if (!deadline.is_acknowledged()) {
+          // The shell never read it: closing its channel ends it (EOF on its stdin).
+          drop(false);
+          throw NotPassedOn(ExitCode::kCouldNotRun,
+                            conn_->who() + ": cannot run `" + cmd +
+                                "`: sshd did not pass it to labgate's shell within " +
+                                format_seconds(relay_limit) +
+                                " (the TCP connection is up: sshd stopped, swapping or overloaded?)");
+        }
         // The shell is busy with it: stop the shell's whole group (it and the
         // command); the next command starts a new shell.
         drop(true);
         r.timed_out = true;
-        r.duration = Clock::now() - t0;
+        r.duration = deadline.command_time(Clock::now());
         return r;
       }
       if (!conn_->keepalive_if_idle()) throw ConnectionLost{ssh_get_error(conn_->session())};
       wait_unlocked(lock, *conn_, milliseconds(20));
     }
     r = reply.result();
-    r.duration = Clock::now() - t0;
+    r.duration = deadline.command_time(Clock::now());
     // Round trips per step are counted with -v (issue 23).
     spdlog::debug("{}: `{}` in labgate's shell: {} ms", conn_->who(), excerpt(cmd, 120),
                   std::chrono::duration_cast<milliseconds>(r.duration).count());

@@ -29,9 +29,15 @@ class SshShell {
 
   /// Runs argv in the shell as SshTransport::run would on a channel of its own
   /// (same result, same Failures); nullopt when the shell cannot be used, so the
-  /// caller runs it on a channel of its own.
-  std::optional<RunResult> run(const std::vector<std::string>& argv, const RunOptions& options,
-                               Nanos timeout);
+  /// caller runs it on a channel of its own. sshd may take `relay_limit` to pass
+  /// the request on (as it may to open a channel), the command `timeout` after.
+  std::optional<RunResult> run(const std::vector<std::string>& argv, const RunOptions& options, Nanos timeout,
+                               Nanos relay_limit);
+  /// A short housekeeping command (a kill) with `limit`, only if the shell is
+  /// running and idle now (never waits for it): whether it succeeded, or nullopt
+  /// and the caller takes a channel of its own. The caller may hold the
+  /// connection's lock (SshConnection::run_in_idle_shell).
+  std::optional<bool> run_if_idle(const std::vector<std::string>& argv, std::chrono::milliseconds limit);
   /// False once the shell was given up (lost twice, or no channel for it).
   bool usable() const { return !given_up_; }
   /// How many times the shell was started (1 in a run where it never ended).
@@ -46,6 +52,10 @@ class SshShell {
   bool close_if_idle();
 
  private:
+  // run() once mutex_ is held: sshd may take `relay_limit` to pass the request
+  // on (shell_deadline.h), the command `timeout` from the shell's acknowledgement.
+  std::optional<RunResult> run_locked(const std::vector<std::string>& argv, const RunOptions& options,
+                                      Nanos timeout, Nanos relay_limit);
   // Starts the shell (conn's lock held); false when it cannot be used.
   bool start(std::unique_lock<std::recursive_mutex>& lock);
   // The shell ended or must go: stop its process group, forget it.

@@ -9,6 +9,7 @@
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_command.h"
+#include "server_wait.h"
 #include "ssh_control.h"
 #include "ssh_exec.h"
 #include "ssh_process.h"
@@ -32,12 +33,19 @@ void drain(SshExec& ex, milliseconds limit) {
 
 SshTransport::SshTransport(const profile::Host& host)
     : name_(host.name), conn_(std::make_shared<SshConnection>(host)) {
-  conn_->set_idle_shell_closer([this] { return shell_.close_if_idle(); });
+  conn_->set_shell_control([this](const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
+    return shell_.run_if_idle(argv, limit);
+  });
+  conn_->set_idle_shell_closer([this] {
+    const bool shell = shell_.close_if_idle();
+    return spare_.close_for_room() || shell;
+  });
 }
 
 SshTransport::~SshTransport() {
   // A started process may keep the connection beyond this transport and its shell.
   conn_->set_idle_shell_closer(nullptr);
+  conn_->set_shell_control(nullptr);
 }
 
 SshTransport& SshTransport::overflow(const ChannelRefused& refused, const std::string& what) {
@@ -100,28 +108,37 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   // wait_unlocked): one connection carries the run's steps and the lease's
   // heartbeat, which must not wait behind a two-minute measurement.
   const auto timeout = options.timeout.value_or(conn_->host().ssh.command_timeout);
+  // sshd's answer (a channel opened, a request passed to the shell) is waited
+  // for within command_timeout at least; the command's clock starts after it.
+  const auto answer_wait = answer_limit(timeout, conn_->host().ssh.command_timeout);
   // A housekeeping step goes to the host's one shell (before the connection's
   // lock: the shell takes its own first, then that one).
   if (ShellSteps::active() && !options.on_stderr_line && !options.on_stdout_line) {
-    if (auto r = shell_.run(argv, options, timeout)) return *r;  // else: on a channel of its own
+    if (auto r = shell_.run(argv, options, timeout, answer_wait)) return *r;  // else: on a channel of its own
   }
   std::unique_lock lock(conn_->mutex());
   auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
+  // A probe's or a tool's client (it streams its lines) starts in the spare
+  // channel, whose login shell started earlier, and leaves a new one behind.
+  const bool streams = options.on_stderr_line || options.on_stdout_line;
   try {
-    try {
-      // The command's own timeout bounds the wait for sshd to open its channel
-      // too (a stopped or swapping server); the command's clock starts after.
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
-                         channel_wait_for(*conn_, timeout, &lock, !options.during_interrupt));
-    } catch (const ChannelRefused& refused) {
-      lock.unlock();
-      return overflow(refused, "`" + cmd + "`").run(argv, options);
+    if (streams) ex = spare_.take(lock, argv, options.pgid_file, cmd, options.output_limit);
+    const bool spare = ex != nullptr;
+    if (!ex) {
+      try {
+        ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                           channel_wait_for(*conn_, answer_wait, &lock, !options.during_interrupt));
+      } catch (const ChannelRefused& refused) {
+        lock.unlock();
+        return overflow(refused, "`" + cmd + "`").run(argv, options);
+      }
     }
     t0 = Clock::now();
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     if (options.on_stdout_line) ex->on_stdout_line(options.on_stdout_line);
     ex->send_input(options.input);
+    if (streams) spare_.replenish(lock);
     RunResult r;
     while (!ex->pump(milliseconds(0))) {
       if (ex->overflowed()) break;
@@ -156,7 +173,8 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     }
     ex->fill(r);
     r.duration = Clock::now() - t0;
-    spdlog::debug("{}: `{}` on a channel of its own: {} ms", conn_->who(), excerpt(cmd, 120),
+    spdlog::debug("{}: `{}` {}: {} ms", conn_->who(), excerpt(cmd, 120),
+                  spare ? "in the spare channel" : "on a channel of its own",
                   std::chrono::duration_cast<milliseconds>(r.duration).count());
     return r;
   } catch (const ConnectionLost& lost) {
@@ -177,15 +195,21 @@ std::unique_ptr<Process> SshTransport::start(const std::vector<std::string>& arg
   std::unique_lock lock(conn_->mutex());
   const auto t0 = Clock::now();
   try {
-    std::unique_ptr<SshExec> ex;
-    try {
-      ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
-                         channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
-    } catch (const ChannelRefused& refused) {
-      lock.unlock();
-      return overflow(refused, "`" + cmd + "`").start(argv, options);
+    // A probe server or a tool starts in the spare channel (see run()).
+    std::unique_ptr<SshExec> ex = spare_.take(lock, argv, options.pgid_file, cmd, options.output_limit);
+    spdlog::debug("{}: `{}` started {}", conn_->who(), excerpt(cmd, 120),
+                  ex ? "in the spare channel" : "on a channel of its own");
+    if (!ex) {
+      try {
+        ex = SshExec::open(*conn_, wrap_remote_command(argv, options.pgid_file), cmd, options.output_limit,
+                           channel_wait_for(*conn_, conn_->host().ssh.command_timeout, &lock, true));
+      } catch (const ChannelRefused& refused) {
+        lock.unlock();
+        return overflow(refused, "`" + cmd + "`").start(argv, options);
+      }
     }
     ex->send_input("");
+    spare_.replenish(lock);
     return std::make_unique<SshProcess>(conn_, std::move(ex));
   } catch (const ConnectionLost& lost) {
     fail_after_drop(*conn_, std::nullopt, cmd, lost.why, Clock::now() - t0);

@@ -8,6 +8,7 @@
 #include "labgate/transport/transport.h"
 #include "ssh_connection.h"
 #include "ssh_shell.h"
+#include "ssh_spare.h"
 
 namespace labgate::transport {
 
@@ -58,6 +59,8 @@ class SshTransport : public Transport {
   std::unique_ptr<SshTransport> overflow_;
   // After conn_: destroyed first, while its connection is still there.
   SshShell shell_{conn_};
+  // Probes and tools start in it rather than on a channel opened for them (issue 23).
+  SpareChannel spare_{*conn_};
 };
 
 }  // namespace labgate::transport

@@ -1,0 +1,114 @@
+// A spare channel per host, opened ahead of need (see ssh_spare.h).
+#include "ssh_spare.h"
+
+#include <spdlog/spdlog.h>
+
+#include "labgate/util/excerpt.h"
+#include "labgate/util/exit_code.h"
+#include "remote_command.h"
+#include "server_wait.h"
+#include "ssh_control.h"
+
+namespace labgate::transport {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+SpareChannel::~SpareChannel() {
+  std::lock_guard lock(conn_.mutex());
+  spare_.reset();
+}
+
+std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mutex>& lock,
+                                            const std::vector<std::string>& argv,
+                                            const std::optional<std::string>& pgid_file,
+                                            const std::string& command, std::size_t output_limit) {
+  if (!spare_) return nullptr;
+  std::unique_ptr<SshExec> ex = std::move(spare_);
+  bool requested = false;
+  try {
+    // A session replaced since (reconnected) freed the channel with it; a shell
+    // that ended (a login script that exits) left EOF: neither can run anything.
+    if (!ex->session_holds_channel() || ex->pump(std::chrono::milliseconds(0)) ||
+        ex->output_limit() != output_limit) {
+      return nullptr;
+    }
+    ex->write_input(launcher_request(argv, pgid_file));
+    requested = true;
+    // The program has started once its group id arrives. As for a channel of
+    // its own, sshd (or the login shell still starting) is waited for within the
+    // step's timeout, before the command's own clock starts, and a slow one said.
+    const auto t0 = Clock::now();
+    const auto limit = conn_.host().ssh.command_timeout;
+    while (!ex->pgid() && !ex->pump(std::chrono::milliseconds(0)) && Clock::now() - t0 < limit) {
+      if (!conn_.keepalive_if_idle()) throw ConnectionLost{ssh_get_error(conn_.session())};
+      wait_unlocked(lock, conn_, std::chrono::milliseconds(20));
+    }
+    if (!ex->pgid() && ex->at_eof()) {
+      // Its shell ended before reading the request: nothing ran, a channel of its own does.
+      spdlog::debug("{}: the spare channel's shell had ended; `{}` takes a channel of its own", conn_.who(),
+                    command);
+      return nullptr;
+    }
+    if (!ex->pgid()) {
+      // Never answered within the step's timeout: as a channel open that was not.
+      throw Failure(ExitCode::kCouldNotRun,
+                    conn_.who() + ": cannot run `" + excerpt(command, 120) +
+                        "`: sshd did not start it in the spare channel within " + format_seconds(limit) +
+                        " (the TCP connection is up: sshd stopped, swapping or overloaded?)");
+    }
+    if (Clock::now() - t0 > kSlowAnswer) {
+      spdlog::warn(
+          "{}: sshd took {} to start `{}` in the spare channel (a stopped, swapping or overloaded server?); "
+          "labgate waited, within the step's timeout",
+          conn_.who(), format_seconds(Clock::now() - t0), excerpt(command, 120));
+    }
+  } catch (const ConnectionLost& lost) {
+    // Once the request is written the program may run: starting it again on
+    // another channel would run it twice; the caller reports the lost session.
+    if (requested) throw;
+    // Nothing was started on it: the caller's own channel meets the same
+    // session and says what is wrong with it.
+    spdlog::debug("{}: spare channel unusable ({}); `{}` takes a channel of its own", conn_.who(), lost.why,
+                  command);
+    return nullptr;
+  }
+  ex->rename(command);
+  ++taken_;
+  return ex;
+}
+
+void SpareChannel::replenish(std::unique_lock<std::recursive_mutex>& lock) {
+  if (disabled_ || spare_) return;
+  try {
+    // One attempt, not SshExec::open's: making room for a spare (closing SFTP
+    // or labgate's shell) or waiting out a refusal would cost more than it saves.
+    // A stopped sshd is waited for as any channel open is (command_timeout):
+    // given up on sooner, its open stays pending on the server for a channel
+    // labgate no longer knows, and the run loses its spares (issue 22 item 1).
+    spare_ = std::make_unique<SshExec>(
+        conn_, launcher_remote_command(), "labgate's spare channel", kDefaultOutputLimit,
+        channel_wait_for(conn_, conn_.host().ssh.command_timeout, &lock, false));
+    ++opened_;
+  } catch (const ConnectionLost& lost) {
+    // Refused (MaxSessions, or sshd could not fork): commands open channels of
+    // their own from now on, as they did before. A broken session: the next
+    // command reconnects and says so, and a spare is tried again after it.
+    if (explain_channel_refusal(lost.why) || lost.exec_refused) disabled_ = true;
+    spdlog::debug("{}: no spare channel ({})", conn_.who(), lost.why);
+  } catch (const std::exception& e) {
+    // sshd did not answer within command_timeout: not worth waiting for again.
+    disabled_ = true;
+    spdlog::debug("{}: no spare channel ({})", conn_.who(), e.what());
+  }
+}
+
+bool SpareChannel::close_for_room() {
+  disabled_ = true;
+  if (!spare_) return false;
+  spare_.reset();  // channel closed: its /bin/sh's `read` meets EOF and it exits
+  return true;
+}
+
+}  // namespace labgate::transport
