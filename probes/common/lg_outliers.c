@@ -38,7 +38,7 @@ void lg_outliers_free(lg_outliers* o) {
   o->worst_cap = o->over_cap = o->worst_len = o->over_len = 0;
 }
 
-static void swap(lg_outlier* a, lg_outlier* b) {
+static void swap_outliers(lg_outlier* a, lg_outlier* b) {
   lg_outlier t = *a;
   *a = *b;
   *b = t;
@@ -46,7 +46,7 @@ static void swap(lg_outlier* a, lg_outlier* b) {
 
 static void sift_up(lg_outlier* h, size_t i) {
   while (i > 0 && h[(i - 1) / 2].value_ns > h[i].value_ns) {
-    swap(&h[(i - 1) / 2], &h[i]);
+    swap_outliers(&h[(i - 1) / 2], &h[i]);
     i = (i - 1) / 2;
   }
 }
@@ -57,7 +57,7 @@ static void sift_down(lg_outlier* h, size_t len, size_t i) {
     if (l < len && h[l].value_ns < h[m].value_ns) m = l;
     if (r < len && h[r].value_ns < h[m].value_ns) m = r;
     if (m == i) return;
-    swap(&h[i], &h[m]);
+    swap_outliers(&h[i], &h[m]);
     i = m;
   }
 }
@@ -90,7 +90,7 @@ static void sort_by_time(lg_outlier* v, unsigned char* f, size_t n) {
   for (i = 1; i < n; i++) {
     for (j = i; j > 0 && v[j - 1].at_ns > v[j].at_ns; j--) {
       unsigned char t = f[j - 1];
-      swap(&v[j - 1], &v[j]);
+      swap_outliers(&v[j - 1], &v[j]);
       f[j - 1] = f[j];
       f[j] = t;
     }

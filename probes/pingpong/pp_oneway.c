@@ -9,7 +9,7 @@
 
 static int64_t width(const pp_ow_exchange* e) { return e->t4 - e->t1; }
 
-static void swap(pp_ow_exchange* x, pp_ow_exchange* y) {
+static void swap_exchanges(pp_ow_exchange* x, pp_ow_exchange* y) {
   pp_ow_exchange t = *x;
   *x = *y;
   *y = t;
@@ -22,7 +22,7 @@ static void keep(pp_oneway* o, const pp_ow_exchange* e) {
     i = o->kept_len++;
     o->kept[i] = *e;
     while (i > 0 && width(&o->kept[(i - 1) / 2]) < width(&o->kept[i])) {
-      swap(&o->kept[(i - 1) / 2], &o->kept[i]);
+      swap_exchanges(&o->kept[(i - 1) / 2], &o->kept[i]);
       i = (i - 1) / 2;
     }
     return;
@@ -34,7 +34,7 @@ static void keep(pp_oneway* o, const pp_ow_exchange* e) {
     if (l < o->kept_len && width(&o->kept[l]) > width(&o->kept[m])) m = l;
     if (r < o->kept_len && width(&o->kept[r]) > width(&o->kept[m])) m = r;
     if (m == i) return;
-    swap(&o->kept[m], &o->kept[i]);
+    swap_exchanges(&o->kept[m], &o->kept[i]);
     i = m;
   }
 }

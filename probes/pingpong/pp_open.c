@@ -102,7 +102,13 @@ static int receive_ready(pp_client* c, open_state* o) {
     o->rx_off += (size_t)n;
     if (o->rx_off < cfg->size) continue;
     o->rx_off = 0;
-    if (!pp_seqwin_oldest(&c->win, &expected) || pp_get_seq(c->rx) != expected) {
+    /* A reply with no request outstanding has no expected sequence to name. */
+    if (!pp_seqwin_oldest(&c->win, &expected)) {
+      pp_fail(c, "reply carries sequence %llu, but no request is outstanding: the TCP stream is out of step",
+              (unsigned long long)pp_get_seq(c->rx));
+      return -1;
+    }
+    if (pp_get_seq(c->rx) != expected) {
       pp_fail(c, "reply carries sequence %llu, expected %llu: the TCP stream is out of step",
               (unsigned long long)pp_get_seq(c->rx), (unsigned long long)expected);
       return -1;

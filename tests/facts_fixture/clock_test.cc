@@ -14,7 +14,7 @@ namespace {
 using checks::Verdict;
 using ::testing::HasSubstr;
 
-const std::string kFixtures = LABGATE_SOURCE_DIR "/tests/fixtures/";
+const std::string kAllFixtures = LABGATE_SOURCE_DIR "/tests/fixtures/";
 
 profile::Preconditions clock_rule() {
   profile::Preconditions p;
@@ -33,21 +33,21 @@ TEST(ClockRoots, TheProbeIsAskedForTheClockAndTheProcesses) {
 
 TEST(ClockRoots, UnsynchronisedBeforeTheTuningSynchronisedAfter) {
   const auto before =
-      checks::check_host("a", facts_of_root(kFixtures + "rhel58/before", clock_rule()), clock_rule());
+      checks::check_host("a", facts_of_root(kAllFixtures + "rhel58/before", clock_rule()), clock_rule());
   ASSERT_EQ(before.size(), 2u);
   EXPECT_EQ(before[0].verdict, Verdict::kFail);
   EXPECT_THAT(before[0].message, HasSubstr("status 0x40 (UNSYNC), adjtimex returned 5 (TIME_ERROR)"));
   EXPECT_EQ(before[0].fix.substr(before[0].fix.rfind('\n') + 1), "chkconfig ntpd on; service ntpd start");
   EXPECT_EQ(before[1].verdict, Verdict::kFail);  // maxerror 16 s
   const auto after =
-      checks::check_host("a", facts_of_root(kFixtures + "rhel58/after", clock_rule()), clock_rule());
+      checks::check_host("a", facts_of_root(kAllFixtures + "rhel58/after", clock_rule()), clock_rule());
   for (const auto& r : after) EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
   EXPECT_EQ(after[1].found, "284us");
 }
 
 TEST(ClockRoots, NoRecordingIsNotCheckable) {
   const auto rs =
-      checks::check_host("s", facts_of_root(kFixtures + "systemd/root", clock_rule()), clock_rule());
+      checks::check_host("s", facts_of_root(kAllFixtures + "systemd/root", clock_rule()), clock_rule());
   ASSERT_EQ(rs.size(), 2u);
   for (const auto& r : rs) {
     EXPECT_EQ(r.verdict, Verdict::kNotCheckable);

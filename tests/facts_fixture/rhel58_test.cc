@@ -21,26 +21,26 @@ using checks::CheckResult;
 using checks::Verdict;
 using ::testing::HasSubstr;
 
-const std::string kFixtures = LABGATE_SOURCE_DIR "/tests/fixtures/rhel58/";
+const std::string kRhel58Fixtures = LABGATE_SOURCE_DIR "/tests/fixtures/rhel58/";
 
-const profile::Profile& example() {
+const profile::Profile& rhel58_example() {
   static const profile::Profile p =
       profile::load_or_throw(LABGATE_SOURCE_DIR "/profiles/example-rhel58-pair.toml");
   return p;
 }
 
 const facts::Facts& before() {
-  static const facts::Facts f = facts_of_root(kFixtures + "before", example().preconditions);
+  static const facts::Facts f = facts_of_root(kRhel58Fixtures + "before", rhel58_example().preconditions);
   return f;
 }
 
 const facts::Facts& after() {
-  static const facts::Facts f = facts_of_root(kFixtures + "after", example().preconditions);
+  static const facts::Facts f = facts_of_root(kRhel58Fixtures + "after", rhel58_example().preconditions);
   return f;
 }
 
-std::vector<CheckResult> judge(const facts::Facts& a, const facts::Facts& b) {
-  return checks::check_all({{"a", &a}, {"b", &b}}, example().preconditions);
+std::vector<CheckResult> judge_pair(const facts::Facts& a, const facts::Facts& b) {
+  return checks::check_all({{"a", &a}, {"b", &b}}, rhel58_example().preconditions);
 }
 
 // rule -> verdict for one host.
@@ -51,15 +51,15 @@ std::map<std::string, Verdict> verdicts(const std::vector<CheckResult>& rs, cons
   return out;
 }
 
-const CheckResult& result(const std::vector<CheckResult>& rs, const std::string& host,
-                          const std::string& rule) {
+const CheckResult& result_on_host(const std::vector<CheckResult>& rs, const std::string& host,
+                                  const std::string& rule) {
   for (const CheckResult& r : rs)
     if (r.host == host && r.rule == rule) return r;
   throw std::runtime_error("no result " + host + "/" + rule);
 }
 
 TEST(Rhel58Before, EveryRuleTheSeedsTuningChangesFails) {
-  const auto rs = judge(before(), before());
+  const auto rs = judge_pair(before(), before());
   const auto v = verdicts(rs, "b");
   std::set<std::string> failed, passed, unknown;
   for (const auto& [rule, verdict] : v)
@@ -74,8 +74,9 @@ TEST(Rhel58Before, EveryRuleTheSeedsTuningChangesFails) {
                         "modules/tg3/configured/tg3_disable_eee", "interfaces/eth1/driver_version"})
     EXPECT_TRUE(failed.count(r)) << r;
   // Every sysctl the seed tunes, and every service it turns off.
-  for (const auto& s : example().preconditions.sysctl) EXPECT_TRUE(failed.count("sysctl/" + s.key)) << s.key;
-  for (const auto& s : example().preconditions.services_disabled)
+  for (const auto& s : rhel58_example().preconditions.sysctl)
+    EXPECT_TRUE(failed.count("sysctl/" + s.key)) << s.key;
+  for (const auto& s : rhel58_example().preconditions.services_disabled)
     EXPECT_TRUE(failed.count("service/" + s)) << s;
   // What the seed did not change holds already.
   for (const char* r : {"os_release", "kernel_release", "modules/tg3/loaded", "interfaces/eth1/driver",
@@ -87,26 +88,27 @@ TEST(Rhel58Before, EveryRuleTheSeedsTuningChangesFails) {
 }
 
 TEST(Rhel58Before, MessagesNameTheHostThePathAndBothValues) {
-  const auto rs = judge(before(), before());
-  EXPECT_EQ(result(rs, "b", "sysctl/net.ipv4.tcp_sack").message,
+  const auto rs = judge_pair(before(), before());
+  EXPECT_EQ(result_on_host(rs, "b", "sysctl/net.ipv4.tcp_sack").message,
             "host b: /proc/sys/net/ipv4/tcp_sack is 1, profile wants 0");
   EXPECT_EQ(
-      result(rs, "b", "sysctl/net.ipv4.tcp_rmem").message,
+      result_on_host(rs, "b", "sysctl/net.ipv4.tcp_rmem").message,
       "host b: /proc/sys/net/ipv4/tcp_rmem is 4096 87380 4194304, profile wants 4096 87380 16777216 (field 3 "
       "differs)");
-  EXPECT_EQ(result(rs, "a", "modules/tg3/version").message,
+  EXPECT_EQ(result_on_host(rs, "a", "modules/tg3/version").message,
             "host a: /sys/module/tg3/version is 3.119, profile wants 3.125g");
-  EXPECT_EQ(result(rs, "a", "service/avahi-daemon").message,
+  EXPECT_EQ(result_on_host(rs, "a", "service/avahi-daemon").message,
             "host a: avahi-daemon is on in runlevels 3 4 5 (/etc/rc.d/rc3.d/S98avahi-daemon) and running "
             "(/var/lock/subsys/avahi-daemon), profile wants it off and stopped");
-  EXPECT_EQ(result(rs, "a", "service/firstboot").found, "on in 3 5");  // one-shot: on, but nothing runs
-  EXPECT_EQ(result(rs, "a", "modules/tg3/parameters/tg3_disable_eee").message,
+  EXPECT_EQ(result_on_host(rs, "a", "service/firstboot").found,
+            "on in 3 5");  // one-shot: on, but nothing runs
+  EXPECT_EQ(result_on_host(rs, "a", "modules/tg3/parameters/tg3_disable_eee").message,
             "host a: /sys/module/tg3/parameters/tg3_disable_eee does not exist: tg3 3.119 has no parameter "
             "tg3_disable_eee");
 }
 
 TEST(Rhel58Before, TheFixScriptIsTheSeedsTuningSection) {
-  const auto rs = judge(before(), before());
+  const auto rs = judge_pair(before(), before());
   const std::string s = checks::fix_script("b", rs, "profiles/example-rhel58-pair.toml");
   EXPECT_THAT(s, HasSubstr("sysctl -w 'net.ipv4.tcp_sack=0'\n# and for the next boot:\n"
                            "echo 'net.ipv4.tcp_sack = 0' >> /etc/sysctl.conf\n"));
@@ -123,7 +125,7 @@ TEST(Rhel58Before, TheFixScriptIsTheSeedsTuningSection) {
 }
 
 TEST(Rhel58After, EverythingPassesButWhatTheSeedLeftUndoneOrTheHostCannotShow) {
-  const auto rs = judge(after(), after());
+  const auto rs = judge_pair(after(), after());
   std::map<std::string, Verdict> not_passed;
   for (const CheckResult& r : rs)
     if (r.host == "b" && r.verdict != Verdict::kPass) not_passed[r.rule] = r.verdict;
@@ -137,10 +139,10 @@ TEST(Rhel58After, EverythingPassesButWhatTheSeedLeftUndoneOrTheHostCannotShow) {
                                                         {"cpu/max_cstate", Verdict::kFail},
                                                         {"cpu/governor", Verdict::kNotCheckable}}));
   EXPECT_THAT(
-      result(rs, "b", "cpu/max_cstate").message,
+      result_on_host(rs, "b", "cpu/max_cstate").message,
       HasSubstr(
           "this kernel has no intel_idle, so intel_idle.max_cstate=0 on the command line does nothing"));
-  EXPECT_THAT(result(rs, "b", "cpu/governor").reason, HasSubstr("cpufreq is not active"));
+  EXPECT_THAT(result_on_host(rs, "b", "cpu/governor").reason, HasSubstr("cpufreq is not active"));
   for (const CheckResult& r : rs) {
     if (r.host == "pair") {
       EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
@@ -149,15 +151,15 @@ TEST(Rhel58After, EverythingPassesButWhatTheSeedLeftUndoneOrTheHostCannotShow) {
 }
 
 TEST(Rhel58Pair, ATunedAndAnUntunedHostDifferSideBySide) {
-  const auto rs = judge(after(), before());
-  const CheckResult& v = result(rs, "pair", "pair/same/modules.tg3.version");
+  const auto rs = judge_pair(after(), before());
+  const CheckResult& v = result_on_host(rs, "pair", "pair/same/modules.tg3.version");
   EXPECT_EQ(v.verdict, Verdict::kFail);
   EXPECT_EQ(v.message,
             "pair: modules.tg3.version differs: a 3.125g (/sys/module/tg3/version), b 3.119 "
             "(/sys/module/tg3/version)");
-  EXPECT_EQ(result(rs, "pair", "pair/same/kernel_release").verdict, Verdict::kPass);
-  EXPECT_EQ(result(rs, "pair", "pair/same/sysctl.net.ipv4.tcp_sack").verdict, Verdict::kFail);
-  EXPECT_EQ(result(rs, "pair", "pair/same/kernel_cmdline").verdict, Verdict::kFail);
+  EXPECT_EQ(result_on_host(rs, "pair", "pair/same/kernel_release").verdict, Verdict::kPass);
+  EXPECT_EQ(result_on_host(rs, "pair", "pair/same/sysctl.net.ipv4.tcp_sack").verdict, Verdict::kFail);
+  EXPECT_EQ(result_on_host(rs, "pair", "pair/same/kernel_cmdline").verdict, Verdict::kFail);
 }
 
 TEST(Rhel58Facts, TheSnapshotCarriesTheSeedsValuesWithTheirSources) {

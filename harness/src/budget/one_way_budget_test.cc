@@ -12,7 +12,7 @@ using nlohmann::json;
 using profile::Bound;
 using profile::Stat;
 
-Bound bound(Stat s, double limit) { return Bound{s, limit, {"lab.toml", 12, 25}, ""}; }
+Bound one_way_bound(Stat s, double limit) { return Bound{s, limit, {"lab.toml", 12, 25}, ""}; }
 
 /// A reported record as measure::one_way_record writes it (client a, server b).
 json reported() {
@@ -32,15 +32,15 @@ BudgetResult judge(const json& rec, const std::vector<Bound>& b) {
 }
 
 TEST(OneWayBudget, EachDirectionIsJudgedOnItsOwnFigure) {
-  const BudgetResult r =
-      judge(reported(), {bound(Stat::kOneWayP99Forward, 10'000), bound(Stat::kOneWayMaxReverse, 15'000)});
+  const BudgetResult r = judge(reported(), {one_way_bound(Stat::kOneWayP99Forward, 10'000),
+                                            one_way_bound(Stat::kOneWayMaxReverse, 15'000)});
   EXPECT_TRUE(r.pass) << r.failure_message();
   EXPECT_EQ(r.verdicts.at(0).observed, 9'000);
   EXPECT_EQ(r.verdicts.at(0).error_bound, 1'500);
   EXPECT_EQ(r.verdicts.at(0).direction, "a->b");
   EXPECT_EQ(r.verdicts.at(1).observed, 15'000);  // exactly at the limit passes
   EXPECT_EQ(r.verdicts.at(1).direction, "b->a");
-  const BudgetResult over = judge(reported(), {bound(Stat::kOneWayP50Reverse, 3'000)});
+  const BudgetResult over = judge(reported(), {one_way_bound(Stat::kOneWayP50Reverse, 3'000)});
   EXPECT_FALSE(over.pass);
   EXPECT_EQ(
       over.failure_message(),
@@ -54,7 +54,7 @@ TEST(OneWayBudget, ABoundTooWideFailsNotJudgedWithTheRecordsReason) {
   rec["why_not"] = "offset bound 37.02us exceeds one_way_max_error 5us";
   rec.erase("a_to_b");
   rec.erase("b_to_a");
-  const BudgetResult r = judge(rec, {bound(Stat::kOneWayP99Forward, 10'000)});
+  const BudgetResult r = judge(rec, {one_way_bound(Stat::kOneWayP99Forward, 10'000)});
   EXPECT_FALSE(r.pass);
   EXPECT_FALSE(r.verdicts.at(0).observed);
   EXPECT_EQ(r.verdicts.at(0).error_bound, 37'020);
@@ -65,12 +65,12 @@ TEST(OneWayBudget, ABoundTooWideFailsNotJudgedWithTheRecordsReason) {
 }
 
 TEST(OneWayBudget, NoRecordOrNoLimitIsNeverAPass) {
-  const BudgetResult none = judge(nullptr, {bound(Stat::kOneWayMaxForward, 1e9)});
+  const BudgetResult none = judge(nullptr, {one_way_bound(Stat::kOneWayMaxForward, 1e9)});
   EXPECT_FALSE(none.pass);
   EXPECT_THAT(none.failure_message(), ::testing::HasSubstr("not judged: no one-way record"));
   json unlimited = reported();
   unlimited["max_error_ns"] = nullptr;
-  const BudgetResult r = judge(unlimited, {bound(Stat::kOneWayMaxForward, 1e9)});
+  const BudgetResult r = judge(unlimited, {one_way_bound(Stat::kOneWayMaxForward, 1e9)});
   EXPECT_FALSE(r.pass);
   EXPECT_THAT(r.failure_message(), ::testing::HasSubstr("not judged: no one_way_max_error"));
 }

@@ -37,7 +37,7 @@ std::vector<const facts::ClockDaemonReport*> synced_reports(const Ctx& c) {
 }
 
 // Starting the daemon, in the host's generation of init. RHEL 5 has ntpd only.
-std::string start_fix(const Ctx& c, const std::string& daemon) {
+std::string clock_daemon_start_fix(const Ctx& c, const std::string& daemon) {
   const bool systemd = style_of(c.f) == Style::kSystemd;
   const std::string d = daemon == "any" ? (systemd ? "chrony" : "ntpd") : daemon;
   if (d == "ptp4l")
@@ -54,7 +54,8 @@ std::string diagnose_fix(const Ctx& c) {
   if (runs(c, "chrony")) out += "\nchronyc sources -v";
   if (runs(c, "ntpd")) out += "\nntpq -p";
   if (runs(c, "ptp4l")) out += "\npmc -u -b 0 'GET PORT_DATA_SET'";
-  if (!runs(c, "chrony") && !runs(c, "ntpd") && !runs(c, "ptp4l")) out += "\n" + start_fix(c, "any");
+  if (!runs(c, "chrony") && !runs(c, "ntpd") && !runs(c, "ptp4l"))
+    out += "\n" + clock_daemon_start_fix(c, "any");
   return out;
 }
 
@@ -160,7 +161,7 @@ void judge_source(Ctx& c, const std::string& want) {
     fail_with(r,
               (want == "any" ? std::string("no time daemon (chronyd, ntpd, ptp4l)") : process_of(want)) +
                   " is running, profile wants " + want,
-              "(none running)", "/proc", start_fix(c, want));
+              "(none running)", "/proc", clock_daemon_start_fix(c, want));
     return;
   }
   if (!unread.empty()) {

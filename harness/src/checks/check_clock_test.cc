@@ -36,8 +36,9 @@ profile::Preconditions clock_rule(std::optional<bool> synced, std::optional<int>
 }
 
 // A host whose kernel says `synced`, running `process`, whose daemon printed `fixture`.
-facts::Facts host(bool synced, long long maxerror_us, const std::string& process, const std::string& daemon,
-                  const std::string& command, const std::string& fixture, int exit_status = 0) {
+facts::Facts clock_host(bool synced, long long maxerror_us, const std::string& process,
+                        const std::string& daemon, const std::string& command, const std::string& fixture,
+                        int exit_status = 0) {
   facts::Facts f = tuned_rhel5();
   f.sections.insert({"clock", "processes"});
   f.clock.synchronized = {synced, "adjtimex", "", false,
@@ -58,7 +59,7 @@ facts::Facts host(bool synced, long long maxerror_us, const std::string& process
 }
 
 facts::Facts chrony_synced() {
-  return host(true, 1500, "chronyd", "chrony", "chronyc -c tracking", "chronyc-tracking-synced.csv");
+  return clock_host(true, 1500, "chronyd", "chrony", "chronyc -c tracking", "chronyc-tracking-synced.csv");
 }
 
 TEST(Clock, ChronySynchronisedWithinItsBoundPassesEveryRule) {
@@ -80,9 +81,10 @@ TEST(Clock, ABoundTighterThanTheDaemonsFailsWithAFixNote) {
 }
 
 TEST(Clock, AnUnsynchronisedKernelFailsAndSaysWhatToLookAt) {
-  const auto rs = check_host(
-      "b", host(false, 16000000, "chronyd", "chrony", "chronyc -c tracking", "chronyc-tracking-unsynced.csv"),
-      clock_rule(true, 100, "chrony"));
+  const auto rs = check_host("b",
+                             clock_host(false, 16000000, "chronyd", "chrony", "chronyc -c tracking",
+                                        "chronyc-tracking-unsynced.csv"),
+                             clock_rule(true, 100, "chrony"));
   const CheckResult& s = find(rs, "clock/synchronized");
   EXPECT_EQ(s.verdict, Verdict::kFail);
   EXPECT_THAT(s.message, HasSubstr("UNSYNC"));
@@ -95,7 +97,7 @@ TEST(Clock, AnUnsynchronisedKernelFailsAndSaysWhatToLookAt) {
 
 TEST(Clock, AKernelStillMarkedSynchronisedByALostDaemonFails) {
   const auto rs =
-      check_host("b", host(true, 900, "ntpd", "ntpd", "ntpq -c rv", "ntpq-rv-peer-not-disciplined.txt"),
+      check_host("b", clock_host(true, 900, "ntpd", "ntpd", "ntpq -c rv", "ntpq-rv-peer-not-disciplined.txt"),
                  clock_rule(true, std::nullopt, std::nullopt));
   EXPECT_EQ(rs[0].verdict, Verdict::kFail);
   EXPECT_THAT(rs[0].message, HasSubstr("no running daemon does"));
@@ -103,25 +105,26 @@ TEST(Clock, AKernelStillMarkedSynchronisedByALostDaemonFails) {
 }
 
 TEST(Clock, Rhel5NtpdPassesAndNoDaemonRunningGetsChkconfig) {
-  const auto ok = check_host("a", host(true, 300, "ntpd", "ntpd", "ntpq -c rv", "ntpq-rv-rhel5-synced.txt"),
-                             clock_rule(true, 500, "ntpd"));
+  const auto ok =
+      check_host("a", clock_host(true, 300, "ntpd", "ntpd", "ntpq -c rv", "ntpq-rv-rhel5-synced.txt"),
+                 clock_rule(true, 500, "ntpd"));
   for (const auto& r : ok) EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
-  const auto none =
-      check_host("a", host(false, 16000000, "", "", "", ""), clock_rule(std::nullopt, std::nullopt, "any"));
+  const auto none = check_host("a", clock_host(false, 16000000, "", "", "", ""),
+                               clock_rule(std::nullopt, std::nullopt, "any"));
   EXPECT_EQ(none[0].verdict, Verdict::kFail);
   EXPECT_EQ(none[0].fix, "chkconfig ntpd on; service ntpd start");
 }
 
 TEST(Clock, Ptp4lOnSystemdAndItsGrandmasterItself) {
-  facts::Facts slave = host(true, 400, "ptp4l", "ptp4l", "pmc", "pmc-time-status-slave.txt");
+  facts::Facts slave = clock_host(true, 400, "ptp4l", "ptp4l", "pmc", "pmc-time-status-slave.txt");
   slave.services.init = text("systemd", "/proc/1/stat");
   const auto ok = check_host("b", slave, clock_rule(true, 1, "ptp4l"));
   for (const auto& r : ok) EXPECT_EQ(r.verdict, Verdict::kPass) << r.message;
-  facts::Facts gm = host(true, 400, "ptp4l", "ptp4l", "pmc", "pmc-time-status-master.txt");
+  facts::Facts gm = clock_host(true, 400, "ptp4l", "ptp4l", "pmc", "pmc-time-status-master.txt");
   EXPECT_EQ(
       find(check_host("b", gm, clock_rule(std::nullopt, std::nullopt, "ptp4l")), "clock/source").verdict,
       Verdict::kFail);
-  facts::Facts nothing = host(false, 16000000, "", "", "", "");
+  facts::Facts nothing = clock_host(false, 16000000, "", "", "", "");
   nothing.services.init = text("systemd", "/proc/1/stat");
   EXPECT_EQ(check_host("b", nothing, clock_rule(std::nullopt, std::nullopt, "ptp4l"))[0].fix,
             "systemctl enable --now ptp4l phc2sys  # interface and options in /etc/sysconfig/ptp4l");
@@ -129,9 +132,9 @@ TEST(Clock, Ptp4lOnSystemdAndItsGrandmasterItself) {
 
 TEST(Clock, WhatCannotBeReadIsNotCheckable) {
   // chronyd runs but chronyc cannot talk to it: source is unknown, not passed.
-  const auto rs =
-      check_host("b", host(true, 100, "chronyd", "chrony", "chronyc -c tracking", "chronyc-no-daemon.txt", 1),
-                 clock_rule(std::nullopt, std::nullopt, "chrony"));
+  const auto rs = check_host(
+      "b", clock_host(true, 100, "chronyd", "chrony", "chronyc -c tracking", "chronyc-no-daemon.txt", 1),
+      clock_rule(std::nullopt, std::nullopt, "chrony"));
   EXPECT_EQ(rs[0].verdict, Verdict::kNotCheckable);
   EXPECT_THAT(rs[0].reason, HasSubstr("506 Cannot talk to daemon"));
   // adjtimex refused (a seccomp profile): not checkable with the error.

@@ -38,12 +38,6 @@ std::string grubby_path(const std::string& image) {
   return image.rfind("/boot/", 0) == 0 ? image : "/boot" + image;
 }
 
-std::string joined(const std::vector<std::string>& ws) {
-  std::string out;
-  for (const std::string& w : ws) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
-
 // How the boot line is named in messages.
 std::string boot_label(const facts::Facts& f) {
   return f.boot.loader.value == "grub2" ? " (GRUB 2 defaults)" : " (the default entry)";
@@ -54,8 +48,8 @@ std::string boot_label(const facts::Facts& f) {
 std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>& add,
                           const std::vector<std::string>& remove) {
   const std::string loader = f.boot.loader.value.value_or("");
-  const std::string args_flags = (add.empty() ? "" : " --args=" + sh_quote(joined(add))) +
-                                 (remove.empty() ? "" : " --remove-args=" + sh_quote(joined(remove)));
+  const std::string args_flags = (add.empty() ? "" : " --args=" + sh_quote(joined_words(add))) +
+                                 (remove.empty() ? "" : " --remove-args=" + sh_quote(joined_words(remove)));
   if (loader == "grub-legacy" && f.boot.kernel_image.value && f.boot.kernel_args.value) {
     std::vector<std::string> next;
     for (const std::string& w : words(*f.boot.kernel_args.value)) {
@@ -66,7 +60,7 @@ std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>&
     }
     next.insert(next.end(), add.begin(), add.end());
     return note(f.boot.kernel_args.source + " (the default entry) should read:") + "\n" +
-           note("  kernel " + *f.boot.kernel_image.value + " " + joined(next)) +
+           note("  kernel " + *f.boot.kernel_image.value + " " + joined_words(next)) +
            "\ngrubby --update-kernel=" + sh_quote(grubby_path(*f.boot.kernel_image.value)) + args_flags;
   }
   if (loader == "grub2") {
@@ -75,12 +69,13 @@ std::string boot_args_fix(const facts::Facts& f, const std::vector<std::string>&
         id == "rhel" || id == "centos" || id == "rocky" || id == "almalinux" || id == "fedora";
     if (rhel_like) return "grubby --update-kernel=ALL" + args_flags;
     std::string text = "In /etc/default/grub (" + f.boot.kernel_args.source + "), GRUB_CMDLINE_LINUX:";
-    if (!add.empty()) text += " add " + joined(add) + ";";
-    if (!remove.empty()) text += " remove " + joined(remove) + " (also from GRUB_CMDLINE_LINUX_DEFAULT);";
+    if (!add.empty()) text += " add " + joined_words(add) + ";";
+    if (!remove.empty())
+      text += " remove " + joined_words(remove) + " (also from GRUB_CMDLINE_LINUX_DEFAULT);";
     return note(text) + "\n# then regenerate the boot menu:\nupdate-grub";
   }
-  return note("On the boot loader's kernel line:" + (add.empty() ? "" : " add " + joined(add)) +
-              (remove.empty() ? "" : " remove " + joined(remove))) +
+  return note("On the boot loader's kernel line:" + (add.empty() ? "" : " add " + joined_words(add)) +
+              (remove.empty() ? "" : " remove " + joined_words(remove))) +
          "\n# (no /boot/grub/grub.conf or /etc/default/grub was found to say where)";
 }
 

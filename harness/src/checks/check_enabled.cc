@@ -6,7 +6,7 @@
 namespace labgate::checks::internal {
 namespace {
 
-std::string start_fix(const facts::Facts& f, const std::string& name) {
+std::string service_start_fix(const facts::Facts& f, const std::string& name) {
   if (style_of(f) == Style::kSystemd) return "systemctl enable --now " + sh_quote(name);
   return "chkconfig " + sh_quote(name) + " on; service " + sh_quote(name) + " start";
 }
@@ -22,8 +22,9 @@ void check_services_enabled(Ctx& c) {
     if (s.kind == "absent") {
       fail_with(r, name + " is not installed (" + s.enabled.note + "), profile wants it enabled and running",
                 "not installed", s.enabled.source,
-                style_of(c.f) == Style::kSystemd ? "dnf install -y " + sh_quote(name) + "\n" + start_fix(c.f, name)
-                                                 : "yum install -y " + sh_quote(name) + "\n" + start_fix(c.f, name));
+                style_of(c.f) == Style::kSystemd
+                    ? "dnf install -y " + sh_quote(name) + "\n" + service_start_fix(c.f, name)
+                    : "yum install -y " + sh_quote(name) + "\n" + service_start_fix(c.f, name));
       continue;
     }
     if (!s.running.value) {
@@ -53,8 +54,8 @@ void check_services_enabled(Ctx& c) {
     if (enabled && running)
       pass(r, name + " (" + source + ", " + s.running.source + ")", found, source);
     else
-      fail(r, name + " (" + source + ", " + s.running.source + ")", found, enabled ? s.running.source : source,
-           start_fix(c.f, s.kind == "systemd" ? s.unit : name));
+      fail(r, name + " (" + source + ", " + s.running.source + ")", found,
+           enabled ? s.running.source : source, service_start_fix(c.f, s.kind == "systemd" ? s.unit : name));
   }
 }
 

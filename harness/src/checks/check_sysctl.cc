@@ -5,12 +5,6 @@
 namespace labgate::checks::internal {
 namespace {
 
-std::string joined(const std::vector<std::string>& fields) {
-  std::string out;
-  for (const std::string& f : fields) out += (out.empty() ? "" : " ") + f;
-  return out;
-}
-
 bool same_field(const std::string& a, const std::string& b) {
   const auto x = to_int(a), y = to_int(b);
   return x && y ? *x == *y : a == b;
@@ -51,7 +45,7 @@ std::string persist_sysctl_fix(const facts::Facts& f, const std::string& key, co
 
 void check_sysctl(Ctx& c) {
   for (const profile::SysctlExpectation& e : c.pre.sysctl) {
-    const std::string want = joined(e.fields);
+    const std::string want = joined_words(e.fields);
     CheckResult& r = start(c, "sysctl/" + e.key, want);
     auto it = c.f.sysctl.find(e.key);
     if (it == c.f.sysctl.end()) {

@@ -115,6 +115,12 @@ std::vector<std::string> words(std::string_view s) {
   return out;
 }
 
+std::string joined_words(const std::vector<std::string>& ws) {
+  std::string out;
+  for (const std::string& w : ws) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 std::optional<long long> to_int(std::string_view s) {
   long long v = 0;
   const char* end = s.data() + s.size();

@@ -68,6 +68,8 @@ std::string sh_quote(std::string_view s);
 std::string sed_escape(std::string_view s);
 /// Whitespace-separated words.
 std::vector<std::string> words(std::string_view s);
+/// The words joined by single spaces (the inverse of words()).
+std::string joined_words(const std::vector<std::string>& ws);
 /// Parses a whole decimal integer.
 std::optional<long long> to_int(std::string_view s);
 

@@ -19,7 +19,7 @@
 namespace labgate::cli {
 namespace {
 
-std::vector<std::string> chosen_hosts(const profile::Profile& p, const std::string& only) {
+std::vector<std::string> hosts_to_check(const profile::Profile& p, const std::string& only) {
   if (!only.empty()) {
     if (!p.find_host(only)) throw Failure(ExitCode::kUsageError, "host '" + only + "' is not in " + p.path);
     return {only};
@@ -39,7 +39,8 @@ gate::PreconditionsOutcome gather(const profile::Profile& p, const std::vector<s
 ExitCode print_facts(const std::string& path, const std::string& host) {
   const auto p = profile::load_or_throw(path);
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& s : gather(p, chosen_hosts(p, host)).snapshots) out[s.host] = nlohmann::json::parse(s.raw);
+  for (const auto& s : gather(p, hosts_to_check(p, host)).snapshots)
+    out[s.host] = nlohmann::json::parse(s.raw);
   std::cout << out.dump(2) << "\n";
   return ExitCode::kPassed;
 }
@@ -66,7 +67,7 @@ void print_table(const std::string& title, const std::vector<checks::CheckResult
 
 ExitCode check(const std::string& path, const std::string& host, const std::string& fix_file) {
   const auto p = profile::load_or_throw(path);
-  const gate::PreconditionsOutcome outcome = gather(p, chosen_hosts(p, host));
+  const gate::PreconditionsOutcome outcome = gather(p, hosts_to_check(p, host));
   const auto& snapshots = outcome.snapshots;
   const auto& results = outcome.results;
   std::vector<std::string> groups;

@@ -19,7 +19,7 @@ struct LeaseArgs {
   bool force = false;
 };
 
-std::vector<profile::Host> chosen_hosts(const profile::Profile& p, const std::vector<std::string>& names) {
+std::vector<profile::Host> hosts_to_lease(const profile::Profile& p, const std::vector<std::string>& names) {
   if (names.empty()) return p.hosts;
   std::vector<profile::Host> out;
   for (const auto& n : names) {
@@ -50,7 +50,7 @@ void print(const std::string& lab, const std::vector<lease::LeaseStatus>& states
 
 ExitCode run_lease(const LeaseArgs& a, bool do_break) {
   const profile::Profile p = profile::load_or_throw(a.profile);
-  const auto hosts = chosen_hosts(p, a.hosts);
+  const auto hosts = hosts_to_lease(p, a.hosts);
   lease::LeaseOptions o;
   o.wait = p.lease_wait;
   if (do_break) {

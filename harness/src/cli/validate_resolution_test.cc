@@ -16,10 +16,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class ValidateResolution : public testing::Test {
+class ValidateResolution : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(testing::TempDir() + "/validate_res_" + std::to_string(getpid()))
+    dir_ = std::filesystem::path(::testing::TempDir() + "/validate_res_" + std::to_string(getpid()))
                .lexically_normal();
     std::filesystem::create_directories(dir_);
     std::ofstream(dir_ + "/p.toml") << "[lab]\nname = \"x\"\n[defaults.ssh]\nssh_config = \"ssh_config\"\n"

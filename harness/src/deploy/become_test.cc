@@ -75,7 +75,7 @@ TEST(SudoRunner, APasswordRequiringSudoIsRefusedWithTheSudoersLines) {
   FakeTransport t("a");
   t.on({"sudo", "-n", "-l"}, FakeTransport::exit_with(1, "sudo: a password is required\n"));
   SudoRunner s(t, perfops());
-  const std::string msg = labgate::testing::could_not_run_message([&] { s.wrap({kProbe}); });
+  const std::string msg = labgate::failure_test_util::could_not_run_message([&] { s.wrap({kProbe}); });
   EXPECT_NE(msg.find("host a: `" + kProbe + "` needs root (become = \"sudo\"), but sudo wants a password"),
             std::string::npos)
       << msg;
@@ -90,7 +90,7 @@ TEST(SudoRunner, ANameIsResolvedToTheFullPathForTheSudoersLine) {
   t.on({"sudo", "-n", "-l"}, FakeTransport::exit_with(1, ""));
   t.on({"/bin/sh", "-c"}, FakeTransport::ok("/usr/bin/ping\n"));
   SudoRunner s(t, perfops());
-  const std::string msg = labgate::testing::could_not_run_message([&] {
+  const std::string msg = labgate::failure_test_util::could_not_run_message([&] {
     s.wrap({"ping", "-f", "198.19.1.2"});
   });
   EXPECT_NE(msg.find("sudo does not let perfops run it as root"), std::string::npos) << msg;
@@ -101,7 +101,7 @@ TEST(SudoRunner, RequirettyShowsOnlyWhenItRunsAndIsNamed) {
   FakeTransport t("a");
   SudoRunner s(t, perfops());
   transport::RunResult r = FakeTransport::exit_with(1, "sudo: sorry, you must have a tty to run sudo\n");
-  const std::string msg = labgate::testing::could_not_run_message([&] { s.check({kProbe}, r); });
+  const std::string msg = labgate::failure_test_util::could_not_run_message([&] { s.check({kProbe}, r); });
   EXPECT_NE(msg.find("sudoers has `Defaults requiretty`"), std::string::npos) << msg;
   EXPECT_NE(msg.find("Defaults:perfops !requiretty"), std::string::npos) << msg;
   EXPECT_NO_THROW(s.check({kProbe}, FakeTransport::exit_with(1, "facts: bad argument\n")));

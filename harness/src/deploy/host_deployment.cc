@@ -23,8 +23,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
@@ -128,11 +126,11 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
   if (!made.ok()) {
     cleaned_ = true;  // not created, or someone else's: not ours to remove
-    fail(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
-         (made.err.find("File exists") != std::string::npos
-              ? " (someone created that unpredictable name first; "
-                "refusing to use it)"
-              : ""));
+    could_not_run(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
+                  (made.err.find("File exists") != std::string::npos
+                       ? " (someone created that unpredictable name first; "
+                         "refusing to use it)"
+                       : ""));
   }
   // Verify what is there now, without following a symlink: ours, 0700, a directory.
   const auto info = transport_.lstat(dir_);
@@ -150,17 +148,18 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
       !why.empty()) {
     transport_.run(cleanup_dir_argv(dir_), o);
     cleaned_ = true;
-    fail(why);
+    could_not_run(why);
   }
   // With sudo, the probes run as root from below probe_dir: whoever may write
   // there has root (docs/security.md, sudo). Only the login user may.
   if (root_ == RootAccess::kSudo && (std::to_string(base.uid) != uid || (base.mode & 077) != 0)) {
     transport_.run(cleanup_dir_argv(dir_), o);
     cleaned_ = true;
-    fail(who + ": become = \"sudo\" runs probes as root from probe_dir " + probe_dir_ +
-         ", so nobody but the login user may write there; it is owned by uid " + std::to_string(base.uid) +
-         " with mode " + octal(base.mode) + " (login uid " + uid +
-         "). Make a private one, e.g. `mkdir -m 0700 /var/tmp/labgate-$USER`, and name it as probe_dir");
+    could_not_run(
+        who + ": become = \"sudo\" runs probes as root from probe_dir " + probe_dir_ +
+        ", so nobody but the login user may write there; it is owned by uid " + std::to_string(base.uid) +
+        " with mode " + octal(base.mode) + " (login uid " + uid +
+        "). Make a private one, e.g. `mkdir -m 0700 /var/tmp/labgate-$USER`, and name it as probe_dir");
   }
   std::string wrong;
   if (!info) {
@@ -175,7 +174,8 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   if (!wrong.empty()) {
     const std::string bad = dir_;
     cleaned_ = true;  // not ours to remove
-    fail(who + ": the run's directory " + bad + " is not what we created: " + wrong + "; refusing to use it");
+    could_not_run(who + ": the run's directory " + bad + " is not what we created: " + wrong +
+                  "; refusing to use it");
   }
   transport_.upload_data(owner_note + "\n", dir_ + "/owner", 0600);
 }
@@ -220,7 +220,7 @@ std::string HostDeployment::install(const std::string& local_probe) {
   if (auto it = installed_.find(name); it != installed_.end()) return it->second;
   // A probe that could not run once (noexec, a wrong binary) fails the same way
   // for every later test, with the first diagnosis, not "already exists".
-  if (auto it = refused_.find(name); it != refused_.end()) fail(it->second);
+  if (auto it = refused_.find(name); it != refused_.end()) could_not_run(it->second);
   try {
     std::string remote = install_once(local_probe, name);
     installed_[name] = remote;
@@ -241,17 +241,18 @@ std::string HostDeployment::install_once(const std::string& local_probe, const s
   const auto r = run({remote, "--self-digest"}, o);
   if (!r.ok()) {
     if (r.exit_status == 126 || r.err.find("Permission denied") != std::string::npos) {
-      fail(exec_failure_message(remote, r));
+      could_not_run(exec_failure_message(remote, r));
     }
-    fail("host " + host_name_ + ": probe " + remote + " does not run: `" + name + " --self-digest` " +
-         r.describe() + ": " + excerpt(r.err) +
-         (r.exit_status == 127 ? "" : " (is it a static x86-64 probe built for this project?)"));
+    could_not_run("host " + host_name_ + ": probe " + remote + " does not run: `" + name +
+                  " --self-digest` " + r.describe() + ": " + excerpt(r.err) +
+                  (r.exit_status == 127 ? "" : " (is it a static x86-64 probe built for this project?)"));
   }
   const std::string reported = trim(r.out);
   if (reported != expected) {
     // What it printed is untrusted (it is not our probe): bounded and escaped.
-    fail("host " + host_name_ + ": probe " + remote + " is not the file uploaded: it reports SHA-256 " +
-         excerpt(reported, 100) + ", the local " + local_probe + " has " + expected);
+    could_not_run("host " + host_name_ + ": probe " + remote +
+                  " is not the file uploaded: it reports SHA-256 " + excerpt(reported, 100) + ", the local " +
+                  local_probe + " has " + expected);
   }
   return remote;
 }
@@ -305,8 +306,8 @@ bool HostDeployment::cleanup(const std::vector<std::string>& then) {
       why = f.what();
     }
   }
-  fail("host " + host_name_ + ": could not clean up " + dir_ + " (" + why +
-       "); the next run that takes the lab lease removes it and stops what it recorded");
+  could_not_run("host " + host_name_ + ": could not clean up " + dir_ + " (" + why +
+                "); the next run that takes the lab lease removes it and stops what it recorded");
 }
 
 }  // namespace labgate::deploy

@@ -15,7 +15,7 @@ results::TestRecord test(TestVerdict v, const std::string& name = "rr") {
   r.name = name;
   return r;
 }
-results::CheckRecord check(CheckVerdict v) {
+results::CheckRecord check_record(CheckVerdict v) {
   results::CheckRecord r;
   r.verdict = v;
   return r;
@@ -24,23 +24,23 @@ results::CheckRecord check(CheckVerdict v) {
 TEST(ExitCodeOf, PassedOnlyWhenNothingFailedOrErred) {
   results::RunResult run;
   EXPECT_EQ(exit_code_of(run), ExitCode::kPassed);
-  run.checks = {check(CheckVerdict::kPass), check(CheckVerdict::kNotCheckable)};
+  run.checks = {check_record(CheckVerdict::kPass), check_record(CheckVerdict::kNotCheckable)};
   run.tests = {test(TestVerdict::kPass)};
   EXPECT_EQ(exit_code_of(run), ExitCode::kPassed);
 }
 
 TEST(ExitCodeOf, AFailedCheckOrTestIsOne) {
   results::RunResult run;
-  run.checks = {check(CheckVerdict::kPass), check(CheckVerdict::kFail)};
+  run.checks = {check_record(CheckVerdict::kPass), check_record(CheckVerdict::kFail)};
   EXPECT_EQ(exit_code_of(run), ExitCode::kGateFailed);
-  run.checks = {check(CheckVerdict::kPass)};
+  run.checks = {check_record(CheckVerdict::kPass)};
   run.tests = {test(TestVerdict::kPass), test(TestVerdict::kFail)};
   EXPECT_EQ(exit_code_of(run), ExitCode::kGateFailed);
 }
 
 TEST(ExitCodeOf, AnErrorRecordOrARunErrorIsThreeEvenBesideFailures) {
   results::RunResult run;
-  run.checks = {check(CheckVerdict::kFail)};
+  run.checks = {check_record(CheckVerdict::kFail)};
   run.tests = {test(TestVerdict::kFail), test(TestVerdict::kError)};
   EXPECT_EQ(exit_code_of(run), ExitCode::kCouldNotRun);
   run.tests = {test(TestVerdict::kPass)};
@@ -52,7 +52,7 @@ TEST(ExitCodeOf, AnErrorRecordOrARunErrorIsThreeEvenBesideFailures) {
 // each CTest step (its own part of the shared run.json).
 TEST(ExitCodeOf, EachProcessAnswersForItsScopeOnly) {
   results::RunResult run;
-  run.checks = {check(CheckVerdict::kFail)};
+  run.checks = {check_record(CheckVerdict::kFail)};
   run.tests = {test(TestVerdict::kFail, "rr"), test(TestVerdict::kError, "jitter"),
                test(TestVerdict::kPass, "stream")};
   const ExitScope whole;

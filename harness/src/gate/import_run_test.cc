@@ -16,9 +16,11 @@
 #include "labgate/gate/records.h"
 #include "labgate/gate/test_cases.h"
 #include "labgate/profile/load.h"
+#include "labgate/results/atomic_file.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/util/exit_code.h"
 #include "results/temp_dir.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::gate {
 namespace {
@@ -27,23 +29,14 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using results::testing::TempDir;
 
-const std::string kTools = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Imported {
   TempDir root{"labgate-import"};
-  profile::Profile profile = profile::load_or_throw(kTools + "import-profile.toml");
+  profile::Profile profile = profile::load_or_throw(tools::test_util::kToolFixtures + "import-profile.toml");
   ImportedRun run;
   ImportedRun import(const std::string& file, const std::string& test = "",
                      std::optional<results::Clock::time_point> started = results::parse_time("2019-03-12T10:15:00Z")) {
     ImportRequest r;
-    r.file = kTools + file;
+    r.file = tools::test_util::kToolFixtures + file;
     r.started = started;
     if (!test.empty()) {
       r.profile = &profile;
@@ -59,18 +52,20 @@ TEST(ImportRun, NetperfRunBecomesAResultsFolderMarkedImported) {
   for (const char* f : {"run.json", "checks.json", "junit.xml", "junit-strict.xml", "metrics.prom", "report.html",
                         "profile.toml", "tests/tcp_rr_64_netperf/a-to-b/measurement.json"})
     EXPECT_TRUE(fs::is_regular_file(r.dir / f)) << f;
-  EXPECT_EQ(slurp(r.dir / "tests/tcp_rr_64_netperf/a-to-b/000-01.txt"), slurp(kTools + "netperf/000-01.txt"))
+  EXPECT_EQ(results::read_file(r.dir / "tests/tcp_rr_64_netperf/a-to-b/000-01.txt"),
+            results::read_file(tools::test_util::kToolFixtures + "netperf/000-01.txt"))
       << "the saved output is kept verbatim";
   EXPECT_EQ(r.dir.filename(), "20190312-101500-imported");
 
   // What compare and trend read: run.json, through the one reader.
   const results::RunResult run = results::RunDir::open(r.dir).load_run();
-  const nlohmann::json j = nlohmann::json::parse(slurp(r.dir / "run.json"));
+  const nlohmann::json j = nlohmann::json::parse(results::read_file(r.dir / "run.json"));
   EXPECT_EQ(j.at("format"), "labgate-run-2");
   ASSERT_TRUE(run.imported.has_value());
   EXPECT_EQ(run.imported->tool, "netperf");
-  EXPECT_EQ(run.imported->file, kTools + "netperf/000-01.txt");
-  EXPECT_EQ(run.imported->sha256, deploy::sha256_file_hex(kTools + "netperf/000-01.txt"));
+  EXPECT_EQ(run.imported->file, tools::test_util::kToolFixtures + "netperf/000-01.txt");
+  EXPECT_EQ(run.imported->sha256,
+            deploy::sha256_file_hex(tools::test_util::kToolFixtures + "netperf/000-01.txt"));
   EXPECT_EQ(run.imported->time_source, "--started");
   EXPECT_EQ(run.conformance(), results::Conformance::kNotChecked);
   EXPECT_EQ(run.conformance_why(), "imported: no preconditions were checked");
@@ -82,17 +77,21 @@ TEST(ImportRun, NetperfRunBecomesAResultsFolderMarkedImported) {
   const results::TestRecord& rec = run.tests[0];
   EXPECT_EQ(rec.test_name(), "tcp_rr_64_netperf/a->b");
   EXPECT_EQ(rec.tool, "netperf");
-  EXPECT_EQ(rec.measurement.at("parameters").at("imported_from"), kTools + "netperf/000-01.txt");
+  EXPECT_EQ(rec.measurement.at("parameters").at("imported_from"),
+            tools::test_util::kToolFixtures + "netperf/000-01.txt");
   EXPECT_EQ(rec.conformance, results::Conformance::kNotChecked);
   ASSERT_EQ(rec.budget.size(), 2u);
   EXPECT_EQ(rec.budget[0].stat, "p99");
   EXPECT_EQ(rec.budget[0].observed, 136000.0);
   EXPECT_EQ(rec.started, results::parse_time("2019-03-12T10:15:00Z"));
 
-  EXPECT_THAT(slurp(r.dir / "report.html"), HasSubstr("IMPORTED from netperf output 000-01.txt"));
-  EXPECT_THAT(slurp(r.dir / "report.html"), HasSubstr("no precondition was checked"));
-  EXPECT_THAT(slurp(r.dir / "junit.xml"), HasSubstr("name=\"labgate.imported_from\" value=\"" + kTools));
-  EXPECT_THAT(slurp(r.dir / "metrics.prom"), HasSubstr("labgate_run_conformance{lab=\"import-test\",state=\"not_checked\"} 1"));
+  EXPECT_THAT(results::read_file(r.dir / "report.html"),
+              HasSubstr("IMPORTED from netperf output 000-01.txt"));
+  EXPECT_THAT(results::read_file(r.dir / "report.html"), HasSubstr("no precondition was checked"));
+  EXPECT_THAT(results::read_file(r.dir / "junit.xml"),
+              HasSubstr("name=\"labgate.imported_from\" value=\"" + tools::test_util::kToolFixtures));
+  EXPECT_THAT(results::read_file(r.dir / "metrics.prom"),
+              HasSubstr("labgate_run_conformance{lab=\"import-test\",state=\"not_checked\"} 1"));
 }
 
 TEST(ImportRun, ARegressionInA2019LogFailsExactlyAsALiveRunWould) {
@@ -113,7 +112,8 @@ TEST(ImportRun, ARegressionInA2019LogFailsExactlyAsALiveRunWould) {
   TestCase c = expand_cases(t.profile, "tcp_stream_64").front();
   c.spec = &spec;
   measure::Measurement m =
-      read_saved_output(kTools + "netperf/000-04.txt", std::nullopt, {test.kind, {}}).measurements.at(0);
+      read_saved_output(tools::test_util::kToolFixtures + "netperf/000-04.txt", std::nullopt, {test.kind, {}})
+          .measurements.at(0);
   const results::TestRecord live = judge_case(c, m, c.pair);
   EXPECT_EQ(live.verdict, imported.verdict);
   EXPECT_EQ(live.failure, imported.failure);
@@ -187,7 +187,7 @@ TEST(ImportRun, StartTimeIsTheToolsOwnElseTheFilesElseStarted) {
   // netperf prints no date: the file's modification time, said as such.
   TempDir dir("labgate-import-mtime");
   const fs::path copy = dir.path() / "tcp_rr-2019.txt";
-  fs::copy_file(kTools + "netperf/000-01.txt", copy);
+  fs::copy_file(tools::test_util::kToolFixtures + "netperf/000-01.txt", copy);
   const struct timespec times[2] = {{1552385700, 0}, {1552385700, 0}};  // 2019-03-12T10:15:00Z
   ASSERT_EQ(::utimensat(AT_FDCWD, copy.c_str(), times, 0), 0);
   ImportRequest req;
@@ -219,15 +219,17 @@ TEST(ImportRun, BadInputNamesTheFileAndLineAndWritesNothing) {
     }
     return std::string("no error");
   };
-  EXPECT_THAT(fails(kTools + "netperf/000-03.txt", "tcp_rr_64_netperf", std::nullopt),
-              HasSubstr("000-03.txt:2: this is a tcp_stream run, not the tcp_rr that was asked for"));
+  EXPECT_THAT(
+      fails(tools::test_util::kToolFixtures + "netperf/000-03.txt", "tcp_rr_64_netperf", std::nullopt),
+      HasSubstr("000-03.txt:2: this is a tcp_stream run, not the tcp_rr that was asked for"));
   TempDir junk_dir("labgate-import-junk");
   const std::string junk = (junk_dir.path() / "notes.txt").string();
   std::ofstream(junk) << "ran the test again after lunch\nlooked fine\n";
   EXPECT_THAT(fails(junk, "", std::nullopt), HasSubstr("notes.txt:1: neither netperf, sockperf nor iperf3"));
-  EXPECT_THAT(fails(kTools + "netperf/000-01.txt", "", profile::Tool::kIperf3),
+  EXPECT_THAT(fails(tools::test_util::kToolFixtures + "netperf/000-01.txt", "", profile::Tool::kIperf3),
               HasSubstr("000-01.txt:1: not iperf3 -J output"));
-  EXPECT_THAT(fails(kTools + "netperf/000-01.txt", "nope", std::nullopt), HasSubstr("has no test 'nope'"));
+  EXPECT_THAT(fails(tools::test_util::kToolFixtures + "netperf/000-01.txt", "nope", std::nullopt),
+              HasSubstr("has no test 'nope'"));
   EXPECT_THAT(fails("/nonexistent/run.txt", "", std::nullopt), HasSubstr("/nonexistent/run.txt: cannot read"));
   EXPECT_TRUE(fs::is_empty(t.root.path())) << "a refused import leaves no folder";
 }

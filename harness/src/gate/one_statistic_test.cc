@@ -20,11 +20,13 @@
 #include "labgate/report/compare.h"
 #include "labgate/report/format.h"
 #include "labgate/report/markup.h"
+#include "labgate/results/atomic_file.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/stats/histogram.h"
 #include "labgate/tools/tool_driver.h"
 #include "labgate/transport/fake_transport.h"
 #include "results/temp_dir.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::gate {
 namespace {
@@ -33,15 +35,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using transport::FakeTransport;
 
-const std::string kTools = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/";
-const std::string kSaved = kTools + "netperf/000-01.txt";  // seed 000: netperf -k P99_LATENCY=136 and -v 2 buckets
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+const std::string kSaved = tools::test_util::kToolFixtures +
+                           "netperf/000-01.txt";  // seed 000: netperf -k P99_LATENCY=136 and -v 2 buckets
 
 // /proc/net/tcp with netserver listening on 0.0.0.0:41000 (A028).
 const char* kListening =
@@ -53,7 +48,7 @@ fs::path live_run(const profile::Profile& p, const fs::path& root) {
   const TestCase c = expand_cases(p, "tcp_rr_64_netperf").front();
   FakeTransport a("a"), b("b");
   b.on({"netserver"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kListening));
-  a.on({"netperf"}, FakeTransport::ok(slurp(kSaved)));
+  a.on({"netperf"}, FakeTransport::ok(results::read_file(kSaved)));
   tools::ToolRun t = tools::run_tool_test(*c.spec, a, b, {"198.19.210.2", "198.19.210.1", 41000});
   EXPECT_THAT(t.measurement.parameters.at("client_command"), HasSubstr("netperf "));
   CaseRun run;  // what case_runner's run_tool keeps of a tool run
@@ -69,7 +64,7 @@ fs::path live_run(const profile::Profile& p, const fs::path& root) {
 
 TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
   results::testing::TempDir root("labgate-one-statistic");
-  const profile::Profile p = profile::load_or_throw(kTools + "import-profile.toml");
+  const profile::Profile p = profile::load_or_throw(tools::test_util::kToolFixtures + "import-profile.toml");
   ImportRequest req;
   req.file = kSaved;
   req.profile = &p;
@@ -93,7 +88,7 @@ TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
   for (const fs::path& dir : {imported, live}) {
     SCOPED_TRACE(dir.filename().string());
     // run.json: the figure and its source.
-    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "run.json"));
+    const nlohmann::json j = nlohmann::json::parse(results::read_file(dir / "run.json"));
     const nlohmann::json& fig = *std::find_if(j["tests"][0]["figures"].begin(), j["tests"][0]["figures"].end(),
                                               [](const nlohmann::json& f) { return f["stat"] == "p99"; });
     EXPECT_EQ(fig["value"], p99);
@@ -103,11 +98,11 @@ TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
     EXPECT_EQ(j["tests"][0]["budget"][0]["observed"], p99);
     EXPECT_EQ(j["tests"][0]["verdict"], "pass");
     // junit.xml: the same number in microseconds, its source beside it.
-    const std::string junit = slurp(dir / "junit.xml");
+    const std::string junit = results::read_file(dir / "junit.xml");
     EXPECT_THAT(junit, HasSubstr("<property name=\"p99_us\" value=\"136\"/>"));
     EXPECT_THAT(junit, HasSubstr("<property name=\"p99_us.source\" value=\"" + report::html_escape(source) + "\"/>"));
     // report.html: the measurements table and the figures-and-sources table.
-    const std::string html = slurp(dir / "report.html");
+    const std::string html = results::read_file(dir / "report.html");
     EXPECT_THAT(html, HasSubstr("<td class=\"num\">85.0 \u00b5s</td><td class=\"num\">136 \u00b5s</td>"));
     EXPECT_THAT(html, HasSubstr("<tr><th>p99</th><td class=\"num\">136 \u00b5s</td><td>" +
                                 report::html_escape(source) + "</td></tr>"));
@@ -120,8 +115,9 @@ TEST(OneStatistic, ImportLiveRunReportJunitCompareAndVerdictReadTheSameP99) {
     EXPECT_THAT(svg, HasSubstr(">max 1.10 ms<"));
     EXPECT_THAT(svg, ::testing::Not(HasSubstr(">p99 " + report::format_ns(bucket_p99) + "<")));
   }
-  EXPECT_THAT(slurp(imported / "report.html"), HasSubstr("IMPORTED from netperf output 000-01.txt"));
-  EXPECT_THAT(slurp(live / "report.html"), ::testing::Not(HasSubstr("IMPORTED")));
+  EXPECT_THAT(results::read_file(imported / "report.html"),
+              HasSubstr("IMPORTED from netperf output 000-01.txt"));
+  EXPECT_THAT(results::read_file(live / "report.html"), ::testing::Not(HasSubstr("IMPORTED")));
 
   // compare: the imported 2019 run against the live one reads the same p99 on both sides.
   report::CompareOptions o;

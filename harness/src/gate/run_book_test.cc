@@ -31,7 +31,7 @@ results::TestRecord record(const std::string& name, results::TestVerdict v, cons
   return r;
 }
 
-results::CheckRecord check(const std::string& host, results::CheckVerdict v) {
+results::CheckRecord host_check(const std::string& host, results::CheckVerdict v) {
   results::CheckRecord c;
   c.host = host;
   c.rule = "sysctl/net.ipv4.tcp_sack";
@@ -105,7 +105,8 @@ TEST_F(Book, PutTestReplacesTheSameCaseAndKeepsOthersInOrder) {
 
 TEST_F(Book, TheCountsAndConformanceInJunitMatchTheVerdicts) {
   RunBook book(*dir_, profile_);
-  book.set_checks({check("a", results::CheckVerdict::kPass), check("b", results::CheckVerdict::kFail)});
+  book.set_checks(
+      {host_check("a", results::CheckVerdict::kPass), host_check("b", results::CheckVerdict::kFail)});
   book.put_test(record("p1", results::TestVerdict::kPass));
   book.put_test(record("f1", results::TestVerdict::kFail, "p99 over budget"));
   book.put_test(record("f2", results::TestVerdict::kFail, "max over budget"));
@@ -157,7 +158,7 @@ TEST_F(Book, ACheckpointWritesRunJsonAloneAndPublishTheRest) {
 TEST_F(Book, ALaterStepReadsWhatAnEarlierOnePublished) {
   {
     RunBook first(*dir_, profile_);
-    first.set_checks({check("a", results::CheckVerdict::kPass)});
+    first.set_checks({host_check("a", results::CheckVerdict::kPass)});
     first.set_error("preconditions: host b: facts probe exit 2");
     first.publish();
   }

@@ -23,8 +23,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 long seconds(Nanos d) {
   return static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(d).count());
 }
@@ -40,7 +38,8 @@ RemoteLeaseState parse_or_fail(const transport::RunResult& r, const std::string&
                                const std::string& dir) {
   auto s = r.ok() ? parse_state(r.out) : std::nullopt;
   if (!s) {
-    fail("host " + host + ": cannot read the lab lease " + dir + ": " + r.describe() + " " + r.err + r.out);
+    could_not_run("host " + host + ": cannot read the lab lease " + dir + ": " + r.describe() + " " + r.err +
+                  r.out);
   }
   return *s;
 }
@@ -235,8 +234,8 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
       // directory itself): a full, read-only or over-quota lease_dir is named as
       // such, with the bytes free, rather than as a lease we "cannot read".
       const std::string why = transport::describe_write_failure(*t, root_for(host, options_));
-      fail("host " + host.name + ": cannot take the lab lease " + dir + " (" + taken.describe() +
-           "): " + excerpt(taken.err) + (why.empty() ? "" : " (" + why + ")"));
+      could_not_run("host " + host.name + ": cannot take the lab lease " + dir + " (" + taken.describe() +
+                    "): " + excerpt(taken.err) + (why.empty() ? "" : " (" + why + ")"));
     }
     const auto s = parse_or_fail(taken, host.name, dir);
     if (s.kind == RemoteLeaseState::Kind::kTaken ||
@@ -248,9 +247,9 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
       return std::nullopt;
     }
     if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
-      fail("host " + host.name + ": " + dir +
-           " exists but is not a directory (a planted file or symlink?); "
-           "remove it by hand after checking who made it");
+      could_not_run("host " + host.name + ": " + dir +
+                    " exists but is not a directory (a planted file or symlink?); "
+                    "remove it by hand after checking who made it");
     }
     const std::string stale = stale_reason(s, options_);
     if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
@@ -261,11 +260,11 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
       continue;
     }
     if (!stale.empty()) {
-      fail("host " + host.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
-           ", and looks stale: " + stale +
-           ". If that run is really gone, break it with `labgate lease break "
-           "PROFILE --host " +
-           host.name + "`");
+      could_not_run("host " + host.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
+                    ", and looks stale: " + stale +
+                    ". If that run is really gone, break it with `labgate lease break "
+                    "PROFILE --host " +
+                    host.name + "`");
     }
     return s;
   }
@@ -275,10 +274,10 @@ void LabLease::wait_for(Slot& slot, RemoteLeaseState held, Clock::time_point dea
   const std::string& name = slot.host.name;
   for (bool said_waiting = false;;) {
     if (Clock::now() >= deadline) {
-      fail("host " + name + ": the lab lease " + slot.dir + " is held by " + holder_text(held) + "; waited " +
-           std::to_string(seconds(options_.wait)) +
-           "s (lease_wait). Two gate runs never measure the same "
-           "servers at once, whatever their profiles call them; run again when it is done");
+      could_not_run("host " + name + ": the lab lease " + slot.dir + " is held by " + holder_text(held) +
+                    "; waited " + std::to_string(seconds(options_.wait)) +
+                    "s (lease_wait). Two gate runs never measure the same "
+                    "servers at once, whatever their profiles call them; run again when it is done");
     }
     if (!said_waiting) {
       spdlog::info("host {}: lab lease held by {}; waiting up to {}s", name, holder_text(held),
@@ -412,15 +411,15 @@ std::vector<LeaseStatus> break_lease(const std::string& lab_name, const std::vec
       st.note = stale_reason(s, options);
       st.stale = !st.note.empty();
       if (!st.stale && !force) {
-        fail("host " + h.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
-             ", which looks alive; not breaking it (add --force if you are sure that run is gone)");
+        could_not_run("host " + h.name + ": the lab lease " + dir + " is held by " + holder_text(s) +
+                      ", which looks alive; not breaking it (add --force if you are sure that run is gone)");
       }
       const auto r = remove_held(*t, dir, s);
       transport::require_ok(r, h.name, {"(remove " + dir + ")"});
     } else if (s.kind == RemoteLeaseState::Kind::kNotADirectory) {
-      fail("host " + h.name + ": " + dir +
-           " is not a directory (a planted file or symlink?); check and remove "
-           "it by hand");
+      could_not_run("host " + h.name + ": " + dir +
+                    " is not a directory (a planted file or symlink?); check and remove "
+                    "it by hand");
     }
     out.push_back(st);
   }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "labgate/stats/histogram.h"
+#include "util/source_file.h"
 
 namespace labgate::measure {
 namespace {
@@ -65,16 +66,12 @@ TEST(OneWayEstimate, AnAsymmetricPathBiasesTheOffsetButTheBoundStillHoldsTheTrut
 
 TEST(OneWayEstimate, NoExchangeNoEstimate) { EXPECT_FALSE(estimate_offset({}, 0)); }
 
-json fixture() {
-  std::ifstream in(std::string(LABGATE_SOURCE_DIR) +
-                   "/harness/src/measure/testdata/pingpong-udp-one-way.json");
-  std::stringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str());
+json one_way_fixture() {
+  return json::parse(test_files::source_file("harness/src/measure/testdata/pingpong-udp-one-way.json"));
 }
 
 TEST(OneWayRecord, OnTheLabBothHostsShareOneClockSoZeroIsWithinTheBound) {
-  const json f = fixture();
+  const json f = one_way_fixture();
   const json rec = one_way_record(f["one_way"], f["server_anchor"], std::nullopt);
   ASSERT_TRUE(rec["reported"].get<bool>()) << rec.dump();
   const std::int64_t offset = rec["offset_ns"], bound = rec["bound_ns"];

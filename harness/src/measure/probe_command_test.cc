@@ -13,7 +13,7 @@ using namespace std::chrono_literals;
 using profile::TestKind;
 using Argv = std::vector<std::string>;
 
-profile::TestSpec spec(TestKind kind) {
+profile::TestSpec spec_of_kind(TestKind kind) {
   profile::TestSpec s;
   s.name = "t";
   s.kind = kind;
@@ -24,7 +24,7 @@ profile::TestSpec spec(TestKind kind) {
 }
 
 TEST(ProbeCommand, TcpRrWithEverything) {
-  auto s = spec(TestKind::kTcpRr);
+  auto s = spec_of_kind(TestKind::kTcpRr);
   s.cpu = {2, 3};
   s.busy_poll = true;
   s.rate_per_sec = 20000;
@@ -58,7 +58,7 @@ TEST(ProbeCommand, TcpRrWithEverything) {
 }
 
 TEST(ProbeCommand, UdpRrPlainAndAnyPort) {
-  auto s = spec(TestKind::kUdpRr);
+  auto s = spec_of_kind(TestKind::kUdpRr);
   s.nodelay = false;  // meaningless for UDP: no flag either way
   EXPECT_EQ(probe_server_argv(s, "", "198.18.1.2"),
             (Argv{"pingpong", "server", "--bind", "198.18.1.2", "--port", "0", "--proto", "udp",
@@ -69,7 +69,7 @@ TEST(ProbeCommand, UdpRrPlainAndAnyPort) {
 }
 
 TEST(ProbeCommand, OutlierThresholdFromTheKeyElseTheProbeP99Budget) {
-  auto s = spec(TestKind::kUdpRr);
+  auto s = spec_of_kind(TestKind::kUdpRr);
   const auto outlier_of = [](const Argv& a) {
     auto it = std::find(a.begin(), a.end(), "--outlier");
     return it == a.end() || it + 1 == a.end() ? std::string("(none)") : *(it + 1);
@@ -88,7 +88,7 @@ TEST(ProbeCommand, OutlierThresholdFromTheKeyElseTheProbeP99Budget) {
 }
 
 TEST(ProbeCommand, TcpRrWithoutNodelaySaysSo) {
-  auto s = spec(TestKind::kTcpRr);
+  auto s = spec_of_kind(TestKind::kTcpRr);
   s.nodelay = false;
   const Argv c = probe_client_argv(s, "", "198.18.1.2", 1);
   EXPECT_NE(std::find(c.begin(), c.end(), "--no-nodelay"), c.end());
@@ -96,7 +96,7 @@ TEST(ProbeCommand, TcpRrWithoutNodelaySaysSo) {
 }
 
 TEST(ProbeCommand, Streams) {
-  auto s = spec(TestKind::kUdpStream);
+  auto s = spec_of_kind(TestKind::kUdpStream);
   s.message_size = 1472;
   s.busy_poll = true;  // rr only
   EXPECT_EQ(probe_server_argv(s, "/p", "198.18.1.2"),
@@ -105,7 +105,7 @@ TEST(ProbeCommand, Streams) {
   EXPECT_EQ(probe_client_argv(s, "/p", "198.18.1.2", 7),
             (Argv{"/p/stream", "client", "--connect", "198.18.1.2", "--port", "7", "--proto", "udp", "--size",
                   "1472", "--duration", "120s", "--warmup", "2s", "--interval", "1s"}));
-  auto t = spec(TestKind::kTcpStream);
+  auto t = spec_of_kind(TestKind::kTcpStream);
   const Argv c = probe_client_argv(t, "/p", "198.18.1.2", 7);
   EXPECT_EQ(c.back(), "--nodelay") << "the profile's nodelay applies to every tcp kind";
 }
@@ -113,7 +113,7 @@ TEST(ProbeCommand, Streams) {
 TEST(ProbeCommand, AStreamsRateReachesTheProbeNotOnlyTheProfile) {
   // A udp_stream's `rate` was once dropped here: the probe blasted unpaced and the
   // loss it reported depended on how busy the machine was, not on the rate asked.
-  auto s = spec(TestKind::kUdpStream);
+  auto s = spec_of_kind(TestKind::kUdpStream);
   s.rate_per_sec = 2000;
   const Argv c = probe_client_argv(s, "/p", "198.18.1.2", 7);
   EXPECT_EQ(Argv(c.end() - 2, c.end()), (Argv{"--rate", "2000/s"}));
@@ -122,14 +122,14 @@ TEST(ProbeCommand, AStreamsRateReachesTheProbeNotOnlyTheProfile) {
 }
 
 TEST(ProbeCommand, SweptSocketBufferAndCongestionGoToBothEnds) {
-  auto s = spec(TestKind::kTcpStream);
+  auto s = spec_of_kind(TestKind::kTcpStream);
   s.socket_buffer = 16384;
   s.congestion = "bbr";
   const Argv tail{"--socket-buffer", "16384", "--congestion", "bbr"};
   for (const Argv& a :
        {probe_server_argv(s, "/p", "198.18.1.2"), probe_client_argv(s, "/p", "198.18.1.2", 7)})
     EXPECT_TRUE(std::equal(tail.begin(), tail.end(), a.end() - 4)) << a.back();
-  auto u = spec(TestKind::kUdpRr);
+  auto u = spec_of_kind(TestKind::kUdpRr);
   u.socket_buffer = 262144;
   u.congestion = "bbr";  // TCP only: never passed for UDP
   const Argv c = probe_client_argv(u, "/p", "198.18.1.2", 7);
@@ -138,7 +138,7 @@ TEST(ProbeCommand, SweptSocketBufferAndCongestionGoToBothEnds) {
 }
 
 TEST(ProbeCommand, Jitter) {
-  auto s = spec(TestKind::kJitter);
+  auto s = spec_of_kind(TestKind::kJitter);
   s.duration = 60s;
   s.warmup = 0s;
   s.threshold = 10us;
@@ -149,7 +149,7 @@ TEST(ProbeCommand, Jitter) {
   EXPECT_EQ(probe_jitter_argv(s, "/p").size(), 9u) << "no --cpus: one unpinned child";
   EXPECT_THROW(probe_server_argv(s, "/p", "198.18.1.2"), std::invalid_argument);
   EXPECT_THROW(probe_client_argv(s, "/p", "198.18.1.2", 1), std::invalid_argument);
-  EXPECT_THROW(probe_jitter_argv(spec(TestKind::kTcpRr), "/p"), std::invalid_argument);
+  EXPECT_THROW(probe_jitter_argv(spec_of_kind(TestKind::kTcpRr), "/p"), std::invalid_argument);
 }
 
 TEST(ProbeCommand, ExactDurations) {
@@ -161,7 +161,7 @@ TEST(ProbeCommand, ExactDurations) {
 }
 
 TEST(ProbeCommand, HarnessWaitsLongerThanTheProbesOwnDeadline) {
-  auto s = spec(TestKind::kTcpRr);
+  auto s = spec_of_kind(TestKind::kTcpRr);
   // The client's own backstop: connect 3 s + warm-up + duration + 2 x 3 s + 5 s.
   EXPECT_GT(probe_client_timeout(s), s.warmup + s.duration + 14s);
   EXPECT_LT(probe_client_timeout(s), s.warmup + s.duration + 60s);

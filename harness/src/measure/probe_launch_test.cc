@@ -9,7 +9,7 @@ namespace {
 
 using Argv = std::vector<std::string>;
 
-profile::TestSpec spec(profile::TestKind kind) {
+profile::TestSpec launch_spec(profile::TestKind kind) {
   profile::TestSpec s;
   s.name = "t";
   s.kind = kind;
@@ -17,7 +17,7 @@ profile::TestSpec spec(profile::TestKind kind) {
 }
 
 TEST(ProbeLaunch, PreloadAndWrapperPrefixBothEndsOfTheDynamicBuild) {
-  auto s = spec(profile::TestKind::kUdpRr);
+  auto s = launch_spec(profile::TestKind::kUdpRr);
   s.preload = "libxlio.so";
   s.wrapper = {"numactl", "-N", "0"};
   EXPECT_EQ(probe_binary(s), "pingpong-dyn");
@@ -30,11 +30,11 @@ TEST(ProbeLaunch, PreloadAndWrapperPrefixBothEndsOfTheDynamicBuild) {
 }
 
 TEST(ProbeLaunch, AWrapperAloneAlsoRunsTheDynamicBuildAndAPlainTestTheStaticOne) {
-  auto s = spec(profile::TestKind::kTcpStream);
+  auto s = launch_spec(profile::TestKind::kTcpStream);
   s.wrapper = {"onload", "--profile=latency"};
   EXPECT_EQ(probe_binary(s), "stream-dyn");
   EXPECT_EQ(launch_prefix(s), (Argv{"onload", "--profile=latency"}));
-  const auto plain = spec(profile::TestKind::kTcpStream);
+  const auto plain = launch_spec(profile::TestKind::kTcpStream);
   EXPECT_EQ(probe_binary(plain), "stream");
   EXPECT_TRUE(launch_prefix(plain).empty());
   EXPECT_EQ(probe_client_argv(plain, "/tmp/d", "198.19.1.2", 4000).at(0), "/tmp/d/stream");

@@ -10,20 +10,17 @@
 #include <sstream>
 
 #include "labgate/measure/figures.h"
+#include "util/source_file.h"
 
 namespace labgate::measure {
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/harness/src/measure/testdata/" + name);
-  EXPECT_TRUE(in) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string probe_output_file(const std::string& name) {
+  return test_files::source_file("harness/src/measure/testdata/" + name);
 }
 
 Measurement one(const std::string& name, const ParseContext& ctx = {}) {
-  auto all = parse_probe_output(fixture(name), ctx);
+  auto all = parse_probe_output(probe_output_file(name), ctx);
   EXPECT_EQ(all.size(), 1u);
   return all.at(0);
 }
@@ -84,7 +81,7 @@ TEST(ProbeOutput, PingpongOpenLoop) {
 
 TEST(ProbeOutput, ProbeThatCouldNotMeasureIsAProbeFailure) {
   try {
-    parse_probe_output(fixture("pingpong-udp-refused.json"));
+    parse_probe_output(probe_output_file("pingpong-udp-refused.json"));
     FAIL();
   } catch (const ProbeOutputError& e) {
     EXPECT_TRUE(e.probe_failed());
@@ -115,7 +112,7 @@ TEST(ProbeOutput, StreamUdpLossIsTheReceiversCount) {
 }
 
 TEST(ProbeOutput, JitterGivesOneMeasurementPerCpu) {
-  const auto all = parse_probe_output(fixture("jitter.json"), {"a", ""});
+  const auto all = parse_probe_output(probe_output_file("jitter.json"), {"a", ""});
   ASSERT_EQ(all.size(), 2u);
   for (int cpu = 0; cpu < 2; ++cpu) {
     const Measurement& m = all[static_cast<std::size_t>(cpu)];
@@ -135,7 +132,7 @@ TEST(ProbeOutput, JitterGivesOneMeasurementPerCpu) {
 }
 
 TEST(ProbeOutput, ServerLines) {
-  std::istringstream lines(fixture("pingpong-server-tcp.txt"));
+  std::istringstream lines(probe_output_file("pingpong-server-tcp.txt"));
   std::string listening, summary;
   std::getline(lines, listening);
   std::getline(lines, summary);
@@ -148,13 +145,13 @@ TEST(ProbeOutput, ServerLines) {
   EXPECT_NE(error_of(summary).find("server's summary"), std::string::npos);
   EXPECT_THROW(parse_listening_line(summary), ProbeOutputError);
   EXPECT_THROW(parse_listening_line("listening 5000"), ProbeOutputError);
-  std::istringstream udp(fixture("stream-server-udp.txt"));
+  std::istringstream udp(probe_output_file("stream-server-udp.txt"));
   std::getline(udp, listening);
   EXPECT_EQ(parse_listening_line(listening).udp_port, parse_listening_line(listening).port);
 }
 
 TEST(ProbeOutput, MalformedOutputIsAClearError) {
-  const std::string good = fixture("pingpong-tcp.json");
+  const std::string good = probe_output_file("pingpong-tcp.json");
   EXPECT_NE(error_of("").find("not one JSON document"), std::string::npos);
   EXPECT_NE(error_of("pingpong: unknown option").find("it begins: \"pingpong: unknown option\""),
             std::string::npos);
@@ -187,22 +184,22 @@ TEST(ProbeOutput, MalformedOutputIsAClearError) {
 TEST(ProbeOutput, TheSeriesOriginIsReadWhenTheProbePrintsIt) {
   // Recorded before probes printed it: absent, so nothing is placed on its axis.
   EXPECT_FALSE(one("pingpong-udp.json").series_origin_ns);
-  nlohmann::json j = nlohmann::json::parse(fixture("pingpong-udp.json"));
+  nlohmann::json j = nlohmann::json::parse(probe_output_file("pingpong-udp.json"));
   j["series"]["origin_ns"] = 4242000000000ull;
   EXPECT_EQ(parse_probe_output(j.dump()).at(0).series_origin_ns, 4242000000000ull);
 }
 
 TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
-  const Measurement udp = parse_probe_output(fixture("pingpong-udp.json")).at(0);
+  const Measurement udp = parse_probe_output(probe_output_file("pingpong-udp.json")).at(0);
   EXPECT_TRUE(udp.counts_drops);
   ASSERT_TRUE(udp.expectation);
   EXPECT_EQ(udp.expectation->expected, 7705);  // requests sent
   EXPECT_EQ(udp.expectation->held, 7705);      // round trips + counted drops
-  EXPECT_FALSE(parse_probe_output(fixture("pingpong-tcp.json")).at(0).counts_drops);
+  EXPECT_FALSE(parse_probe_output(probe_output_file("pingpong-tcp.json")).at(0).counts_drops);
   // Replies really dropped (a real run on loopback, 2% of the server's replies
   // dropped by nft, 5 ms receive timeout): each counted drop is a request
   // accounted for, so the run holds every request it sent, and fails nothing.
-  const Measurement lossy = parse_probe_output(fixture("pingpong-udp-dropped.json")).at(0);
+  const Measurement lossy = parse_probe_output(probe_output_file("pingpong-udp-dropped.json")).at(0);
   EXPECT_TRUE(lossy.counts_drops);
   EXPECT_EQ(lossy.dropped, 12u);
   EXPECT_EQ(lossy.histogram.count(), 416u);
@@ -212,35 +209,36 @@ TEST(ProbeOutput, SampleAccountingAndWhetherDropsAreCounted) {
   EXPECT_EQ(lossy.expectation->held, 428);      // 416 round trips + 12 counted drops
   EXPECT_TRUE(judge_figures(lossy).accounting.pass) << judge_figures(lossy).accounting.message;
   // An open loop must also have kept its schedule: 2000/s for 0.3 s.
-  const Measurement open = parse_probe_output(fixture("pingpong-tcp-open.json")).at(0);
+  const Measurement open = parse_probe_output(probe_output_file("pingpong-tcp-open.json")).at(0);
   ASSERT_TRUE(open.expectation);
   EXPECT_DOUBLE_EQ(open.expectation->expected, 600);
   EXPECT_EQ(open.expectation->held, 600);
-  auto stalled = nlohmann::json::parse(fixture("pingpong-tcp-open.json"));
+  auto stalled = nlohmann::json::parse(probe_output_file("pingpong-tcp-open.json"));
   stalled["duration_s"] = 0.6;  // the same 600 sends, but over twice the time
   const Measurement late = parse_probe_output(stalled.dump()).at(0);
   EXPECT_DOUBLE_EQ(late.expectation->expected, 1200);
   EXPECT_THAT(late.expectation->shortfall_means, ::testing::HasSubstr("could not keep its send schedule"));
-  const Measurement stream = parse_probe_output(fixture("stream-udp.json")).at(0);
+  const Measurement stream = parse_probe_output(probe_output_file("stream-udp.json")).at(0);
   EXPECT_TRUE(stream.counts_drops);
   EXPECT_EQ(stream.expectation->expected, 17871);
   EXPECT_EQ(stream.expectation->held, 17871);
   // A paced stream (--rate 2000/s for 0.3 s, a real run on a loaded VM) is held
   // to its schedule too, and says it fell behind before catching up.
-  const Measurement paced = parse_probe_output(fixture("stream-udp-open.json")).at(0);
+  const Measurement paced = parse_probe_output(probe_output_file("stream-udp-open.json")).at(0);
   EXPECT_DOUBLE_EQ(paced.cooldown_s, 0.2) << "the client's --drain after its window is its cool-down";
-  EXPECT_EQ(parse_probe_output(fixture("stream-tcp.json")).at(0).cooldown_s, 0) << "tcp waits for no drain";
+  EXPECT_EQ(parse_probe_output(probe_output_file("stream-tcp.json")).at(0).cooldown_s, 0)
+      << "tcp waits for no drain";
   ASSERT_TRUE(paced.expectation);
   EXPECT_NEAR(paced.expectation->expected, 601, 1);
   EXPECT_EQ(paced.expectation->held, 601);
   EXPECT_EQ(paced.reported.at("late_sends"), 47);
   EXPECT_THAT(paced.warnings, ::testing::Contains(::testing::HasSubstr("47 of 601 sends left a period or more behind")));
-  auto starved = nlohmann::json::parse(fixture("stream-udp-open.json"));
+  auto starved = nlohmann::json::parse(probe_output_file("stream-udp-open.json"));
   starved["duration_s"] = 0.6;
   const Measurement behind = parse_probe_output(starved.dump()).at(0);
   EXPECT_DOUBLE_EQ(behind.expectation->expected, 1200);
   EXPECT_THAT(behind.expectation->shortfall_means, ::testing::HasSubstr("could not keep its send schedule"));
-  const Measurement jitter = parse_probe_output(fixture("jitter.json")).at(0);
+  const Measurement jitter = parse_probe_output(probe_output_file("jitter.json")).at(0);
   EXPECT_FALSE(jitter.counts_drops);
   EXPECT_EQ(jitter.expectation->expected, 1139348);
   EXPECT_EQ(jitter.expectation->held, 1139348);
@@ -255,7 +253,7 @@ TEST(ProbeOutput, ListeningLineWithAnEventOfTheWrongTypeIsAClearError) {
 
 TEST(ProbeOutput, TruncatedAnywhereIsAnErrorNeverACrash) {
   for (const char* name : {"pingpong-udp.json", "stream-udp.json", "jitter.json"}) {
-    const std::string good = fixture(name);
+    const std::string good = probe_output_file(name);
     for (std::size_t cut = 0; cut < good.size() - 2; cut += 7)
       EXPECT_THROW(parse_probe_output(std::string_view(good).substr(0, cut)), ProbeOutputError)
           << name << " @" << cut;

@@ -9,22 +9,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/source_file.h"
+
 namespace labgate::netpath {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kDir = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/seeds-extra/ping/";
-
-std::string read(const std::string& name) {
-  std::ifstream in(kDir + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// A recorded output of the DF probe (its stderr is often empty).
+std::string df_probe_file(const std::string& name) {
+  return test_files::source_file_may_be_empty("tests/fixtures/seeds-extra/ping/" + name);
 }
 
 DfResult recorded(const std::string& stem, std::string* detail) {
-  return read_df_probe(std::stoi(read(stem + ".rc")), read(stem + ".out"), read(stem + ".err"), detail);
+  return read_df_probe(std::stoi(df_probe_file(stem + ".rc")), df_probe_file(stem + ".out"),
+                       df_probe_file(stem + ".err"), detail);
 }
 
 // A path whose narrowest hop is `mtu`; counts the probes.

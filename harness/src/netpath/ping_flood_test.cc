@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/source_file.h"
+
 namespace labgate::netpath {
 namespace {
 
@@ -15,14 +17,8 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 using ::testing::HasSubstr;
 
-const std::string kDir = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/seeds-extra/ping/";
-
-std::string read(const std::string& name) {
-  std::ifstream in(kDir + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (s.str().empty()) throw std::runtime_error("missing fixture " + name);
-  return s.str();
+std::string ping_flood_file(const std::string& name) {
+  return test_files::source_file("tests/fixtures/seeds-extra/ping/" + name);
 }
 
 TEST(PingFloodCommand, FloodsQuietlyAndEndsAtTheDeadline) {
@@ -40,7 +36,7 @@ TEST(PingFloodCommand, FloodsQuietlyAndEndsAtTheDeadline) {
 }
 
 TEST(PingSummary, Seed001Flood1024ParsesToThePrintedNumbers) {
-  const measure::Measurement m = parse_ping_summary(read("seed001-flood-1024.txt"), "seed 001");
+  const measure::Measurement m = parse_ping_summary(ping_flood_file("seed001-flood-1024.txt"), "seed 001");
   EXPECT_EQ(m.source, "ping");
   EXPECT_EQ(m.kind, "ping_flood");
   EXPECT_EQ(m.sent, 1000u);
@@ -63,14 +59,14 @@ TEST(PingSummary, Seed001Flood1024ParsesToThePrintedNumbers) {
 }
 
 TEST(PingSummary, Seed001Flood4096) {
-  const measure::Measurement m = parse_ping_summary(read("seed001-flood-4096.txt"), "seed 001");
+  const measure::Measurement m = parse_ping_summary(ping_flood_file("seed001-flood-4096.txt"), "seed 001");
   EXPECT_DOUBLE_EQ(m.reported.at("mean"), 30375000);
   EXPECT_DOUBLE_EQ(m.reported.at("mdev"), 24913000);
   EXPECT_EQ(m.parameters.at("time_ms"), "10912");
 }
 
 TEST(PingSummary, Seed001LongFloodWrappedMidLineCountsTheOneLostPacket) {
-  const measure::Measurement m = parse_ping_summary(read("seed001-flood-56.txt"), "seed 001");
+  const measure::Measurement m = parse_ping_summary(ping_flood_file("seed001-flood-56.txt"), "seed 001");
   EXPECT_EQ(m.sent, 77214u);
   EXPECT_EQ(m.received, 77213u);
   EXPECT_EQ(m.dropped, 1u);
@@ -82,7 +78,7 @@ TEST(PingSummary, Seed001LongFloodWrappedMidLineCountsTheOneLostPacket) {
 }
 
 TEST(PingSummary, RealIputilsRunOnLoopback) {
-  const measure::Measurement m = parse_ping_summary(read("iputils20221126-flood-lo.txt"), "lo");
+  const measure::Measurement m = parse_ping_summary(ping_flood_file("iputils20221126-flood-lo.txt"), "lo");
   EXPECT_EQ(m.sent, 500u);
   EXPECT_DOUBLE_EQ(m.reported.at("min"), 3000);
   EXPECT_DOUBLE_EQ(m.reported.at("max"), 56000);
@@ -91,19 +87,21 @@ TEST(PingSummary, RealIputilsRunOnLoopback) {
 }
 
 TEST(PingSummary, EverythingLostHasLossButNoLatency) {
-  const std::string out = read("mtu-1472.out");  // 1 transmitted, 0 received
+  const std::string out = ping_flood_file("mtu-1472.out");  // 1 transmitted, 0 received
   const measure::Measurement m = parse_ping_summary(out, "a");
   EXPECT_EQ(m.loss_fraction, 1.0);
   EXPECT_TRUE(m.reported.empty());
   EXPECT_EQ(m.stat("max"), std::nullopt);  // a missing statistic fails its budget
   ASSERT_EQ(m.warnings.size(), 1u);
-  const measure::Measurement e = parse_ping_summary(read("mtu-1473.out") + read("mtu-1473.err"), "a");
+  const measure::Measurement e =
+      parse_ping_summary(ping_flood_file("mtu-1473.out") + ping_flood_file("mtu-1473.err"), "a");
   EXPECT_EQ(e.parameters.at("errors"), "1");
 }
 
 TEST(PingSummary, NotRootIsSaidPlainly) {
   try {
-    parse_ping_summary(read("flood-nonroot.out") + read("flood-nonroot.err"), "ping on a");
+    parse_ping_summary(ping_flood_file("flood-nonroot.out") + ping_flood_file("flood-nonroot.err"),
+                       "ping on a");
     FAIL() << "no error";
   } catch (const PingError& e) {
     EXPECT_EQ(e.kind(), PingFailure::kNotPermitted);

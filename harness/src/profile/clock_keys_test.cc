@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -18,15 +19,9 @@ LoadResult with_clock(const std::string& clock) {
       "/tmp/clock.toml");
 }
 
-std::string errors_of(const LoadResult& r) {
-  std::string out;
-  for (const auto& e : r.errors) out += e.str() + "\n";
-  return out;
-}
-
 TEST(ClockKeys, LoadTheThreeRules) {
   const LoadResult r = with_clock("synchronized = true\nmax_error = \"100us\"\nsource = \"chrony\"\n");
-  ASSERT_TRUE(r.profile) << errors_of(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const auto& c = r.profile->preconditions.clock;
   ASSERT_TRUE(c);
   EXPECT_EQ(c->synchronized, true);
@@ -40,7 +35,7 @@ TEST(ClockKeys, BadValuesNameFileLineAndKey) {
   const LoadResult r =
       with_clock("synchronized = \"yes\"\nmax_error = \"soon\"\nsource = \"gps\"\nmaxerror = 1\n");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors_of(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("/tmp/clock.toml:6:"));
   EXPECT_THAT(e, HasSubstr("preconditions.clock.synchronized"));
   EXPECT_THAT(e, HasSubstr("/tmp/clock.toml:7:"));
@@ -51,8 +46,8 @@ TEST(ClockKeys, BadValuesNameFileLineAndKey) {
 }
 
 TEST(ClockKeys, AZeroBoundAndAnEmptyTableAreRefused) {
-  EXPECT_THAT(errors_of(with_clock("max_error = \"0us\"\n")), HasSubstr("above zero"));
-  EXPECT_THAT(errors_of(with_clock("")), HasSubstr("checks nothing"));
+  EXPECT_THAT(test_util::error_lines(with_clock("max_error = \"0us\"\n")), HasSubstr("above zero"));
+  EXPECT_THAT(test_util::error_lines(with_clock("")), HasSubstr("checks nothing"));
 }
 
 }  // namespace

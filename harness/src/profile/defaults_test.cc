@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -13,8 +14,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-const std::string kRoot = LABGATE_SOURCE_DIR;
-const std::string kFixture = kRoot + "/tests/fixtures/profiles/defaults-inherit.toml";
+const std::string kInheritFixture = test_util::kProfileFixtures + "defaults-inherit.toml";
 
 class Defaults : public ::testing::Test {
  protected:
@@ -23,7 +23,7 @@ class Defaults : public ::testing::Test {
     saved_home_ = home ? home : "";
     had_home_ = home != nullptr;
     setenv("HOME", "/home/gate", 1);
-    LoadResult r = load(kFixture);
+    LoadResult r = load(kInheritFixture);
     ASSERT_TRUE(r.profile) << (r.errors.empty() ? "" : r.errors[0].str());
     p_ = *r.profile;
   }
@@ -63,11 +63,12 @@ TEST_F(Defaults, HostOverridesSingleKeys) {
 }
 
 TEST_F(Defaults, PathsResolveAgainstTheProfileDirAndHome) {
-  const std::string dir = kRoot + "/tests/fixtures/profiles";
+  const std::string dir = test_util::kSourceDir + "/tests/fixtures/profiles";
   EXPECT_EQ(p_.find_host("a")->ssh.identity, dir + "/keys/id_rsa");
   EXPECT_EQ(p_.find_host("a")->ssh.known_hosts, "/home/gate/lab/known_hosts");
   EXPECT_EQ(p_.find_host("b")->ssh.identity, "/etc/labgate/b_rsa");
-  EXPECT_EQ(p_.find_host("here")->ssh.identity, kRoot + "/tests/fixtures/profiles/keys/here_rsa");
+  EXPECT_EQ(p_.find_host("here")->ssh.identity,
+            test_util::kSourceDir + "/tests/fixtures/profiles/keys/here_rsa");
 }
 
 TEST_F(Defaults, LocalHostAndNamespace) {

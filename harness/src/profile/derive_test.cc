@@ -32,7 +32,7 @@ const char* kText =
 
 std::string derive(std::vector<KeySetting> s) { return derive_profile_text(kText, "t.toml", s); }
 
-std::string error_of(std::vector<KeySetting> s) {
+std::string derive_error(std::vector<KeySetting> s) {
   try {
     derive(std::move(s));
   } catch (const Failure& f) {
@@ -73,17 +73,22 @@ TEST(DeriveProfile, ValuesAfterNonAsciiTextOnTheirLineLandInPlace) {
 }
 
 TEST(DeriveProfile, BadKeysAndValuesAreNamed) {
-  EXPECT_THAT(error_of({{"lab.nmae", "x"}}),
-              HasSubstr("t.toml: --set lab.nmae: the profile has no key 'nmae' in lab (did you mean 'name'?)"));
-  EXPECT_THAT(error_of({{"hosts.b.address", "x"}}), HasSubstr("no key 'b' in hosts"));
-  EXPECT_THAT(error_of({{"hosts.a.test_address", "x"}}), HasSubstr("t.toml:10:16: --set hosts.a.test_address: the value is a table"));
-  EXPECT_THAT(error_of({{"hosts.a.address.x", "x"}}), HasSubstr("hosts.a.address is a string, not a table"));
-  EXPECT_THAT(error_of({{"defaults.ssh.port", "22x"}}),
-              HasSubstr("t.toml:5:8: --set defaults.ssh.port=22x: the profile's value is an integer, and '22x' is not "
-                        "an integer"));
-  EXPECT_THAT(error_of({{"defaults.ssh.legacy_algorithms", "yes"}}), HasSubstr("is not true or false"));
-  EXPECT_THAT(error_of({{"lab.name", "a"}, {"lab.name", "b"}}), HasSubstr("set twice"));
-  EXPECT_THAT(error_of({{"lab..name", "a"}}), HasSubstr("empty part in the key"));
+  EXPECT_THAT(
+      derive_error({{"lab.nmae", "x"}}),
+      HasSubstr("t.toml: --set lab.nmae: the profile has no key 'nmae' in lab (did you mean 'name'?)"));
+  EXPECT_THAT(derive_error({{"hosts.b.address", "x"}}), HasSubstr("no key 'b' in hosts"));
+  EXPECT_THAT(derive_error({{"hosts.a.test_address", "x"}}),
+              HasSubstr("t.toml:10:16: --set hosts.a.test_address: the value is a table"));
+  EXPECT_THAT(derive_error({{"hosts.a.address.x", "x"}}),
+              HasSubstr("hosts.a.address is a string, not a table"));
+  EXPECT_THAT(
+      derive_error({{"defaults.ssh.port", "22x"}}),
+      HasSubstr(
+          "t.toml:5:8: --set defaults.ssh.port=22x: the profile's value is an integer, and '22x' is not "
+          "an integer"));
+  EXPECT_THAT(derive_error({{"defaults.ssh.legacy_algorithms", "yes"}}), HasSubstr("is not true or false"));
+  EXPECT_THAT(derive_error({{"lab.name", "a"}, {"lab.name", "b"}}), HasSubstr("set twice"));
+  EXPECT_THAT(derive_error({{"lab..name", "a"}}), HasSubstr("empty part in the key"));
   try {
     derive_profile_text("[lab\n", "bad.toml", {{"lab.name", "x"}});
     ADD_FAILURE() << "a syntax error was not reported";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -12,12 +13,12 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-const std::string kFixture = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/profiles/extra-kinds.toml";
+const std::string kExtraKindsFixture = test_util::kProfileFixtures + "extra-kinds.toml";
 
 class ExtraKinds : public ::testing::Test {
  protected:
   void SetUp() override {
-    LoadResult r = load(kFixture);
+    LoadResult r = load(kExtraKindsFixture);
     ASSERT_TRUE(r.profile) << (r.errors.empty() ? "" : r.errors[0].str());
     p_ = *r.profile;
   }

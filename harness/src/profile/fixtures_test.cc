@@ -9,11 +9,10 @@
 #include <vector>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
-
-const std::string kFixtures = std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/profiles/";
 
 struct Expected {
   int line;
@@ -39,7 +38,7 @@ std::vector<Expected> expectations(const std::string& path) {
 class BadFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BadFixture, ReportsExactlyTheAnnotatedErrors) {
-  const std::string path = kFixtures + GetParam();
+  const std::string path = test_util::kProfileFixtures + GetParam();
   const std::vector<Expected> want = expectations(path);
   ASSERT_FALSE(want.empty()) << path << " has no # expect-error: comments";
   LoadResult r = load(path);

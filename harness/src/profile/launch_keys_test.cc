@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -58,9 +59,8 @@ TEST(LaunchKeys, OnlyTcpUdpKindsAndPreloadOnlyForTheBuiltInProbes) {
       << "a tool may run under a wrapper";
   const LoadResult mtu = with_keys("mtu = 1500\nwrapper = \"onload\"\n", "path_mtu");
   ASSERT_FALSE(mtu.profile);
-  std::string all;
-  for (const auto& e : mtu.errors) all += e.str() + "\n";
-  EXPECT_THAT(all, HasSubstr("`wrapper` runs a tcp/udp test's tool or probe under a command"));
+  EXPECT_THAT(test_util::error_lines(mtu),
+              HasSubstr("`wrapper` runs a tcp/udp test's tool or probe under a command"));
   const LoadResult typo = with_keys("wraper = \"onload\"\n");
   ASSERT_FALSE(typo.profile);
   EXPECT_THAT(typo.errors.at(0).str(), HasSubstr("wrapper"));

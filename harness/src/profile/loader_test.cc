@@ -8,26 +8,18 @@
 
 #include "labgate/profile/load.h"
 #include "labgate/util/exit_code.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kRoot = LABGATE_SOURCE_DIR;
-const std::string kFixtures = kRoot + "/tests/fixtures/profiles/";
-
-std::string all_errors(const LoadResult& r) {
-  std::string s;
-  for (const ProfileError& e : r.errors) s += e.str() + "\n";
-  return s;
-}
-
 // ------------------------------------------------------------ shipped profiles
 
 TEST(Load, ExampleProfileIsValidAndTyped) {
-  LoadResult r = load(kRoot + "/profiles/example-rhel58-pair.toml");
-  ASSERT_TRUE(r.profile) << all_errors(r);
+  LoadResult r = load(test_util::kSourceDir + "/profiles/example-rhel58-pair.toml");
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const Profile& p = *r.profile;
   EXPECT_EQ(p.lab_name, "ctp-pair-1");
   ASSERT_EQ(p.hosts.size(), 2u);
@@ -73,8 +65,8 @@ TEST(Load, ExampleProfileIsValidAndTyped) {
 }
 
 TEST(Load, ExampleProfileHoldsTheSeedsFieldPractice) {
-  LoadResult r = load(kRoot + "/profiles/example-rhel58-pair.toml");
-  ASSERT_TRUE(r.profile) << all_errors(r);
+  LoadResult r = load(test_util::kSourceDir + "/profiles/example-rhel58-pair.toml");
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const Profile& p = *r.profile;
   EXPECT_EQ(p.find_test("path_mtu")->mtu, 1500);  // from [preconditions.interfaces.eth1]
   EXPECT_EQ(p.find_test("flood_ping/size=4096")->ping.size, 4096u);
@@ -94,19 +86,19 @@ TEST(Load, ExampleProfileHoldsTheSeedsFieldPractice) {
 }
 
 TEST(Load, LabProfilesAreValid) {
-  LoadResult lab = load(kRoot + "/profiles/lab.toml");
-  ASSERT_TRUE(lab.profile) << all_errors(lab);
+  LoadResult lab = load(test_util::kSourceDir + "/profiles/lab.toml");
+  ASSERT_TRUE(lab.profile) << test_util::error_lines(lab);
   const Profile& p = *lab.profile;
   EXPECT_EQ(p.find_host("a")->address, "198.18.0.2");
   EXPECT_EQ(p.find_host("b")->test_address, "198.19.1.2");
-  EXPECT_EQ(p.find_host("a")->ssh.identity, kRoot + "/.lab/pair1/id_rsa");
-  EXPECT_EQ(p.find_host("b")->ssh.known_hosts, kRoot + "/.lab/pair1/known_hosts");
+  EXPECT_EQ(p.find_host("a")->ssh.identity, test_util::kSourceDir + "/.lab/pair1/id_rsa");
+  EXPECT_EQ(p.find_host("b")->ssh.known_hosts, test_util::kSourceDir + "/.lab/pair1/known_hosts");
   EXPECT_EQ(p.lease_wait, std::chrono::seconds(60));
   EXPECT_EQ(p.find_test("udp_stream_64")->rate_per_sec, 2000.0);
   EXPECT_EQ(p.find_test("tcp_stream_iperf3")->tool, Tool::kIperf3);
 
-  LoadResult legacy = load(kRoot + "/profiles/lab-legacy.toml");
-  ASSERT_TRUE(legacy.profile) << all_errors(legacy);
+  LoadResult legacy = load(test_util::kSourceDir + "/profiles/lab-legacy.toml");
+  ASSERT_TRUE(legacy.profile) << test_util::error_lines(legacy);
   EXPECT_EQ(legacy.profile->hosts[0].ssh.port, 2222);
   EXPECT_TRUE(legacy.profile->hosts[1].ssh.legacy_algorithms);
 }
@@ -114,10 +106,10 @@ TEST(Load, LabProfilesAreValid) {
 // ------------------------------------------------------------ the issue's typos
 
 TEST(Load, IssueTyposAreAllReportedWithLineAndColumn) {
-  LoadResult r = load(kFixtures + "issue-typos.toml");
+  LoadResult r = load(test_util::kProfileFixtures + "issue-typos.toml");
   EXPECT_FALSE(r.profile);
-  ASSERT_EQ(r.errors.size(), 3u) << all_errors(r);
-  EXPECT_EQ(r.errors[0].str(), kFixtures +
+  ASSERT_EQ(r.errors.size(), 3u) << test_util::error_lines(r);
+  EXPECT_EQ(r.errors[0].str(), test_util::kProfileFixtures +
                                    "issue-typos.toml:37:1: unknown table [preconditions.sysctls]; did you "
                                    "mean [preconditions.sysctl]?");
   EXPECT_EQ(r.errors[1].pos.line, 87);
@@ -133,7 +125,7 @@ TEST(Load, IssueTyposAreAllReportedWithLineAndColumn) {
 
 TEST(Load, LoadOrThrowJoinsEveryError) {
   try {
-    load_or_throw(kFixtures + "issue-typos.toml");
+    load_or_throw(test_util::kProfileFixtures + "issue-typos.toml");
     FAIL() << "no exception";
   } catch (const Failure& f) {
     EXPECT_EQ(f.code(), ExitCode::kUsageError);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // Three RAC nodes with interconnect addresses and one management-only host.
-const std::string kHead = R"(
+const std::string kMeshHead = R"(
 [lab]
 name = "rac"
 [hosts.rac1]
@@ -28,13 +29,7 @@ test_address = "192.168.10.3"
 address = "10.0.0.9"
 )";
 
-LoadResult load_tests(const std::string& tests) { return load_from_string(kHead + tests, "rac.toml"); }
-
-std::string errors(const LoadResult& r) {
-  std::string s;
-  for (const auto& e : r.errors) s += e.str() + "\n";
-  return s;
-}
+LoadResult load_tests(const std::string& tests) { return load_from_string(kMeshHead + tests, "rac.toml"); }
 
 TEST(Mesh, DefaultsToEveryHostWithATestAddressBothDirections) {
   auto r = load_tests(R"(
@@ -44,7 +39,7 @@ kind = "tcp_rr"
 pairs = "mesh"
 budget = { p99 = "100us" }
 )");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const TestSpec& t = r.profile->tests.at(0);
   ASSERT_TRUE(t.mesh);
   EXPECT_EQ(t.mesh->hosts, (std::vector<std::string>{"rac1", "rac2", "rac3"}));  // not ops
@@ -62,7 +57,7 @@ hosts = ["rac3", "rac1"]
 directions = "one"
 budget = { p99 = "100us" }
 )");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const TestSpec& t = r.profile->tests.at(0);
   ASSERT_TRUE(t.mesh);
   EXPECT_EQ(t.mesh->hosts, (std::vector<std::string>{"rac3", "rac1"}));
@@ -90,7 +85,7 @@ kind = "jitter"
 on = ["rac1"]
 budget = { max = "1ms" }
 )");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const auto& tests = r.profile->tests;
   ASSERT_TRUE(tests.at(0).mesh);
   EXPECT_FALSE(tests.at(0).mesh->both_directions);
@@ -109,7 +104,7 @@ directions = "bothh"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("rac.toml:19:9: test[t].pairs: unknown value \"mesch\"; did you mean \"mesh\"?"));
   EXPECT_THAT(e,
               HasSubstr("rac.toml:20:14: test[t].directions: unknown value \"bothh\"; did you mean \"both\"? "
@@ -127,7 +122,7 @@ hosts = ["rac1", "rac22", "ops", "rac1"]
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("rac.toml:20:9: test[t].hosts: \"rac22\" is not a defined host"));
   EXPECT_THAT(e, HasSubstr("did you mean \"rac2\"?"));
   EXPECT_THAT(e, HasSubstr("host \"ops\" has no test_address"));
@@ -144,7 +139,8 @@ hosts = ["rac1"]
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("test[t].hosts: a mesh needs at least two hosts; found 1"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("test[t].hosts: a mesh needs at least two hosts; found 1"));
 }
 
 TEST(Mesh, MeshAndFromToTogetherIsAnError) {
@@ -158,7 +154,7 @@ to = "rac2"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r),
+  EXPECT_THAT(test_util::error_lines(r),
               HasSubstr("rac.toml:20:8: test[t].from: a mesh test (pairs = \"mesh\") measures every pair"));
 }
 
@@ -180,7 +176,7 @@ pairs = "mesh"
 budget = { max = "1ms" }
 )");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("test[t].directions: `directions` belongs to a mesh test; add pairs = \"mesh\""));
   EXPECT_THAT(e, HasSubstr("test[t].hosts: `hosts` belongs to a mesh test"));
   EXPECT_THAT(e, HasSubstr("test[j].pairs: does not apply to a jitter test"));
@@ -195,7 +191,7 @@ pairs = ["mesh", "ring"]
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("test[t].pairs: expected a string"));
+  EXPECT_THAT(test_util::error_lines(r), HasSubstr("test[t].pairs: expected a string"));
 }
 
 TEST(Mesh, TypoOfTheKeyIsSuggested) {
@@ -207,7 +203,8 @@ pair = "mesh"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("rac.toml:19:1: unknown key test[t].pair; did you mean test[t].pairs?"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("rac.toml:19:1: unknown key test[t].pair; did you mean test[t].pairs?"));
 }
 
 TEST(MeshSchedule, SequentialByDefaultDisjointWhenWritten) {
@@ -224,7 +221,7 @@ pairs = "mesh"
 mesh_schedule = "disjoint"
 budget = { p99 = "100us" }
 )");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   EXPECT_EQ(r.profile->tests.at(0).mesh->schedule, MeshSchedule::kSequential);
   EXPECT_EQ(r.profile->tests.at(1).mesh->schedule, MeshSchedule::kDisjoint);
   EXPECT_STREQ(to_string(MeshSchedule::kDisjoint), "disjoint");
@@ -240,7 +237,7 @@ name = "m"
 kind = "udp_rr"
 budget = { p99 = "100us" }
 )");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   EXPECT_EQ(r.profile->tests.at(0).mesh->schedule, MeshSchedule::kDisjoint);
 }
 
@@ -254,8 +251,9 @@ mesh_schedule = "parallel"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("rac.toml:20:17: test[t].mesh_schedule: unknown value \"parallel\""));
-  EXPECT_THAT(errors(r), HasSubstr("Expected one of: sequential, disjoint"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("rac.toml:20:17: test[t].mesh_schedule: unknown value \"parallel\""));
+  EXPECT_THAT(test_util::error_lines(r), HasSubstr("Expected one of: sequential, disjoint"));
 }
 
 TEST(MeshSchedule, WithoutAMeshIsAnError) {
@@ -269,7 +267,8 @@ mesh_schedule = "disjoint"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("rac.toml:21:17: test[t].mesh_schedule: `mesh_schedule` belongs to a mesh test"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("rac.toml:21:17: test[t].mesh_schedule: `mesh_schedule` belongs to a mesh test"));
 }
 
 TEST(MeshSchedule, InDefaultsWithoutAnyMeshIsAnError) {
@@ -284,7 +283,8 @@ to = "rac2"
 budget = { p99 = "100us" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("rac.toml:17:17: defaults.test.mesh_schedule: no test of this profile is a mesh"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("rac.toml:17:17: defaults.test.mesh_schedule: no test of this profile is a mesh"));
 }
 
 TEST(MeshSchedule, OnAJitterTestDoesNotApply) {
@@ -297,7 +297,7 @@ mesh_schedule = "disjoint"
 budget = { max = "1ms" }
 )");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors(r), HasSubstr("test[j].mesh_schedule: does not apply to a jitter test"));
+  EXPECT_THAT(test_util::error_lines(r), HasSubstr("test[j].mesh_schedule: does not apply to a jitter test"));
 }
 
 }  // namespace

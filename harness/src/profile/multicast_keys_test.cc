@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
@@ -36,8 +37,7 @@ TEST(MulticastKeys, LoadTheFiveFields) {
 TEST(MulticastKeys, BadValuesNameTheLineAndKey) {
   const LoadResult r = with_multicast("{ rp_filter = \"medium\", force_igmp_version = 4 }");
   ASSERT_FALSE(r.profile);
-  std::string e;
-  for (const auto& x : r.errors) e += x.str() + "\n";
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("/tmp/mcast.toml:6:"));
   EXPECT_THAT(e, HasSubstr("preconditions.interfaces.eth1.multicast.rp_filter"));
   EXPECT_THAT(e, HasSubstr("\"off\", \"loose\" or \"strict\", found \"medium\""));

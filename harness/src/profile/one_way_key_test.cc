@@ -4,35 +4,33 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
 
-const char* const kHosts =
-    "[lab]\nname = \"x\"\n[hosts.a]\naddress = \"a\"\ntest_address = \"198.18.1.1\"\n"
-    "[hosts.b]\naddress = \"b\"\ntest_address = \"198.18.1.2\"\n";
-
-LoadResult with_test(const std::string& kind, const std::string& value) {
-  return load_from_string(kHosts + ("[[test]]\nname = \"t\"\nkind = \"" + kind +
-                                    "\"\nfrom = \"a\"\nto = \"b\"\nbudget = { max = \"1ms\" }\n" + value),
-                          "/tmp/p.toml");
+LoadResult with_one_way_test(const std::string& kind, const std::string& value) {
+  return load_from_string(
+      test_util::kTwoHosts + ("[[test]]\nname = \"t\"\nkind = \"" + kind +
+                              "\"\nfrom = \"a\"\nto = \"b\"\nbudget = { max = \"1ms\" }\n" + value),
+      "/tmp/p.toml");
 }
 
 TEST(OneWayMaxErrorKey, ARoundTripTestKeepsItsLimit) {
-  const LoadResult r = with_test("udp_rr", "one_way_max_error = \"5us\"\n");
+  const LoadResult r = with_one_way_test("udp_rr", "one_way_max_error = \"5us\"\n");
   ASSERT_TRUE(r.profile) << (r.errors.empty() ? "" : r.errors[0].str());
   EXPECT_EQ(r.profile->find_test("t")->one_way_max_error, std::chrono::microseconds(5));
-  const LoadResult unset = with_test("tcp_rr", "");
+  const LoadResult unset = with_one_way_test("tcp_rr", "");
   ASSERT_TRUE(unset.profile);
   EXPECT_FALSE(unset.profile->find_test("t")->one_way_max_error);
 }
 
 TEST(OneWayMaxErrorKey, ZeroAndOtherKindsAreRefusedAtTheirLine) {
-  LoadResult r = with_test("tcp_rr", "one_way_max_error = \"0us\"\n");
+  LoadResult r = with_one_way_test("tcp_rr", "one_way_max_error = \"0us\"\n");
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].pos.line, 15);
   EXPECT_THAT(r.errors[0].message, ::testing::HasSubstr("must be above 0"));
-  r = with_test("tcp_stream", "one_way_max_error = \"5us\"\n");
+  r = with_one_way_test("tcp_stream", "one_way_max_error = \"5us\"\n");
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0].pos.line, 15);
   EXPECT_THAT(r.errors[0].message, ::testing::HasSubstr("tcp_rr/udp_rr"));
@@ -40,7 +38,7 @@ TEST(OneWayMaxErrorKey, ZeroAndOtherKindsAreRefusedAtTheirLine) {
 
 TEST(OneWayBudgetKeys, TheBuiltInRoundTripWithALimitOnTheErrorTakesThem) {
   const LoadResult ok = load_from_string(
-      kHosts +
+      test_util::kTwoHosts +
           std::string("[[test]]\nname = \"t\"\nkind = \"tcp_rr\"\nfrom = \"a\"\nto = \"b\"\n"
                       "one_way_max_error = \"5us\"\nbudget = { one_way_p50_forward = \"8us\", "
                       "one_way_p99_forward = \"9us\", one_way_max_forward = \"20us\", one_way_p50_reverse = "
@@ -54,7 +52,7 @@ TEST(OneWayBudgetKeys, TheBuiltInRoundTripWithALimitOnTheErrorTakesThem) {
 
 TEST(OneWayBudgetKeys, KindsAndToolsThatCannotMeasureItAreRefusedAtTheKey) {
   const auto one_error = [](const std::string& test) {
-    const LoadResult r = load_from_string(kHosts + test, "/tmp/p.toml");
+    const LoadResult r = load_from_string(test_util::kTwoHosts + test, "/tmp/p.toml");
     EXPECT_FALSE(r.profile);
     return r.errors.size() == 1 ? r.errors[0] : ProfileError{};
   };

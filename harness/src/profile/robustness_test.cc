@@ -10,13 +10,12 @@
 #include <sstream>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
 
 using ::testing::HasSubstr;
-
-const std::string kRoot = LABGATE_SOURCE_DIR;
 
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -159,7 +158,7 @@ std::string mangle_bytes(std::string text, std::mt19937& rng) {
 }
 
 TEST(Robustness, MangledExampleNeverCrashes) {
-  const std::string base = read(kRoot + "/profiles/example-rhel58-pair.toml");
+  const std::string base = read(test_util::kSourceDir + "/profiles/example-rhel58-pair.toml");
   ASSERT_FALSE(base.empty());
   std::mt19937 rng(20260101);
   int valid = 0, syntax = 0, semantic = 0;

@@ -8,17 +8,12 @@
 
 #include "labgate/profile/cpu_list.h"
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string errors_of(const LoadResult& r) {
-  std::string out;
-  for (const auto& e : r.errors) out += e.str() + "\n";
-  return out;
-}
 
 // The contract also holds keys other rooms implement (ssh become/proxy_jump/
 // ssh_config/lease_dir); those lines are left out here, so this
@@ -34,7 +29,7 @@ TEST(TuningKeys, TheEnterpriseProfileContractValidates) {
     text += (other_room ? "" : line) + "\n";
   }
   const LoadResult r = load_from_string(text, "profile-enterprise.toml");
-  ASSERT_TRUE(r.profile) << errors_of(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const Preconditions& pre = r.profile->preconditions;
   const InterfaceRule& nic = pre.interfaces.at(0);
   EXPECT_EQ(nic.network, "direct");
@@ -81,8 +76,9 @@ from = "a"
 to = "b"
 )toml", "p.toml");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors_of(r), HasSubstr("test[rr].network: missing: host \"a\" has several test networks (direct, "
-                                      "switch); say which with network = \"direct\""));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("test[rr].network: missing: host \"a\" has several test networks (direct, "
+                        "switch); say which with network = \"direct\""));
 }
 
 TEST(TuningKeys, AnUnknownNetworkIsNamedOnTestsAndInterfaces) {
@@ -97,10 +93,12 @@ to = "b"
 network = "swtich"
 )toml", "p.toml");
   ASSERT_FALSE(r.profile);
-  EXPECT_THAT(errors_of(r), HasSubstr("preconditions.interfaces.eth1.network: \"drect\" is not a test network of "
-                                      "any host; known: direct, switch"));
-  EXPECT_THAT(errors_of(r), HasSubstr("test[rr].network: \"swtich\" is not a test network of host \"a\"; it has "
-                                      "direct, switch"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("preconditions.interfaces.eth1.network: \"drect\" is not a test network of "
+                        "any host; known: direct, switch"));
+  EXPECT_THAT(test_util::error_lines(r),
+              HasSubstr("test[rr].network: \"swtich\" is not a test network of host \"a\"; it has "
+                        "direct, switch"));
 }
 
 TEST(TuningKeys, BadTuningValuesNameTheirKey) {
@@ -114,7 +112,7 @@ isolated = "two"
 transparent_hugepage = "off"
 )toml", "p.toml");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors_of(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("preconditions.interfaces.eth1.link.speed: expected a speed like \"100Gbit/s\""));
   EXPECT_THAT(e, HasSubstr("rx_usec"));
   EXPECT_THAT(e, HasSubstr("preconditions.interfaces.eth1.irq_cpus: expected a CPU list"));
@@ -130,7 +128,7 @@ name = "n"
 address = "local"
 test_address = "198.18.0.1"
 )toml", "p.toml");
-  ASSERT_TRUE(r.profile) << errors_of(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   EXPECT_EQ(r.profile->find_host("a")->test_address, "198.18.0.1");
   EXPECT_TRUE(r.profile->find_host("a")->networks.empty());
   EXPECT_EQ(r.profile->find_host("a")->test_address_of(""), "198.18.0.1");

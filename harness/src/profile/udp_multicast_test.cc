@@ -4,37 +4,32 @@
 #include <gtest/gtest.h>
 
 #include "labgate/profile/load.h"
+#include "profile_test_util.h"
 
 namespace labgate::profile {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kHosts =
+const std::string kFeedHosts =
     "[lab]\nname = \"x\"\n"
     "[hosts.a]\naddress = \"10.0.0.1\"\ntest_address = \"198.19.200.1\"\n"
     "[hosts.b]\naddress = \"10.0.0.2\"\ntest_address = \"198.19.200.2\"\n"
     "[hosts.c]\naddress = \"10.0.0.3\"\ntest_address = \"198.19.200.3\"\n"
     "[hosts.d]\naddress = \"10.0.0.4\"\n";  // line 12: no test address
 
-LoadResult with_test(const std::string& keys) {
-  return load_from_string(kHosts + "[[test]]\nname = \"feed\"\nkind = \"udp_multicast\"\n" + keys,
+LoadResult with_feed(const std::string& keys) {
+  return load_from_string(kFeedHosts + "[[test]]\nname = \"feed\"\nkind = \"udp_multicast\"\n" + keys,
                           "/tmp/feed.toml");
 }
 
-std::string errors(const LoadResult& r) {
-  std::string e;
-  for (const auto& x : r.errors) e += x.str() + "\n";
-  return e;
-}
-
 TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
-  const LoadResult r = with_test(
+  const LoadResult r = with_feed(
       "from = \"a\"\nto = [\"b\", \"c\"]\ngroup = \"239.1.1.1:5000\"\nsource = \"198.19.200.1\"\n"
       "rate = \"10000/s\"\nmessage_size = 64\nttl = 2\nreply_every = 50\nduration = \"2s\"\nwarmup = "
       "\"500ms\"\n"
       "budget = { p99 = \"500us\", max_gap = 0, max_loss = \"0%\" }\n");
-  ASSERT_TRUE(r.profile) << errors(r);
+  ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const TestSpec& t = r.profile->tests.at(0);
   EXPECT_EQ(t.kind, TestKind::kUdpMulticast);
   EXPECT_EQ(t.from, "a");
@@ -50,11 +45,11 @@ TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
 }
 
 TEST(UdpMulticast, BadValuesNameTheLineAndKey) {
-  const LoadResult r = with_test(
+  const LoadResult r = with_feed(
       "from = \"a\"\nto = [\"b\", \"a\", \"b\"]\ngroup = \"10.1.1.1:5000\"\nsource = \"nowhere\"\n"
       "rate = \"1000/s\"\nmessage_size = 16\nbudget = { p99 = \"1ms\", min_throughput = \"1Gbit/s\" }\n");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("/tmp/feed.toml:18:6: test[feed].to: \"a\" is the publisher"));
   EXPECT_THAT(e, HasSubstr("test[feed].to: \"b\" is listed twice"));
   EXPECT_THAT(
@@ -66,28 +61,28 @@ TEST(UdpMulticast, BadValuesNameTheLineAndKey) {
 }
 
 TEST(UdpMulticast, MissingKeysAndHostsWithoutATestAddressAreRefused) {
-  const LoadResult r = with_test("from = \"a\"\nto = \"b\"\nbudget = { p99 = \"1ms\" }\n");
+  const LoadResult r = with_feed("from = \"a\"\nto = \"b\"\nbudget = { p99 = \"1ms\" }\n");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e, HasSubstr("test[feed].group: missing"));
   EXPECT_THAT(e, HasSubstr("test[feed].rate: missing"));
   EXPECT_THAT(e, HasSubstr("test[feed].to: must be a list of subscribers, e.g. to = [\"b\"]"));
-  const LoadResult d = with_test(
+  const LoadResult d = with_feed(
       "from = \"a\"\nto = [\"d\"]\ngroup = \"239.1.1.1:5000\"\nrate = \"100/s\"\n"
       "budget = { p99 = \"1ms\" }\n");
   ASSERT_FALSE(d.profile);
-  EXPECT_THAT(errors(d),
+  EXPECT_THAT(test_util::error_lines(d),
               HasSubstr("/tmp/feed.toml:12:1: hosts.d.test_address: missing; a udp_multicast test"));
 }
 
 TEST(UdpMulticast, ItsKeysDoNotApplyElsewhereNorAListOfTo) {
-  const LoadResult r = load_from_string(kHosts +
+  const LoadResult r = load_from_string(kFeedHosts +
                                             "[[test]]\nname = \"rr\"\nkind = \"udp_rr\"\nfrom = \"a\"\n"
                                             "to = [\"b\", \"c\"]\ngroup = \"239.1.1.1:5000\"\n"
                                             "budget = { p99 = \"1ms\" }\n",
                                         "/tmp/rr.toml");
   ASSERT_FALSE(r.profile);
-  const std::string e = errors(r);
+  const std::string e = test_util::error_lines(r);
   EXPECT_THAT(e,
               HasSubstr("/tmp/rr.toml:18:6: test[rr].to: a list of hosts is for udp_multicast subscribers"));
   EXPECT_THAT(e, HasSubstr("/tmp/rr.toml:19:9: test[rr].group: does not apply to a udp_rr test"));

@@ -42,7 +42,7 @@ results::TestRecord rr(const std::string& name, std::initializer_list<std::uint6
   return t;
 }
 
-results::RunResult run_of(const std::string& id, std::vector<results::TestRecord> tests) {
+results::RunResult compared_run(const std::string& id, std::vector<results::TestRecord> tests) {
   results::RunResult r;
   r.run_id = id;
   r.tests = std::move(tests);
@@ -63,7 +63,7 @@ TEST(Compare, ComputesAbsoluteAndRelativeDeltas) {
   judged(ta, of_values(a));
   judged(tb, of_values(b));
   CompareOptions o;
-  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  const Comparison c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), o);
   ASSERT_EQ(c.tests.size(), 1u);
   EXPECT_EQ(c.tests[0].key, "Latency.t/a->b");
   const StatDelta& p50 = stat(c.tests[0], "p50");
@@ -78,9 +78,9 @@ TEST(Compare, ComputesAbsoluteAndRelativeDeltas) {
 }
 
 TEST(Compare, RegressionOnlyBeyondTheThresholdAndOnlyOnGatedStats) {
-  const auto a = run_of("A", {rr("t", {100'000, 100'000, 100'000})});
-  const auto b10 = run_of("B", {rr("t", {110'000, 110'000, 110'000})});
-  const auto b12 = run_of("B", {rr("t", {112'000, 112'000, 112'000})});
+  const auto a = compared_run("A", {rr("t", {100'000, 100'000, 100'000})});
+  const auto b10 = compared_run("B", {rr("t", {110'000, 110'000, 110'000})});
+  const auto b12 = compared_run("B", {rr("t", {112'000, 112'000, 112'000})});
   CompareOptions o;
   o.fail_on_regression = 0.10;
   EXPECT_FALSE(compare_runs(a, b10, o).regression()) << "exactly 10% slower is not more than 10%";
@@ -108,7 +108,7 @@ TEST(Compare, ThroughputRegressesWhenItDrops) {
   CompareOptions o;
   o.fail_on_regression = 0.10;
   o.gated = {"throughput"};
-  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  const Comparison c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), o);
   const StatDelta& d = stat(c.tests[0], "throughput");
   EXPECT_NEAR(*d.slowdown, 140.0 / 940.0, 1e-12);
   EXPECT_TRUE(c.regression());
@@ -118,7 +118,8 @@ TEST(Compare, ThroughputRegressesWhenItDrops) {
 TEST(Compare, TestsInOnlyOneRunAreListedNotJudged) {
   CompareOptions o;
   o.fail_on_regression = 0.0;
-  const Comparison c = compare_runs(run_of("A", {rr("gone", {1000})}), run_of("B", {rr("new", {5000})}), o);
+  const Comparison c =
+      compare_runs(compared_run("A", {rr("gone", {1000})}), compared_run("B", {rr("new", {5000})}), o);
   ASSERT_EQ(c.tests.size(), 2u);
   EXPECT_TRUE(c.tests[0].only_in_a);
   EXPECT_TRUE(c.tests[1].only_in_b);
@@ -138,7 +139,7 @@ TEST(Compare, TailCausesThatAppearedOrVanishedAreListedWithoutTheirPids) {
       {"cause":"cc1plus (pid 98) on CPU 1 of host a","kind":"preempted","count":1},
       {"cause":"tailhog (pid 4242) on CPU 1 of host a","kind":"preempted","count":14}]})");
   const CompareOptions o;
-  const Comparison c = compare_runs(run_of("A", {a}), run_of("B", {b}), o);
+  const Comparison c = compare_runs(compared_run("A", {a}), compared_run("B", {b}), o);
   ASSERT_EQ(c.tests.size(), 1u);
   EXPECT_EQ(c.tests[0].causes_appeared, std::vector<std::string>{"tailhog on CPU 1 of host a (14 outliers)"});
   EXPECT_EQ(c.tests[0].causes_vanished, std::vector<std::string>{"IRQ 57 eth2-rx-0 on CPU 1 of host a (2 outliers)"});
@@ -147,13 +148,15 @@ TEST(Compare, TailCausesThatAppearedOrVanishedAreListedWithoutTheirPids) {
   EXPECT_THAT(table, HasSubstr("tail cause vanished in B: IRQ 57 eth2-rx-0 on CPU 1 of host a (2 outliers)"));
   // A run that did not explain the test: nothing to compare.
   b.tail = nullptr;
-  EXPECT_TRUE(compare_runs(run_of("A", {a}), run_of("B", {b}), o).tests[0].causes_vanished.empty());
+  EXPECT_TRUE(
+      compare_runs(compared_run("A", {a}), compared_run("B", {b}), o).tests[0].causes_vanished.empty());
 }
 
 TEST(Compare, TableShowsValuesDeltasAndVerdict) {
   CompareOptions o;
   o.fail_on_regression = 0.10;
-  const Comparison c = compare_runs(run_of("A", {rr("t", {100'000})}), run_of("B", {rr("t", {150'000})}), o);
+  const Comparison c =
+      compare_runs(compared_run("A", {rr("t", {100'000})}), compared_run("B", {rr("t", {150'000})}), o);
   const std::string table = comparison_table(c, o);
   EXPECT_THAT(table, HasSubstr("A = A\nB = B\n"));
   EXPECT_THAT(table, HasSubstr("100 us"));
@@ -179,7 +182,7 @@ TEST(Compare, ReadsNetperfsOwnP99NotItsDecadeWideBuckets) {
   judged(tb, netperf(39'000));
   CompareOptions o;
   o.fail_on_regression = 0.10;
-  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  const Comparison c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), o);
   EXPECT_DOUBLE_EQ(*stat(c.tests[0], "p99").a, 33'000);
   EXPECT_DOUBLE_EQ(*stat(c.tests[0], "p99").b, 39'000);
   EXPECT_TRUE(c.regression());
@@ -196,7 +199,7 @@ TEST(Compare, SaysWhenTheTwoSidesFigureComesFromDifferentSources) {
   m.reported = {{"p99", 2500}};
   results::TestRecord ta = rr("t", {1000, 2000}), tb = rr("t", {});
   judged(tb, m);
-  const Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), CompareOptions{});
+  const Comparison c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), CompareOptions{});
   const std::string table = comparison_table(c, CompareOptions{});
   EXPECT_THAT(table, HasSubstr("A: " + stat(c.tests[0], "p99").source_a + "; B: netperf's own p99 (tool)\n"));
   EXPECT_THAT(stat(c.tests[0], "p99").source_a, HasSubstr("(histogram)"));
@@ -212,16 +215,16 @@ TEST(Compare, EveryKindsOwnFigureAndWhichWayIsWorse) {
   CompareOptions o;
   o.fail_on_regression = 0.05;
   o.gated = {"mtu_forward"};
-  Comparison c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  Comparison c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), o);
   EXPECT_TRUE(stat(c.tests[0], "mtu_forward").regression) << "a smaller MTU is worse";
   EXPECT_THAT(comparison_table(c, o), HasSubstr("500 bytes"));
   o.gated = {"loss"};
-  c = compare_runs(run_of("A", {ta}), run_of("B", {tb}), o);
+  c = compare_runs(compared_run("A", {ta}), compared_run("B", {tb}), o);
   EXPECT_TRUE(stat(c.tests[0], "loss").regression) << "more loss is worse";
 }
 
 TEST(Compare, WarnsWhenASideIsNotKnownToConform) {
-  const auto a = run_of("A", {rr("t", {1000})});
+  const auto a = compared_run("A", {rr("t", {1000})});
   const Comparison c = compare_runs(a, a, CompareOptions{});
   ASSERT_EQ(c.warnings.size(), 2u) << "neither run checked any precondition";
   EXPECT_THAT(c.warnings[0], HasSubstr("not_checked"));

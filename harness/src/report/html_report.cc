@@ -107,7 +107,7 @@ std::string conformance_banner(const RunResult& run) {
   return "";
 }
 
-std::string field(const std::string& name, const std::string& value_html, bool bad = false) {
+std::string summary_field(const std::string& name, const std::string& value_html, bool bad = false) {
   return "<div><div class=\"k\">" + html_escape(name) + "</div><div class=\"v" + (bad ? " bad" : "") + "\">" +
          value_html + "</div></div>";
 }
@@ -150,33 +150,35 @@ std::string summary(const RunResult& run) {
      : t.verdict == results::TestVerdict::kNotRun ? tn
                                                   : te)++;
   std::string s = "<section class=\"card\" id=\"summary\"><h2>Run</h2><div class=\"grid\">";
-  s += field("Profile", "<code>" + html_escape(run.profile_path) + "</code>");
-  s += field("Lab", html_escape(run.lab_name));
-  s += field("Run", "<code>" + html_escape(run.run_id) + "</code>");
-  s += field("labgate version", html_escape(run.labgate_version));
-  s += field("Started", html_escape(display_time(run.start_time)));
-  s += field("Ended", run.end_time ? html_escape(display_time(*run.end_time)) : std::string("not finished"));
-  s += field("Duration", html_escape(duration));
-  s += field("Exit code", run.exit_code
-                              ? std::to_string(*run.exit_code) + " (" + html_escape(run.verdict()) + ")"
-                              : std::string("none yet"));
+  s += summary_field("Profile", "<code>" + html_escape(run.profile_path) + "</code>");
+  s += summary_field("Lab", html_escape(run.lab_name));
+  s += summary_field("Run", "<code>" + html_escape(run.run_id) + "</code>");
+  s += summary_field("labgate version", html_escape(run.labgate_version));
+  s += summary_field("Started", html_escape(display_time(run.start_time)));
+  s += summary_field("Ended",
+                     run.end_time ? html_escape(display_time(*run.end_time)) : std::string("not finished"));
+  s += summary_field("Duration", html_escape(duration));
+  s += summary_field("Exit code",
+                     run.exit_code ? std::to_string(*run.exit_code) + " (" + html_escape(run.verdict()) + ")"
+                                   : std::string("none yet"));
   const results::Conformance conformance = run.conformance();
   const std::string conforming_word = conformance == results::Conformance::kYes  ? "yes"
                                       : conformance == results::Conformance::kNo ? "no"
                                                                                  : "not checked";
-  s += field("Conforming", html_escape(conforming_word + ": " + run.conformance_why()),
-             conformance != results::Conformance::kYes);
+  s += summary_field("Conforming", html_escape(conforming_word + ": " + run.conformance_why()),
+                     conformance != results::Conformance::kYes);
   int cp = 0, cf = 0, cn = 0;
   for (const auto& c : run.checks)
     (c.verdict == results::CheckVerdict::kPass ? cp : c.verdict == results::CheckVerdict::kFail ? cf : cn)++;
-  s += field("Preconditions",
-             std::to_string(cp) + " held, " + std::to_string(cf) + " failed, " + std::to_string(cn) +
-                 " not checkable",
-             cf + cn > 0);
-  s += field("Measurements",
-             std::to_string(tp) + " passed, " + std::to_string(tf) + " failed, " + std::to_string(te) +
-                 " could not run" + (tn ? ", " + std::to_string(tn) + " not started" : std::string()),
-             tf + te + tn > 0);
+  s += summary_field("Preconditions",
+                     std::to_string(cp) + " held, " + std::to_string(cf) + " failed, " + std::to_string(cn) +
+                         " not checkable",
+                     cf + cn > 0);
+  s +=
+      summary_field("Measurements",
+                    std::to_string(tp) + " passed, " + std::to_string(tf) + " failed, " + std::to_string(te) +
+                        " could not run" + (tn ? ", " + std::to_string(tn) + " not started" : std::string()),
+                    tf + te + tn > 0);
   s += "</div>";
   if (!run.hosts.empty()) {
     s +=

@@ -16,7 +16,7 @@ std::string str(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-double num(const json& j, const char* key) {
+double number_at(const json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
@@ -33,13 +33,13 @@ std::string tail_section(const results::TestRecord& t) {
   const std::string top = str(tail, "top");
   std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
                   (top.empty() ? std::string("No outliers were kept.") : html_escape(top)) + " &#183; " +
-                  html_escape(format_count(num(tail, "unexplained"))) +
+                  html_escape(format_count(number_at(tail, "unexplained"))) +
                   " unexplained (no evidence on either host: counted, never guessed)</p>";
   const auto ranked = tail.find("ranked");
   if (ranked != tail.end() && ranked->is_array() && !ranked->empty()) {
     s += "<table class=\"params\"><tr><th class=\"num\">Outliers</th><th>Cause</th><th>Kind</th></tr>";
     for (const json& r : *ranked)
-      s += "<tr><td class=\"num\">" + html_escape(format_count(num(r, "count"))) + "</td><td>" +
+      s += "<tr><td class=\"num\">" + html_escape(format_count(number_at(r, "count"))) + "</td><td>" +
            html_escape(str(r, "cause")) + "</td><td>" + html_escape(str(r, "kind")) + "</td></tr>";
     s += "</table>";
   }
@@ -57,8 +57,8 @@ std::string tail_section(const results::TestRecord& t) {
       const auto ev = o.find("evidence");
       if (ev != o.end() && ev->is_array())
         for (const json& e : *ev) evidence += (evidence.empty() ? "" : "<br>") + html_escape(str(e, "text"));
-      s += "<tr><td class=\"num\">" + html_escape(format_count(num(o, "seq"))) + "</td><td class=\"num\">" +
-           html_escape(format_ns(num(o, "value_ns"))) + "</td><td>" +
+      s += "<tr><td class=\"num\">" + html_escape(format_count(number_at(o, "seq"))) +
+           "</td><td class=\"num\">" + html_escape(format_ns(number_at(o, "value_ns"))) + "</td><td>" +
            (evidence.empty() ? std::string("unexplained") : evidence) + "</td><td>" +
            html_escape(str(o, "split")) + "</td></tr>";
     }

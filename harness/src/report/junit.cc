@@ -10,10 +10,6 @@ using namespace junit_detail;
 
 namespace {
 
-std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
-}
-
 std::string render_case(const std::string& classname, const Case& k) {
   std::string s =
       "    <testcase" + attr("name", k.name) + attr("classname", classname) + attr("time", seconds(k.time_s));

@@ -6,8 +6,9 @@
 #include <cstdio>
 #include <map>
 
-#include "labgate/report/format.h"
 #include "labgate/report/figure_format.h"
+#include "labgate/report/format.h"
+#include "labgate/report/markup.h"
 
 namespace labgate::report::junit_detail {
 
@@ -160,6 +161,10 @@ std::string seconds(double s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f", s < 0 ? 0.0 : s);
   return buf;
+}
+
+std::string attr(const std::string& name, const std::string& value) {
+  return " " + name + "=\"" + xml_escape(value) + "\"";
 }
 
 Document document_of(const RunResult& run) {

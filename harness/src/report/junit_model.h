@@ -61,4 +61,7 @@ Document document_of(const results::RunResult& run);
 /// A number of seconds as JUnit writes it, "12.345".
 std::string seconds(double s);
 
+/// An XML attribute with its leading space, the value escaped: ` name="value"`.
+std::string attr(const std::string& name, const std::string& value);
+
 }  // namespace labgate::report::junit_detail

@@ -12,10 +12,6 @@ using namespace junit_detail;
 
 namespace {
 
-std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml_escape(value) + "\"";
-}
-
 // The strict schema's timestamp has no zone and no fraction: UTC is implied.
 std::string strict_time(results::Clock::time_point t) {
   const std::time_t secs = results::Clock::to_time_t(t);
@@ -26,7 +22,7 @@ std::string strict_time(results::Clock::time_point t) {
   return buf;
 }
 
-std::string render_case(const std::string& classname, const Case& k) {
+std::string render_strict_case(const std::string& classname, const Case& k) {
   std::string s =
       "    <testcase" + attr("name", k.name) + attr("classname", classname) + attr("time", seconds(k.time_s));
   switch (k.outcome) {
@@ -66,7 +62,7 @@ std::string junit_strict_xml(const results::RunResult& run) {
     body += "    </properties>\n";
     std::string out = doc.warnings;
     for (const auto& k : suite.cases) {
-      body += render_case(classname, k);
+      body += render_strict_case(classname, k);
       if (!k.out.empty()) out += "--- " + k.name + "\n" + k.out;
     }
     body += "    <system-out>" + xml_escape_text(out) + "</system-out>\n";

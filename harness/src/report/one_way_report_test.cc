@@ -33,7 +33,7 @@ results::TestRecord with_one_way(std::int64_t fwd_p99, std::int64_t rev_p99, std
   return t;
 }
 
-results::RunResult run_of(const std::string& id, results::TestRecord t) {
+results::RunResult one_way_run(const std::string& id, results::TestRecord t) {
   results::RunResult r;
   r.run_id = id;
   r.tests = {std::move(t)};
@@ -51,8 +51,8 @@ TEST(CompareOneWay, AChangeInsideBothBoundsIsWithinTheErrorNotARegression) {
   o.gated = {"one_way_p99_forward", "one_way_p99_reverse"};
   o.fail_on_regression = 0.10;
   // a->b p99 9us -> 11us (+22%) with +- 1.5us each: inside 3us. b->a 7us -> 12us: beyond it.
-  const Comparison c = compare_runs(run_of("A", with_one_way(9'000, 7'000, 1'500)),
-                                    run_of("B", with_one_way(11'000, 12'000, 1'500)), o);
+  const Comparison c = compare_runs(one_way_run("A", with_one_way(9'000, 7'000, 1'500)),
+                                    one_way_run("B", with_one_way(11'000, 12'000, 1'500)), o);
   ASSERT_EQ(c.tests.size(), 1u);
   const TestDelta& t = c.tests[0];
   ASSERT_EQ(t.one_way.size(), 6u);
@@ -80,7 +80,8 @@ TEST(CompareOneWay, ARunThatReportedNoneSaysWhy) {
   b.measurement["one_way"]["why_not"] = "offset bound 37.02us exceeds one_way_max_error 5us";
   b.measurement["one_way"].erase("a_to_b");
   b.measurement["one_way"].erase("b_to_a");
-  const Comparison c = compare_runs(run_of("A", with_one_way(9'000, 7'000, 1'500)), run_of("B", b), {});
+  const Comparison c =
+      compare_runs(one_way_run("A", with_one_way(9'000, 7'000, 1'500)), one_way_run("B", b), {});
   const TestDelta& t = c.tests[0];
   EXPECT_FALSE(row(t, "one_way_max_forward").b);
   EXPECT_FALSE(row(t, "one_way_max_forward").within_error);
@@ -89,7 +90,7 @@ TEST(CompareOneWay, ARunThatReportedNoneSaysWhy) {
   // Neither run estimated it: no one-way rows at all.
   results::TestRecord plain = with_one_way(0, 0, 0);
   plain.measurement = nlohmann::json::object();
-  EXPECT_TRUE(compare_runs(run_of("A", plain), run_of("B", plain), {}).tests[0].one_way.empty());
+  EXPECT_TRUE(compare_runs(one_way_run("A", plain), one_way_run("B", plain), {}).tests[0].one_way.empty());
 }
 
 TEST(JunitOneWay, TheFiguresPerDirectionAndTheBoundAreProperties) {

@@ -31,7 +31,7 @@ struct Frame {
 
 namespace {
 
-std::string num(double v) {
+std::string one_decimal(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
@@ -39,8 +39,8 @@ std::string num(double v) {
 
 std::string text(double x, double y, const std::string& s, const char* anchor,
                  const std::string& extra = "") {
-  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + anchor + "\"" + extra + ">" +
-         xml_escape(s) + "</text>";
+  return "<text x=\"" + one_decimal(x) + "\" y=\"" + one_decimal(y) + "\" text-anchor=\"" + anchor + "\"" +
+         extra + ">" + xml_escape(s) + "</text>";
 }
 
 // A white outline behind text that sits on lines, so it stays legible.
@@ -113,7 +113,7 @@ void Chart::line(std::vector<Point> pts, const std::string& colour, const std::s
   if (!legend.empty()) legend_.emplace_back(colour, legend);
   draw_.push_back([pts = std::move(pts), colour, dashed](const Frame& f) {
     std::string p;
-    for (const auto& pt : pts) p += num(f.px(pt.x)) + "," + num(f.py(pt.y)) + " ";
+    for (const auto& pt : pts) p += one_decimal(f.px(pt.x)) + "," + one_decimal(f.py(pt.y)) + " ";
     return "<polyline fill=\"none\" stroke=\"" + colour +
            "\" stroke-width=\"1.6\" stroke-linejoin=\"round\"" + (dashed ? " stroke-dasharray=\"6 4\"" : "") +
            " points=\"" + p + "\"/>";
@@ -127,9 +127,9 @@ void Chart::bars(std::vector<Bar> bars, const std::string& colour, const std::st
     std::string s = "<g fill=\"" + colour + "\" fill-opacity=\"0.78\">";
     for (const auto& b : bars) {
       const double x0 = f.px(b.x0), x1 = f.px(b.x1), top = f.py(b.y), base = f.py(floor_y);
-      s += "<rect x=\"" + num(x0) + "\" y=\"" + num(top) + "\" width=\"" + num(std::max(0.8, x1 - x0 - 0.4)) +
-           "\" height=\"" + num(std::max(0.0, base - top)) + "\"><title>" + xml_escape(b.tooltip) +
-           "</title></rect>";
+      s += "<rect x=\"" + one_decimal(x0) + "\" y=\"" + one_decimal(top) + "\" width=\"" +
+           one_decimal(std::max(0.8, x1 - x0 - 0.4)) + "\" height=\"" +
+           one_decimal(std::max(0.0, base - top)) + "\"><title>" + xml_escape(b.tooltip) + "</title></rect>";
     }
     return s + "</g>";
   });
@@ -137,8 +137,9 @@ void Chart::bars(std::vector<Bar> bars, const std::string& colour, const std::st
 
 void Chart::vline(double x, const std::string& colour, const std::string& label, int row) {
   draw_.push_back([=](const Frame& f) {
-    return "<line x1=\"" + num(f.px(x)) + "\" x2=\"" + num(f.px(x)) + "\" y1=\"" + num(f.top) + "\" y2=\"" +
-           num(f.bottom()) + "\" stroke=\"" + colour + "\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>";
+    return "<line x1=\"" + one_decimal(f.px(x)) + "\" x2=\"" + one_decimal(f.px(x)) + "\" y1=\"" +
+           one_decimal(f.top) + "\" y2=\"" + one_decimal(f.bottom()) + "\" stroke=\"" + colour +
+           "\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>";
   });
   labels_.push_back([=](const Frame& f) {
     // Near the right edge the label goes left of its line so it is not cut off.
@@ -150,9 +151,9 @@ void Chart::vline(double x, const std::string& colour, const std::string& label,
 
 void Chart::hline(double y, const std::string& colour, const std::string& label, bool dashed) {
   draw_.push_back([=](const Frame& f) {
-    return "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(y)) +
-           "\" y2=\"" + num(f.py(y)) + "\" stroke=\"" + colour + "\" stroke-width=\"1.2\"" +
-           (dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
+    return "<line x1=\"" + one_decimal(f.left) + "\" x2=\"" + one_decimal(f.right()) + "\" y1=\"" +
+           one_decimal(f.py(y)) + "\" y2=\"" + one_decimal(f.py(y)) + "\" stroke=\"" + colour +
+           "\" stroke-width=\"1.2\"" + (dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
   });
   labels_.push_back([=](const Frame& f) {
     // At the left end: annotations of data (spikes, maxima) tend to sit at the right.
@@ -172,8 +173,8 @@ void Chart::label(Point at, const std::string& colour, const std::string& s, boo
 
 void Chart::marker(Point at, const std::string& colour, const std::string& tooltip, bool hollow) {
   labels_.push_back([=](const Frame& f) {
-    return "<circle cx=\"" + num(f.px(at.x)) + "\" cy=\"" + num(f.py(at.y)) + "\" r=\"4\" fill=\"" +
-           (hollow ? std::string("#fff") : colour) + "\" stroke=\"" + colour +
+    return "<circle cx=\"" + one_decimal(f.px(at.x)) + "\" cy=\"" + one_decimal(f.py(at.y)) +
+           "\" r=\"4\" fill=\"" + (hollow ? std::string("#fff") : colour) + "\" stroke=\"" + colour +
            "\" stroke-width=\"1.6\"><title>" + xml_escape(tooltip) + "</title></circle>";
   });
 }
@@ -181,8 +182,9 @@ void Chart::marker(Point at, const std::string& colour, const std::string& toolt
 void Chart::shade_x(double x0, double x1, const std::string& caption) {
   draw_.insert(draw_.begin(), [=](const Frame& f) {
     const double a = f.px(x0), b = f.px(x1);
-    return "<rect x=\"" + num(a) + "\" y=\"" + num(f.top) + "\" width=\"" + num(std::max(0.0, b - a)) +
-           "\" height=\"" + num(f.height) + "\" fill=\"#f3f4f6\"/>" +
+    return "<rect x=\"" + one_decimal(a) + "\" y=\"" + one_decimal(f.top) + "\" width=\"" +
+           one_decimal(std::max(0.0, b - a)) + "\" height=\"" + one_decimal(f.height) +
+           "\" fill=\"#f3f4f6\"/>" +
            text((a + b) / 2, f.bottom() - 6, caption, "middle", " fill=\"#6b7280\" font-size=\"10\"");
   });
 }
@@ -205,8 +207,9 @@ std::string Chart::svg(int width, int height) const {
   s += text(f.left, 17, title_, "start", " font-size=\"13\" font-weight=\"600\" fill=\"#111827\"");
   double lx = f.left;
   for (const auto& [colour, label] : legend_) {
-    s += "<line x1=\"" + num(lx) + "\" x2=\"" + num(lx + 16) + "\" y1=\"33\" y2=\"33\" stroke=\"" + colour +
-         "\" stroke-width=\"3\"/>" + text(lx + 20, 37, label, "start");
+    s += "<line x1=\"" + one_decimal(lx) + "\" x2=\"" + one_decimal(lx + 16) +
+         "\" y1=\"33\" y2=\"33\" stroke=\"" + colour + "\" stroke-width=\"3\"/>" +
+         text(lx + 20, 37, label, "start");
     lx += 28 + 6.2 * static_cast<double>(label.size());
   }
   // Grid: minor decade lines for log axes, then labelled ticks.
@@ -214,32 +217,34 @@ std::string Chart::svg(int width, int height) const {
   const auto minor = [&](const AxisSpec& a, bool vertical) {
     if (a.scale != Scale::kLog || a.hi / a.lo < 10) return;
     for (const double v : log_multiples(a, {2, 3, 4, 5, 6, 7, 8, 9}))
-      grid += vertical ? "<line x1=\"" + num(f.px(v)) + "\" x2=\"" + num(f.px(v)) + "\" y1=\"" + num(f.top) +
-                             "\" y2=\"" + num(f.bottom()) + "\" stroke=\"#f3f4f6\"/>"
-                       : "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" +
-                             num(f.py(v)) + "\" y2=\"" + num(f.py(v)) + "\" stroke=\"#f3f4f6\"/>";
+      grid += vertical
+                  ? "<line x1=\"" + one_decimal(f.px(v)) + "\" x2=\"" + one_decimal(f.px(v)) + "\" y1=\"" +
+                        one_decimal(f.top) + "\" y2=\"" + one_decimal(f.bottom()) + "\" stroke=\"#f3f4f6\"/>"
+                  : "<line x1=\"" + one_decimal(f.left) + "\" x2=\"" + one_decimal(f.right()) + "\" y1=\"" +
+                        one_decimal(f.py(v)) + "\" y2=\"" + one_decimal(f.py(v)) + "\" stroke=\"#f3f4f6\"/>";
   };
   minor(x_, true);
   minor(y_, false);
   for (const double v : axis_ticks(x_)) {
-    grid += "<line x1=\"" + num(f.px(v)) + "\" x2=\"" + num(f.px(v)) + "\" y1=\"" + num(f.top) + "\" y2=\"" +
-            num(f.bottom()) + "\" stroke=\"#e5e7eb\"/>";
+    grid += "<line x1=\"" + one_decimal(f.px(v)) + "\" x2=\"" + one_decimal(f.px(v)) + "\" y1=\"" +
+            one_decimal(f.top) + "\" y2=\"" + one_decimal(f.bottom()) + "\" stroke=\"#e5e7eb\"/>";
     ticks += text(f.px(v), f.bottom() + 15, tick_text(x_, v), "middle");
   }
   for (const double v : axis_ticks(y_)) {
-    grid += "<line x1=\"" + num(f.left) + "\" x2=\"" + num(f.right()) + "\" y1=\"" + num(f.py(v)) +
-            "\" y2=\"" + num(f.py(v)) + "\" stroke=\"#e5e7eb\"/>";
+    grid += "<line x1=\"" + one_decimal(f.left) + "\" x2=\"" + one_decimal(f.right()) + "\" y1=\"" +
+            one_decimal(f.py(v)) + "\" y2=\"" + one_decimal(f.py(v)) + "\" stroke=\"#e5e7eb\"/>";
     ticks += text(f.left - 6, f.py(v) + 4, tick_text(y_, v), "end");
   }
   s += grid;
   for (const auto& d : draw_) s += d(f);
-  s += "<rect x=\"" + num(f.left) + "\" y=\"" + num(f.top) + "\" width=\"" + num(f.width) + "\" height=\"" +
-       num(f.height) + "\" fill=\"none\" stroke=\"#9ca3af\"/>";
+  s += "<rect x=\"" + one_decimal(f.left) + "\" y=\"" + one_decimal(f.top) + "\" width=\"" +
+       one_decimal(f.width) + "\" height=\"" + one_decimal(f.height) +
+       "\" fill=\"none\" stroke=\"#9ca3af\"/>";
   for (const auto& d : labels_) s += d(f);
   s += ticks;
   s += text(f.left + f.width / 2, f.bottom() + 34, x_.title, "middle", " fill=\"#111827\"");
   s += text(13, f.top + f.height / 2, y_.title, "middle",
-            " fill=\"#111827\" transform=\"rotate(-90 13 " + num(f.top + f.height / 2) + ")\"");
+            " fill=\"#111827\" transform=\"rotate(-90 13 " + one_decimal(f.top + f.height / 2) + ")\"");
   return s + "</svg>";
 }
 

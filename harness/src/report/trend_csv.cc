@@ -7,7 +7,7 @@ namespace labgate::report {
 
 namespace {
 
-std::string field(const std::string& s) {
+std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
   for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -32,7 +32,7 @@ std::string trend_csv(const TrendData& d) {
   for (const auto& t : d.tests)
     for (const auto& p : t.points) {
       const TrendRun& r = d.runs[p.run];
-      s += field(t.key) + "," + field(r.run_id) + "," + results::format_time(r.start) + "," +
+      s += csv_field(t.key) + "," + csv_field(r.run_id) + "," + results::format_time(r.start) + "," +
            conformance_words(r.conforming) + "," + (r.imported ? "yes" : "no") + "," + p.verdict;
       for (const auto& st : trend_statistics()) s += "," + value(p.seconds, st);
       for (const auto& st : trend_statistics()) s += "," + value(p.budget_s, st);

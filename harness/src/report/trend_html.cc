@@ -55,7 +55,7 @@ std::string table_of(const TrendData& d, const TrendSeries& t) {
   return s + "</table>";
 }
 
-const char* kStyle = R"(
+const char* kTrendStyle = R"(
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fff}
 h1{font-size:20px} h2{font-size:16px;margin:28px 0 6px}
 .lg-chart{position:relative;height:320px;max-width:1100px}
@@ -65,7 +65,7 @@ h1{font-size:20px} h2{font-size:16px;margin:28px 0 6px}
 )";
 
 // Builds the charts from the embedded data; marks the page for the browser test.
-const char* kScript = R"(
+const char* kTrendScript = R"(
 (function(){
   const data = JSON.parse(document.getElementById('lg-data').textContent);
   const colors = {p50:'#1f77b4', p99:'#ff7f0e', max:'#d62728'};
@@ -126,8 +126,10 @@ const char* kScript = R"(
 }  // namespace
 
 std::string trend_html(const TrendData& d, const std::string& chart_js) {
-  std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>labgate trend</title>"
-                  "<style>" + std::string(kStyle) + "</style></head>\n<body data-lg-status=\"loading\">\n";
+  std::string s =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>labgate trend</title>"
+      "<style>" +
+      std::string(kTrendStyle) + "</style></head>\n<body data-lg-status=\"loading\">\n";
   s += "<h1>labgate trend: " + std::to_string(d.tests.size()) + " tests over " + std::to_string(d.runs.size()) +
        " runs</h1>\n<p class=\"lg-key\">Runs in time order, left to right. Solid lines: p50, p99 and max of each "
        "run; dashed: the budget of that statistic. Point shape: conforming (preconditions met) "
@@ -139,7 +141,8 @@ std::string trend_html(const TrendData& d, const std::string& chart_js) {
          std::to_string(i) + "\"></canvas></div>\n" + table_of(d, d.tests[i]) + "\n";
   }
   s += "<script id=\"lg-data\" type=\"application/json\">" + script_safe(data_json(d).dump()) + "</script>\n";
-  s += "<script>" + script_safe(chart_js) + "</script>\n<script>" + kScript + "</script>\n</body></html>\n";
+  s += "<script>" + script_safe(chart_js) + "</script>\n<script>" + kTrendScript +
+       "</script>\n</body></html>\n";
   return s;
 }
 

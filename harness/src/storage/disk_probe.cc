@@ -20,7 +20,7 @@ std::string duration_arg(std::chrono::nanoseconds d) {
   return back && *back.value == d ? text : std::to_string(d.count()) + "ns";
 }
 
-const char* mode_of(profile::TestKind k) {
+const char* disk_probe_mode(profile::TestKind k) {
   return k == profile::TestKind::kDiskRandomRead    ? "read"
          : k == profile::TestKind::kDiskRandomWrite ? "write"
                                                     : "rw";
@@ -37,7 +37,7 @@ DiskInvocation disk_probe_command(const profile::TestSpec& spec, const std::stri
               "--file",
               d.path,
               "--mode",
-              mode_of(spec.kind),
+              disk_probe_mode(spec.kind),
               "--file-size",
               std::to_string(d.file_size),
               "--block-size",

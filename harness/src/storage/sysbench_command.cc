@@ -10,7 +10,7 @@ namespace {
 using profile::TestKind;
 using profile::TestSpec;
 
-const char* mode_of(TestKind k) {
+const char* sysbench_test_mode(TestKind k) {
   switch (k) {
     case TestKind::kDiskRandomRead:
       return "rndrd";
@@ -65,7 +65,8 @@ SysbenchCommands sysbench_commands(const TestSpec& spec, SysbenchVersion version
   };
   const std::vector<std::string> head = v10 ? std::vector<std::string>{"sysbench", "fileio"}
                                             : std::vector<std::string>{"sysbench", "--test=fileio"};
-  std::vector<std::string> run{std::string("--file-test-mode=") + mode_of(spec.kind), "--file-fsync-freq=0"};
+  std::vector<std::string> run{std::string("--file-test-mode=") + sysbench_test_mode(spec.kind),
+                               "--file-fsync-freq=0"};
   if (spec.kind == TestKind::kDiskRandomRw) run.push_back("--file-rw-ratio=" + ratio_text(d.read_mix));
   const std::string threads = std::to_string(d.threads), time = std::to_string(seconds);
   if (v10)

@@ -14,15 +14,14 @@ namespace {
 using profile::TestKind;
 using ::testing::HasSubstr;
 
-std::string fixture(const std::string& name) { return test_util::fixture("iperf3", name); }
-std::string read(const std::string& name) { return read_tool_file(fixture(name)).raw; }
+std::string iperf3_fixture(const std::string& name) { return test_util::fixture("iperf3", name); }
 
-ParseError parse_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
+ParseError iperf3_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
   return test_util::parse_error(parse_iperf3, origin, text, o);
 }
 
 TEST(Iperf3Parser, RecordedTcp) {
-  const measure::Measurement m = parse_iperf3(read_tool_file(fixture("iperf312-tcp.json")));
+  const measure::Measurement m = parse_iperf3(read_tool_file(iperf3_fixture("iperf312-tcp.json")));
   EXPECT_EQ(m.source, "iperf3");
   EXPECT_EQ(m.kind, "tcp_stream");
   ASSERT_TRUE(m.throughput_bps);
@@ -37,7 +36,7 @@ TEST(Iperf3Parser, RecordedTcp) {
 }
 
 TEST(Iperf3Parser, RecordedUdp) {
-  const measure::Measurement m = parse_iperf3(read_tool_file(fixture("iperf312-udp.json")));
+  const measure::Measurement m = parse_iperf3(read_tool_file(iperf3_fixture("iperf312-udp.json")));
   EXPECT_EQ(m.kind, "udp_stream");
   EXPECT_DOUBLE_EQ(*m.throughput_bps, 199734237.07146233);
   EXPECT_DOUBLE_EQ(m.reported.at("jitter"), 0.003941978832288372 * 1e6);
@@ -51,7 +50,7 @@ TEST(Iperf3Parser, RecordedUdp) {
 }
 
 TEST(Iperf3Parser, LossFromLostPackets) {
-  std::string text = read("iperf312-udp.json");
+  std::string text = test_util::fixture_text("iperf3", "iperf312-udp.json");
   // Edit end.sum (the last "lost_packets": 0 before sum_sent) to 7324 of 73238 lost.
   const std::size_t sum = text.rfind("\"sum\":");  // end.sum comes after every interval's "sum"
   text.replace(text.find("\"lost_packets\":\t0", sum), 17, "\"lost_packets\":\t7324");
@@ -63,7 +62,7 @@ TEST(Iperf3Parser, LossFromLostPackets) {
 
 TEST(Iperf3Parser, ErrorJsonIsServerUnreachable) {
   try {
-    parse_iperf3(read_tool_file(fixture("iperf312-refused.json")));
+    parse_iperf3(read_tool_file(iperf3_fixture("iperf312-refused.json")));
     FAIL();
   } catch (const ParseError& e) {
     EXPECT_EQ(e.kind(), ParseFailure::kServerUnreachable);
@@ -71,24 +70,24 @@ TEST(Iperf3Parser, ErrorJsonIsServerUnreachable) {
     EXPECT_THAT(e.what(), HasSubstr("iperf312-refused.json:10: iperf3 reported an error: unable to connect"));
   }
   const ParseError other =
-      parse_error("e.json", "{\"start\":{},\"error\":\"the server is busy running a test\"}");
+      iperf3_error("e.json", "{\"start\":{},\"error\":\"the server is busy running a test\"}");
   EXPECT_EQ(other.kind(), ParseFailure::kToolFailed);
 }
 
 TEST(Iperf3Parser, TruncatedJsonNamesTheLastLine) {
-  const std::string text = read("iperf312-tcp.json");
+  const std::string text = test_util::fixture_text("iperf3", "iperf312-tcp.json");
   const std::string cut = text.substr(0, text.size() / 2);
-  const ParseError e = parse_error("cut.json", cut);
+  const ParseError e = iperf3_error("cut.json", cut);
   const int lines = static_cast<int>(std::count(cut.begin(), cut.end(), '\n')) + 1;
   EXPECT_EQ(e.line(), lines);
   EXPECT_THAT(e.what(), HasSubstr("invalid JSON"));
 }
 
 TEST(Iperf3Parser, MissingFieldNamesPathAndEnclosingLine) {
-  std::string text = read("iperf312-tcp.json");
+  std::string text = test_util::fixture_text("iperf3", "iperf312-tcp.json");
   const std::size_t at = text.find("\"sum_received\"");
   text.replace(at, 14, "\"sum_elsewhere\"");
-  const ParseError e = parse_error("edited.json", text);
+  const ParseError e = iperf3_error("edited.json", text);
   EXPECT_THAT(e.what(), HasSubstr("end.sum_received.bits_per_second is missing"));
   // Points at the top-level "end" object, not at an interval's numeric "end".
   const int end_line = [&] {
@@ -99,25 +98,28 @@ TEST(Iperf3Parser, MissingFieldNamesPathAndEnclosingLine) {
 }
 
 TEST(Iperf3Parser, KindAndNonJson) {
-  EXPECT_THAT(parse_error("k.json", read("iperf312-tcp.json"), {TestKind::kTcpRr}).what(),
-              HasSubstr("this is a tcp_stream run (iperf3 measures streams), not the tcp_rr"));
-  const ParseError text = parse_error("netperf.txt", "MIGRATED TCP STREAM TEST from ...\n");
+  EXPECT_THAT(
+      iperf3_error("k.json", test_util::fixture_text("iperf3", "iperf312-tcp.json"), {TestKind::kTcpRr})
+          .what(),
+      HasSubstr("this is a tcp_stream run (iperf3 measures streams), not the tcp_rr"));
+  const ParseError text = iperf3_error("netperf.txt", "MIGRATED TCP STREAM TEST from ...\n");
   EXPECT_EQ(text.line(), 1);
   EXPECT_THAT(text.what(), HasSubstr("not iperf3 -J output nor its text log"));
-  EXPECT_THAT(parse_error("arr.json", "[1,2,3]").what(), HasSubstr("no top-level \"start\" object"));
+  EXPECT_THAT(iperf3_error("arr.json", "[1,2,3]").what(), HasSubstr("no top-level \"start\" object"));
   std::string junk(1u << 20, '\x01');
-  EXPECT_THAT(parse_error("junk.bin", junk).what(), HasSubstr("junk.bin:1: not iperf3 -J output"));
+  EXPECT_THAT(iperf3_error("junk.bin", junk).what(), HasSubstr("junk.bin:1: not iperf3 -J output"));
 }
 
 TEST(Iperf3Parser, EveryPrefixFailsCleanly) {
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_iperf3, read("iperf312-udp.json"), 11);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_iperf3, test_util::fixture_text("iperf3", "iperf312-udp.json"), 11);
 }
 
 TEST(Iperf3Parser, WrongTypesAreRefusedNotCrashed) {
-  std::string text = read("iperf312-udp.json");
+  std::string text = test_util::fixture_text("iperf3", "iperf312-udp.json");
   const std::size_t sum = text.rfind("\"sum\":");  // end.sum comes after every interval's "sum"
   text.replace(text.find("\"packets\":\t73238", sum), 16, "\"packets\":\t\"many\"");
-  EXPECT_THAT(parse_error("types.json", text).what(),
+  EXPECT_THAT(iperf3_error("types.json", text).what(),
               HasSubstr("end.sum.packets is missing or not a number"));
 }
 

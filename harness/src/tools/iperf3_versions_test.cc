@@ -22,7 +22,6 @@ measure::Measurement one(const std::string& name) {
   EXPECT_EQ(f.size(), 1u) << name;
   return f.at(0);
 }
-std::string read(const std::string& name) { return read_tool_file(test_util::fixture("iperf3", name)).raw; }
 bool has(const measure::Measurement& m, const char* key) { return m.parameters.count(key) > 0; }
 
 TEST(Iperf3Versions, ForwardJsonIsTheClientsSendWithItsOwnSrtt) {
@@ -78,8 +77,9 @@ TEST(Iperf3Versions, BidirIsTwoFlowsNothingDropped) {
       EXPECT_TRUE(measure::judge_figures(m).accounting.pass) << measure::judge_figures(m).accounting.message;
     }
     // The one-measurement reader says why it cannot give one.
-    EXPECT_THAT(test_util::parse_error(parse_iperf3, c.file, read(c.file)).what(),
-                HasSubstr("--bidir output holds 2 directions"));
+    EXPECT_THAT(
+        test_util::parse_error(parse_iperf3, c.file, test_util::fixture_text("iperf3", c.file)).what(),
+        HasSubstr("--bidir output holds 2 directions"));
   }
   EXPECT_EQ(flows("iperf321-tcp-bidir.json")[0].parameters.at("iperf3.tcp_srtt_mean_us"), "567");
 }
@@ -129,7 +129,7 @@ TEST(Iperf3Versions, UdpTextAndJson) {
 
 TEST(Iperf3Versions, AVersionLabgateHasNotReadIsRefusedByName) {
   for (const char* v : {"iperf 3.22", "iperf 4.0"}) {
-    std::string text = read("iperf321-tcp-j.json");
+    std::string text = test_util::fixture_text("iperf3", "iperf321-tcp-j.json");
     text.replace(text.find("iperf 3.21"), 10, v);
     const ParseError e = test_util::parse_error(parse_iperf3, "v.json", text);
     EXPECT_THAT(e.what(), HasSubstr(std::string("iperf3 '") + v + "' is a version labgate has not read"));
@@ -137,7 +137,7 @@ TEST(Iperf3Versions, AVersionLabgateHasNotReadIsRefusedByName) {
 }
 
 TEST(Iperf3Versions, BrokenTextLogsNameTheirLine) {
-  std::string text = read("iperf321-tcp.txt");
+  std::string text = test_util::fixture_text("iperf3", "iperf321-tcp.txt");
   const ParseError cut = test_util::parse_error(parse_iperf3, "cut.txt", text.substr(0, text.find("- - -")));
   EXPECT_THAT(cut.what(), HasSubstr("has no final summary (truncated or failed run?)"));
   const ParseError refused = test_util::parse_error(
@@ -149,7 +149,8 @@ TEST(Iperf3Versions, BrokenTextLogsNameTheirLine) {
   bytes.replace(bytes.find("6.40 Gbits/sec"), 14, "800 MBytes/sec");
   EXPECT_THAT(test_util::parse_error(parse_iperf3, "b.txt", bytes).what(),
               HasSubstr("labgate reads bits/sec"));
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_iperf3, read("iperf312-tcp-bidir.txt"), 9);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_iperf3, test_util::fixture_text("iperf3", "iperf312-tcp-bidir.txt"), 9);
 }
 
 }  // namespace

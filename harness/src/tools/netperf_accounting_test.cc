@@ -15,8 +15,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string read(const std::string& name) { return read_tool_file(test_util::fixture("netperf", name)).raw; }
-
 measure::Measurement parse_text(const std::string& text) { return parse_netperf(text_from_string("run.txt", text)); }
 
 std::string warnings_of(const measure::Measurement& m) { return ::testing::PrintToString(m.warnings); }
@@ -24,7 +22,7 @@ std::string warnings_of(const measure::Measurement& m) { return ::testing::Print
 TEST(NetperfAccounting, StalledUdpRrIsASampleShortfallNotAPass) {
   // Traffic dropped from 1 s into a 3 s UDP_RR: the first lost datagram stalls the
   // loop for good. MEAN_LATENCY (the histogram's) is 23.11 us, RT_LATENCY 69.07 us.
-  const measure::Measurement m = parse_text(read("crafted-udp-rr-stalled.txt"));
+  const measure::Measurement m = parse_text(test_util::fixture_text("netperf", "crafted-udp-rr-stalled.txt"));
   ASSERT_TRUE(m.expectation);
   EXPECT_NEAR(m.expectation->expected, 3.0 / 23.11e-6, 1.0);  // ~129,814 transactions had time to run
   EXPECT_NEAR(m.expectation->held, 43435, 1.0);               // 14478.333/s x 3.00 s = HIST_TOTAL
@@ -41,7 +39,7 @@ TEST(NetperfAccounting, StalledUdpRrIsASampleShortfallNotAPass) {
 }
 
 TEST(NetperfAccounting, CleanUdpRrAccountsForItsTransactions) {
-  const measure::Measurement m = parse_text(read("crafted-udp-rr-clean.txt"));
+  const measure::Measurement m = parse_text(test_util::fixture_text("netperf", "crafted-udp-rr-clean.txt"));
   ASSERT_TRUE(m.expectation);
   EXPECT_NEAR(m.expectation->expected, 3.0 / 23.11e-6, 1.0);
   EXPECT_NEAR(m.expectation->held, 129245, 1.0);
@@ -50,7 +48,7 @@ TEST(NetperfAccounting, CleanUdpRrAccountsForItsTransactions) {
 }
 
 TEST(NetperfAccounting, HistogramCoveringFewerThanTheTransactionsIsAShortfall) {
-  std::string text = read("crafted-udp-rr-clean.txt");
+  std::string text = test_util::fixture_text("netperf", "crafted-udp-rr-clean.txt");
   // Same transactions, but the histogram holds only 17,232 of them.
   text.replace(text.find("112013"), 6, "000000");
   text.replace(text.find("HIST_TOTAL:      129245"), 23, "HIST_TOTAL:      17232");
@@ -61,7 +59,8 @@ TEST(NetperfAccounting, HistogramCoveringFewerThanTheTransactionsIsAShortfall) {
 }
 
 TEST(NetperfAccounting, AllDroppedIsZeroSamplesNeverFiguresOfZero) {
-  const measure::Measurement m = parse_text(read("crafted-udp-rr-all-dropped.txt"));
+  const measure::Measurement m =
+      parse_text(test_util::fixture_text("netperf", "crafted-udp-rr-all-dropped.txt"));
   for (const char* s : {"p50", "p90", "p99", "max", "min", "mean", "stddev"}) {
     EXPECT_EQ(m.reported.count(s), 0u) << s;
     EXPECT_FALSE(m.stat(s)) << s << " must not be a figure of 0";
@@ -76,7 +75,7 @@ TEST(NetperfAccounting, AllDroppedIsZeroSamplesNeverFiguresOfZero) {
 }
 
 TEST(NetperfAccounting, DecadeHistogramDoesNotClaimMinOrMeanItDoesNotKnow) {
-  const measure::Measurement m = parse_text(read("crafted-udp-rr-clean.txt"));
+  const measure::Measurement m = parse_text(test_util::fixture_text("netperf", "crafted-udp-rr-clean.txt"));
   EXPECT_THAT(m.parameters.at("histogram"), HasSubstr("netperf buckets (decade-wide)"));
   // netperf's own MIN/MEAN/MAX are the figures; the rebuilt histogram's min is netperf's MIN.
   EXPECT_DOUBLE_EQ(*m.stat("min"), 14000);
@@ -87,7 +86,7 @@ TEST(NetperfAccounting, DecadeHistogramDoesNotClaimMinOrMeanItDoesNotKnow) {
 }
 
 TEST(NetperfAccounting, UdpStreamCountsDropsAndAccountsForItsSends) {
-  const measure::Measurement m = parse_text(read("crafted-udp-stream.txt"));
+  const measure::Measurement m = parse_text(test_util::fixture_text("netperf", "crafted-udp-stream.txt"));
   EXPECT_TRUE(m.counts_drops);
   EXPECT_EQ(m.sent, 660000u);
   EXPECT_EQ(m.received, 659998u);
@@ -124,7 +123,7 @@ void expect_no_marker_became_a_number(const measure::Measurement& m) {
 
 TEST(NetperfAccounting, EveryMarkerOnEveryKeyIsNotMeasured) {
   for (const char* file : {"crafted-udp-rr-clean.txt", "crafted-udp-stream.txt"}) {
-    const std::string base = read(file);
+    const std::string base = test_util::fixture_text("netperf", file);
     std::size_t at = 0;
     while ((at = base.find('\n', at)) != std::string::npos) {
       ++at;

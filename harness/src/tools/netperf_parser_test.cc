@@ -16,15 +16,13 @@ namespace {
 using profile::TestKind;
 using ::testing::HasSubstr;
 
-measure::Measurement parse_file(const std::string& name, ParseOptions o = {}) {
+measure::Measurement netperf_file(const std::string& name, ParseOptions o = {}) {
   return parse_netperf(read_tool_file(test_util::fixture("netperf", name)), o);
 }
 
-ParseError parse_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
+ParseError netperf_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
   return test_util::parse_error(parse_netperf, origin, text, o);
 }
-
-std::string read(const std::string& name) { return read_tool_file(test_util::fixture("netperf", name)).raw; }
 
 /// What seed 000 prints for each -k run (microseconds; nullopt = -2147483648).
 struct KRun {
@@ -59,7 +57,7 @@ class Seed000 : public ::testing::TestWithParam<KRun> {};
 
 TEST_P(Seed000, KeyValuesAndHistogramAsPrinted) {
   const KRun& r = GetParam();
-  const measure::Measurement m = parse_file(r.file);
+  const measure::Measurement m = netperf_file(r.file);
   EXPECT_EQ(m.source, "netperf");
   EXPECT_EQ(m.kind, r.kind);
   const bool rr = std::string(r.kind).ends_with("_rr");
@@ -94,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(AllRuns, Seed000, ::testing::ValuesIn(kSeed000), [](con
 });
 
 TEST(NetperfParser, Seed000TcpRrHistogramBuckets) {
-  const measure::Measurement m = parse_file("000-01.txt");
+  const measure::Measurement m = netperf_file("000-01.txt");
   // TEN_USEC bucket 7 (70-80 us) holds 87045 samples, recorded at 79.999 us.
   std::uint64_t at_80 = 0, at_max = 0;
   m.histogram.for_each_bucket([&](std::uint64_t lo, std::uint64_t hi, std::uint64_t n) {
@@ -109,7 +107,7 @@ TEST(NetperfParser, Seed000TcpRrHistogramBuckets) {
 }
 
 TEST(NetperfParser, HumanAnnotationsInSeed000AreToleratedAndNoted) {
-  const measure::Measurement m = parse_file("000-04.txt");
+  const measure::Measurement m = netperf_file("000-04.txt");
   const std::string w = ::testing::PrintToString(m.warnings);
   EXPECT_THAT(w, HasSubstr("line 8: a '*' annotation"));   // **MAX_LATENCY=12129
   EXPECT_THAT(w, HasSubstr("line 14: a '*' annotation"));  // TEN_MSEC : 0: **820
@@ -129,7 +127,7 @@ TEST(NetperfParser, Seed001StreamTables) {
               {"001-04.txt", 941.22, 60.02, "4096"}};
   for (const Row& r : rows) {
     SCOPED_TRACE(r.file);
-    const measure::Measurement m = parse_file(r.file);
+    const measure::Measurement m = netperf_file(r.file);
     EXPECT_EQ(m.kind, "tcp_stream");
     ASSERT_TRUE(m.throughput_bps);
     EXPECT_DOUBLE_EQ(*m.throughput_bps, r.mbit * 1e6);
@@ -144,12 +142,12 @@ TEST(NetperfParser, Seed001StreamTables) {
 }
 
 TEST(NetperfParser, Seed004Tables) {
-  const measure::Measurement stream = parse_file("004-01.txt");
+  const measure::Measurement stream = netperf_file("004-01.txt");
   EXPECT_EQ(stream.kind, "tcp_stream");
   EXPECT_DOUBLE_EQ(*stream.throughput_bps, 88.74e6);
   EXPECT_DOUBLE_EQ(stream.duration_s, 10.25);
 
-  const measure::Measurement rr = parse_file("004-02.txt");
+  const measure::Measurement rr = netperf_file("004-02.txt");
   EXPECT_EQ(rr.kind, "tcp_rr");
   EXPECT_EQ(rr.metric, measure::Metric::kRoundTrip);
   EXPECT_DOUBLE_EQ(rr.reported.at("transaction_rate"), 9237.25);
@@ -158,7 +156,7 @@ TEST(NetperfParser, Seed004Tables) {
   EXPECT_EQ(rr.parameters.at("message_size"), "1,1");
   EXPECT_THAT(::testing::PrintToString(rr.warnings), HasSubstr("1 / transaction rate"));
 
-  const measure::Measurement udp = parse_file("004-03.txt");
+  const measure::Measurement udp = netperf_file("004-03.txt");
   EXPECT_EQ(udp.kind, "udp_stream");
   EXPECT_EQ(udp.sent, 1737u);
   EXPECT_EQ(udp.received, 1737u);
@@ -188,7 +186,7 @@ TEST(NetperfParser, UdpStreamLossFromTheReceiverRow) {
 TEST(NetperfParser, KeyValuesWithoutBannerNeedAKind) {
   const std::string text =
       "P50_LATENCY=40\nP90_LATENCY=45\nP99_LATENCY=60\nTHROUGHPUT=20000.5\nTHROUGHPUT_UNITS=Trans/s\n";
-  const ParseError e = parse_error("nobanner.txt", text);
+  const ParseError e = netperf_error("nobanner.txt", text);
   EXPECT_EQ(e.line(), 1);
   EXPECT_THAT(e.what(), HasSubstr("nobanner.txt:1: cannot tell which netperf test"));
   const measure::Measurement m = parse_netperf(text_from_string("nobanner.txt", text), {TestKind::kUdpRr});
@@ -210,15 +208,16 @@ TEST(NetperfParser, OmniStreamThroughputUnitsAndLoss) {
 }
 
 TEST(NetperfParser, KindGivenMustMatchTheBanner) {
-  const ParseError e = parse_error("000-01.txt", read("000-01.txt"), {TestKind::kUdpRr});
+  const ParseError e =
+      netperf_error("000-01.txt", test_util::fixture_text("netperf", "000-01.txt"), {TestKind::kUdpRr});
   EXPECT_EQ(e.line(), 2);
   EXPECT_THAT(e.what(), HasSubstr("this is a tcp_rr run, not the udp_rr"));
 }
 
 TEST(NetperfParser, TruncatedHistogramNamesTheLine) {
-  std::string text = read("000-01.txt");
+  std::string text = test_util::fixture_text("netperf", "000-01.txt");
   text = text.substr(0, text.find("TEN_MSEC"));  // cut after the UNIT_MSEC row (line 13)
-  const ParseError e = parse_error("cut.txt", text);
+  const ParseError e = netperf_error("cut.txt", text);
   EXPECT_EQ(e.line(), 13);
   EXPECT_THAT(e.what(), HasSubstr("the TEN_MSEC row is missing"));
 }
@@ -244,9 +243,9 @@ const Edit kEdits[] = {
 TEST(NetperfParser, EditedRunsNameTheLine) {
   for (const Edit& e : kEdits) {
     SCOPED_TRACE(e.replace);
-    std::string text = read("000-01.txt");
+    std::string text = test_util::fixture_text("netperf", "000-01.txt");
     text.replace(text.find(e.find), std::string(e.find).size(), e.replace);
-    const ParseError err = parse_error("edited.txt", text);
+    const ParseError err = netperf_error("edited.txt", text);
     EXPECT_EQ(err.line(), e.line);
     EXPECT_THAT(err.what(), HasSubstr("edited.txt:" + std::to_string(e.line) + ": "));
     EXPECT_THAT(err.what(), HasSubstr(e.message));
@@ -254,26 +253,27 @@ TEST(NetperfParser, EditedRunsNameTheLine) {
 }
 
 TEST(NetperfParser, BannerWithoutResultIsTruncated) {
-  const std::string text = read("000-01.txt");
+  const std::string text = test_util::fixture_text("netperf", "000-01.txt");
   const std::string banner = text.substr(0, text.find("\nP50_LATENCY=") + 1);
-  const ParseError e = parse_error("banner.txt", banner);
+  const ParseError e = netperf_error("banner.txt", banner);
   EXPECT_THAT(e.what(), HasSubstr("ends after its banner at line 2"));
 }
 
 TEST(NetperfParser, TwoRunsInOneFileAreRefused) {
-  const ParseError e = parse_error("two.txt", read("000-01.txt") + read("000-02.txt"));
+  const ParseError e = netperf_error("two.txt", test_util::fixture_text("netperf", "000-01.txt") +
+                                                    test_util::fixture_text("netperf", "000-02.txt"));
   EXPECT_EQ(e.line(), 21);
   EXPECT_THAT(e.what(), HasSubstr("a second netperf run starts here (the first at line 2)"));
 }
 
 TEST(NetperfParser, UnsupportedTestIsNamed) {
   const ParseError e =
-      parse_error("maerts.txt", "MIGRATED TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET\n");
+      netperf_error("maerts.txt", "MIGRATED TCP MAERTS TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET\n");
   EXPECT_THAT(e.what(), HasSubstr("maerts.txt:1: netperf test 'TCP MAERTS' has no labgate kind"));
 }
 
 TEST(NetperfParser, NoNetserverIsServerUnreachable) {
-  const ParseError e = parse_error(
+  const ParseError e = netperf_error(
       "refused.txt",
       "establish control: are you sure there is a netserver listening on 198.19.210.2 at port 12865?\n"
       "establish_control could not establish the control connection from 0.0.0.0 port 0 address family "
@@ -284,15 +284,15 @@ TEST(NetperfParser, NoNetserverIsServerUnreachable) {
 }
 
 TEST(NetperfParser, UdpStreamWithoutReceiverRowIsTruncated) {
-  std::string text = read("004-03.txt");
+  std::string text = test_util::fixture_text("netperf", "004-03.txt");
   text = text.substr(0, text.rfind("4194304"));
-  const ParseError e = parse_error("udp-cut.txt", text);
+  const ParseError e = netperf_error("udp-cut.txt", text);
   EXPECT_THAT(e.what(), HasSubstr("the receiver row"));
   EXPECT_THAT(e.what(), HasSubstr("after line 7"));
 }
 
 TEST(NetperfParser, AnsiCodesAnywhereAreIgnored) {
-  std::string text = read("000-01.txt");
+  std::string text = test_util::fixture_text("netperf", "000-01.txt");
   text.replace(text.find("P99_LATENCY=136"), 15, "\x1b[1mP99_\x1b[0mLATENCY=\x1b[31;1m136\x1b[0m");
   text.replace(text.find("HIST_TOTAL"), 10, "HIST_\x1b[KTOTAL");
   const measure::Measurement m = parse_netperf(text_from_string("ansi.txt", text));
@@ -305,17 +305,19 @@ TEST(NetperfParser, GarbageIsNotNetperf) {
     std::mt19937 rng(seed);
     std::string junk(2u << 20, '\0');  // 2 MiB of binary junk: under the size limit, still refused cleanly
     for (char& c : junk) c = static_cast<char>(rng());
-    const ParseError e = parse_error("junk.bin", junk);
+    const ParseError e = netperf_error("junk.bin", junk);
     EXPECT_EQ(e.line(), 1) << e.what();
     EXPECT_THAT(e.what(), HasSubstr("not netperf output"));
   }
-  EXPECT_THAT(parse_error("words.txt", "hello world\nthis is a saved chat log\n").what(),
+  EXPECT_THAT(netperf_error("words.txt", "hello world\nthis is a saved chat log\n").what(),
               HasSubstr("words.txt:1: not netperf output"));
 }
 
 TEST(NetperfParser, EveryPrefixOfARunFailsCleanlyOrParses) {
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_netperf, read("000-04.txt"), 7);
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_netperf, read("004-03.txt"), 3);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_netperf,
+                                                         test_util::fixture_text("netperf", "000-04.txt"), 7);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_netperf,
+                                                         test_util::fixture_text("netperf", "004-03.txt"), 3);
 }
 
 }  // namespace

@@ -19,22 +19,22 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string path(const std::string& name) { return test_util::fixture("sfnt", name); }
-measure::Measurement parse_file(const std::string& name, ParseOptions o = {}) {
+measure::Measurement sfnt_file(const std::string& name, ParseOptions o = {}) {
   return parse_sfnt_pingpong(read_tool_file(path(name)), o);
 }
-ParseError parse_error(const std::string& text, ParseOptions o = {}) {
+ParseError sfnt_error(const std::string& text, ParseOptions o = {}) {
   return test_util::parse_error(parse_sfnt_pingpong, "sfnt.txt", text, o);
 }
 
 /// The tool's own lines, read here without the parser: its "# reporting:" line
 /// and the row of its table (size mean min median max %ile stddev iter).
-struct Printed {
+struct SfntPrinted {
   bool half = false;
   std::vector<double> row;
 };
-Printed printed(const std::string& name) {
+SfntPrinted printed(const std::string& name) {
   std::ifstream in(path(name));
-  Printed p;
+  SfntPrinted p;
   std::string line;
   while (std::getline(in, line)) {
     if (line == "# reporting: 1/2 RTT") p.half = true;
@@ -51,9 +51,9 @@ class SfntRecorded : public ::testing::TestWithParam<std::pair<const char*, cons
 
 TEST_P(SfntRecorded, FiguresAreItsOwnRowAsRoundTrips) {
   const auto [file, kind] = GetParam();
-  const Printed p = printed(file);
+  const SfntPrinted p = printed(file);
   ASSERT_EQ(p.row.size(), 8u) << file;
-  const measure::Measurement m = parse_file(file);
+  const measure::Measurement m = sfnt_file(file);
   const double f = p.half ? 2 : 1;
   EXPECT_EQ(m.source, "sfnt-pingpong");
   EXPECT_EQ(m.kind, kind);
@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Lab, SfntRecorded,
                          });
 
 TEST(SfntParser, HalfRttIsDoubledAndSaidSo) {
-  const measure::Measurement m = parse_file("udp-half.txt");
+  const measure::Measurement m = sfnt_file("udp-half.txt");
   EXPECT_THAT(m.parameters.at("latency_normalised"), HasSubstr("reported 1/2 RTT"));
   EXPECT_THAT(m.parameters.at("sfnt.cmdline"), HasSubstr("--sizes 64"));
 }
@@ -103,25 +103,25 @@ TEST(SfntParser, ItsStderrAfterTheTableIsNotARow) {
                            "sfnt-pingpong: client: waiting for server to start\nsh: 1: lspci: not found\n";
   const measure::Measurement m = parse_sfnt_pingpong(text_from_string("run", text));
   EXPECT_EQ(m.reported.at("p50"), printed("udp-rtt.txt").row[3]);
-  EXPECT_THAT(parse_error(text + "12 34\n").reason(), HasSubstr("not a row of its table"));
+  EXPECT_THAT(sfnt_error(text + "12 34\n").reason(), HasSubstr("not a row of its table"));
 }
 
 TEST(SfntParser, ASweepOfSizesIsRefusedNamingThem) {
   const std::string text = read_tool_file(path("udp-sizes.txt")).raw;
-  const ParseError e = parse_error(text);
+  const ParseError e = sfnt_error(text);
   EXPECT_THAT(e.reason(), HasSubstr("3 message sizes (1, 64, 1024)"));
   EXPECT_THAT(e.reason(), HasSubstr("--sizes N"));
 }
 
 TEST(SfntParser, NoServerIsItsOwnErrorQuoted) {
-  const ParseError e = parse_error(read_tool_file(path("refused.txt")).raw);
+  const ParseError e = sfnt_error(read_tool_file(path("refused.txt")).raw);
   EXPECT_EQ(e.kind(), ParseFailure::kServerUnreachable);
   EXPECT_THAT(e.reason(), HasSubstr("Connection refused"));
 }
 
 TEST(SfntParser, TheKindAskedForMustBeTheRunsOwn) {
   const std::string text = read_tool_file(path("tcp-rtt.txt")).raw;
-  EXPECT_THAT(parse_error(text, ParseOptions{profile::TestKind::kUdpRr}).reason(),
+  EXPECT_THAT(sfnt_error(text, ParseOptions{profile::TestKind::kUdpRr}).reason(),
               HasSubstr("this is a tcp_rr run, not the udp_rr"));
 }
 
@@ -134,36 +134,34 @@ std::string edited(const std::string& from, const std::string& to) {
 }
 
 TEST(SfntParser, OutputThatDoesNotSayRttOrHalfIsRefused) {
-  EXPECT_THAT(parse_error(edited("# reporting: RTT\n", "")).reason(),
+  EXPECT_THAT(sfnt_error(edited("# reporting: RTT\n", "")).reason(),
               HasSubstr("does not say RTT or 1/2 RTT"));
-  EXPECT_THAT(parse_error(edited("# reporting: RTT", "# reporting: one-way")).reason(),
+  EXPECT_THAT(sfnt_error(edited("# reporting: RTT", "# reporting: one-way")).reason(),
               HasSubstr("neither RTT nor 1/2 RTT"));
 }
 
 TEST(SfntParser, AnotherTableOrAnInconsistentRowIsRefused) {
-  EXPECT_THAT(parse_error(edited("\tstddev\titer", "\tp999\titer")).reason(),
-              HasSubstr("column 7 is 'p999'"));
-  const Printed p = printed("udp-rtt.txt");
+  EXPECT_THAT(sfnt_error(edited("\tstddev\titer", "\tp999\titer")).reason(), HasSubstr("column 7 is 'p999'"));
+  const SfntPrinted p = printed("udp-rtt.txt");
   std::ostringstream row;  // the max below the min
   row << "\t64\t" << p.row[1] << "\t" << p.row[2] << "\t" << p.row[3] << "\t1\t" << p.row[5] << "\t"
       << p.row[6] << "\t" << p.row[7];
   const std::string text = read_tool_file(path("udp-rtt.txt")).raw;
   const auto at = text.rfind("\n\t64\t");
   ASSERT_NE(at, std::string::npos);
-  const ParseError e = parse_error(text.substr(0, at + 1) + row.str() + "\n");
+  const ParseError e = sfnt_error(text.substr(0, at + 1) + row.str() + "\n");
   EXPECT_THAT(e.reason(), HasSubstr("does not hold"));
   EXPECT_GT(e.line(), 0);
 }
 
 TEST(SfntParser, LocalIpcRunsAreNotTheNetwork) {
-  EXPECT_THAT(parse_error(edited(" udp 198.", " pipe 198.")).reason(),
+  EXPECT_THAT(sfnt_error(edited(" udp 198.", " pipe 198.")).reason(),
               HasSubstr("pipe measures a local IPC path"));
 }
 
 TEST(SfntParser, TruncatedOutputFailsCleanly) {
   const std::string text = read_tool_file(path("udp-rtt.txt")).raw;
-  EXPECT_THAT(parse_error(text.substr(0, text.rfind("#\tsize"))).reason(),
-              HasSubstr("ends before its table"));
+  EXPECT_THAT(sfnt_error(text.substr(0, text.rfind("#\tsize"))).reason(), HasSubstr("ends before its table"));
   test_util::expect_every_prefix_parses_or_fails_cleanly(parse_sfnt_pingpong, text, 7);
 }
 

@@ -15,20 +15,18 @@ namespace {
 using profile::TestKind;
 using ::testing::HasSubstr;
 
-measure::Measurement parse_file(const std::string& name, ParseOptions o = {}) {
+measure::Measurement sockperf_file(const std::string& name, ParseOptions o = {}) {
   return parse_sockperf(read_tool_file(test_util::fixture("sockperf", name)), o);
 }
-std::string read(const std::string& name) { return read_tool_file(test_util::fixture("sockperf", name)).raw; }
 
-ParseError parse_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
+ParseError sockperf_error(const std::string& origin, const std::string& text, ParseOptions o = {}) {
   return test_util::parse_error(parse_sockperf, origin, text, o);
 }
 
-/// ns of round trip from sockperf's printed microseconds and the doubling factor.
-double rtt(double us, double factor) { return std::round(us * factor * 1000); }
+using test_util::rtt;
 
 TEST(SockperfParser, Seed000Udp25IsDoubledToRoundTrip) {
-  const measure::Measurement m = parse_file("000-02-udp.txt");
+  const measure::Measurement m = sockperf_file("000-02-udp.txt");
   EXPECT_EQ(m.source, "sockperf");
   EXPECT_EQ(m.kind, "udp_rr");
   EXPECT_EQ(m.metric, measure::Metric::kRoundTrip);
@@ -57,7 +55,7 @@ TEST(SockperfParser, Seed000Udp25IsDoubledToRoundTrip) {
 }
 
 TEST(SockperfParser, Seed000Tcp25) {
-  const measure::Measurement m = parse_file("000-03-tcp.txt");
+  const measure::Measurement m = sockperf_file("000-03-tcp.txt");
   EXPECT_EQ(m.kind, "tcp_rr");
   EXPECT_DOUBLE_EQ(m.reported.at("mean"), rtt(41.461, 2));
   EXPECT_DOUBLE_EQ(m.reported.at("max"), rtt(1263.113, 2));
@@ -68,7 +66,7 @@ TEST(SockperfParser, Seed000Tcp25) {
 
 TEST(SockperfParser, Seed000UsageTextIsAToolFailure) {
   try {
-    parse_file("000-01-usage.txt");
+    sockperf_file("000-01-usage.txt");
     FAIL() << "usage text parsed";
   } catch (const ParseError& e) {
     EXPECT_EQ(e.kind(), ParseFailure::kToolFailed);
@@ -101,7 +99,7 @@ class Sockperf37 : public ::testing::TestWithParam<Recorded> {};
 
 TEST_P(Sockperf37, RoundTripWhateverTheFlag) {
   const Recorded& r = GetParam();
-  const measure::Measurement m = parse_file(r.file);
+  const measure::Measurement m = sockperf_file(r.file);
   const double f = r.full_rtt ? 1 : 2;
   EXPECT_EQ(m.kind, r.kind);
   EXPECT_DOUBLE_EQ(m.reported.at("mean"), rtt(r.avg, f));
@@ -134,7 +132,7 @@ TEST(SockperfParser, RefusedAndSilentServersAreUnreachable) {
   for (const char* f : {"sockperf37-tcp-refused.txt", "sockperf37-udp-noserver.txt"}) {
     SCOPED_TRACE(f);
     try {
-      parse_file(f);
+      sockperf_file(f);
       FAIL();
     } catch (const ParseError& e) {
       EXPECT_EQ(e.kind(), ParseFailure::kServerUnreachable);
@@ -142,7 +140,7 @@ TEST(SockperfParser, RefusedAndSilentServersAreUnreachable) {
     }
   }
   try {
-    parse_file("sockperf37-tcp-refused.txt");
+    sockperf_file("sockperf37-tcp-refused.txt");
   } catch (const ParseError& e) {
     EXPECT_EQ(e.line(), 2);
     EXPECT_THAT(e.what(), HasSubstr("Connection refused"));
@@ -150,7 +148,7 @@ TEST(SockperfParser, RefusedAndSilentServersAreUnreachable) {
 }
 
 TEST(SockperfParser, ColourCodesThatLostTheirEscapeAreStripped) {
-  std::string text = read("sockperf37-udp-rtt.txt");
+  std::string text = test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt");
   std::string no_esc;
   for (char c : text)
     if (c != '\x1b') no_esc += c;  // as pasted from a terminal that dropped ESC
@@ -160,7 +158,7 @@ TEST(SockperfParser, ColourCodesThatLostTheirEscapeAreStripped) {
 }
 
 TEST(SockperfParser, AnsiCodesInOddPlaces) {
-  std::string text = read("000-02-udp.txt");
+  std::string text = test_util::fixture_text("sockperf", "000-02-udp.txt");
   text.replace(text.find("avg-lat= 38.495"), 15, "avg-\x1b[1mlat=\x1b[0m 38\x1b[m.495");
   text.replace(text.find("# UDP"), 5, "# \x1b[32mUDP\x1b[0m");
   const measure::Measurement m = parse_sockperf(text_from_string("ansi.txt", text));
@@ -169,30 +167,33 @@ TEST(SockperfParser, AnsiCodesInOddPlaces) {
 }
 
 TEST(SockperfParser, TruncatedRunsNameTheEnd) {
-  const std::string text = read("sockperf37-tcp-lat.txt");
-  const ParseError before_avg = parse_error("cut1.txt", text.substr(0, text.find("====> avg")));
+  const std::string text = test_util::fixture_text("sockperf", "sockperf37-tcp-lat.txt");
+  const ParseError before_avg = sockperf_error("cut1.txt", text.substr(0, text.find("====> avg")));
   EXPECT_THAT(before_avg.what(), HasSubstr("has no '====> avg-' summary (truncated or failed run?)"));
-  const ParseError before_pct = parse_error("cut2.txt", text.substr(0, text.find("Total 72208")));
+  const ParseError before_pct = sockperf_error("cut2.txt", text.substr(0, text.find("Total 72208")));
   EXPECT_THAT(before_pct.what(), HasSubstr("ends before its percentile block"));
 }
 
 TEST(SockperfParser, KindMustMatch) {
-  const ParseError e = parse_error("k.txt", read("sockperf37-tcp-rtt.txt"), {TestKind::kUdpRr});
+  const ParseError e = sockperf_error("k.txt", test_util::fixture_text("sockperf", "sockperf37-tcp-rtt.txt"),
+                                      {TestKind::kUdpRr});
   EXPECT_THAT(e.what(), HasSubstr("this is a tcp_rr run, not the udp_rr"));
 }
 
 TEST(SockperfParser, GarbageAndOtherToolsAreRefused) {
-  EXPECT_THAT(parse_error("x.txt", "P99_LATENCY=136\n").what(),
+  EXPECT_THAT(sockperf_error("x.txt", "P99_LATENCY=136\n").what(),
               HasSubstr("x.txt:1: not sockperf ping-pong output"));
   std::string junk(2u << 20, 'Z');
-  EXPECT_THAT(parse_error("junk.txt", junk).what(), HasSubstr("not sockperf ping-pong output"));
-  EXPECT_THAT(parse_error("bad.txt", "sockperf: ====> avg-lat= fast (std-dev=1)\n").what(),
+  EXPECT_THAT(sockperf_error("junk.txt", junk).what(), HasSubstr("not sockperf ping-pong output"));
+  EXPECT_THAT(sockperf_error("bad.txt", "sockperf: ====> avg-lat= fast (std-dev=1)\n").what(),
               HasSubstr("bad.txt:1: sockperf: cannot read the average"));
 }
 
 TEST(SockperfParser, EveryPrefixFailsCleanlyOrParses) {
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_sockperf, read("sockperf37-udp-lat.txt"), 5);
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_sockperf, read("000-02-udp.txt"), 5);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_sockperf, test_util::fixture_text("sockperf", "sockperf37-udp-lat.txt"), 5);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_sockperf, test_util::fixture_text("sockperf", "000-02-udp.txt"), 5);
 }
 
 }  // namespace

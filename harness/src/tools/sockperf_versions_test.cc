@@ -19,11 +19,10 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-measure::Measurement parse_file(const std::string& name) {
+measure::Measurement sockperf_version_file(const std::string& name) {
   return parse_sockperf(read_tool_file(test_util::fixture("sockperf", name)));
 }
-std::string read(const std::string& name) { return read_tool_file(test_util::fixture("sockperf", name)).raw; }
-ParseError parse_error(const std::string& origin, const std::string& text) {
+ParseError sockperf_version_error(const std::string& origin, const std::string& text) {
   return test_util::parse_error(parse_sockperf, origin, text);
 }
 /// A test name from a fixture's file name after its first `skip` characters.
@@ -33,10 +32,9 @@ std::string name_after(const char* file, std::size_t skip) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;
 }
-/// ns of round trip from sockperf's printed microseconds and the doubling factor.
-double rtt(double us, double factor) { return std::round(us * factor * 1000); }
+using test_util::rtt;
 
-struct Printed {
+struct PrintedFigures {
   const char* file;
   const char* kind;
   bool full_rtt;
@@ -46,7 +44,7 @@ struct Printed {
 };
 
 // As sockperf 3.10 printed them (microseconds).
-const Printed k310[] = {
+const PrintedFigures k310[] = {
     {"sockperf310-udp-lat.txt", "udp_rr", false, 8.771, 33.014, 2641.181, 85.036, 22.097, 8.011, 6.314, 88094,
      "mean-ad=2.190, median-ad=1.298"},
     {"sockperf310-udp-rtt.txt", "udp_rr", true, 14.465, 38.139, 5442.642, 75.752, 20.590, 12.959, 12.428,
@@ -57,11 +55,11 @@ const Printed k310[] = {
      12.688, 62015, "mean-ad=19.523, median-ad=2.375"},
 };
 
-class Sockperf310 : public ::testing::TestWithParam<Printed> {};
+class Sockperf310 : public ::testing::TestWithParam<PrintedFigures> {};
 
 TEST_P(Sockperf310, ItsSummaryLineIsReadAsRoundTrips) {
-  const Printed& p = GetParam();
-  const measure::Measurement m = parse_file(p.file);
+  const PrintedFigures& p = GetParam();
+  const measure::Measurement m = sockperf_version_file(p.file);
   const double f = p.full_rtt ? 1 : 2;
   EXPECT_EQ(m.kind, p.kind);
   EXPECT_EQ(m.parameters.at("sockperf.version"), "3.10-no.git");
@@ -95,10 +93,10 @@ INSTANTIATE_TEST_SUITE_P(Recorded, Sockperf310, ::testing::ValuesIn(k310), [](co
 });  // after "sockperf310"
 
 TEST(SockperfVersions, TheHistogramChartIsNamedNotRead) {
-  const measure::Measurement m = parse_file("sockperf310-udp-rtt-histogram.txt");
+  const measure::Measurement m = sockperf_version_file("sockperf310-udp-rtt-histogram.txt");
   EXPECT_THAT(m.parameters.at("sockperf.histogram"), HasSubstr("not read"));
   EXPECT_EQ(m.histogram.count(), 0u) << "the '#' bars are not counts";
-  const measure::Measurement plain = parse_file("sockperf310-udp-rtt.txt");
+  const measure::Measurement plain = sockperf_version_file("sockperf310-udp-rtt.txt");
   EXPECT_EQ(plain.parameters.count("sockperf.histogram"), 0u);
 }
 
@@ -118,7 +116,7 @@ class SockperfUl : public ::testing::TestWithParam<UnderLoad> {};
 
 TEST_P(SockperfUl, IsJudgedByItsOwnCountsNotAsAStalledPingPong) {
   const UnderLoad& u = GetParam();
-  const measure::Measurement m = parse_file(u.file);
+  const measure::Measurement m = sockperf_version_file(u.file);
   EXPECT_EQ(m.kind, u.kind);
   EXPECT_EQ(m.parameters.at("sockperf.mode"), "under-load (ul)");
   EXPECT_THAT(m.parameters.at("sockperf.reply_every"),
@@ -141,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(Recorded, SockperfUl, ::testing::ValuesIn(kUl), [](cons
 });  // after "sockperf"
 
 TEST(SockperfVersions, UlRepliesMissingFromItsOwnCountsFailTheAccounting) {
-  std::string text = read("sockperf310-udp-ul.txt");
+  std::string text = test_util::fixture_text("sockperf", "sockperf310-udp-ul.txt");
   // 48 of the replies it asked for neither observed nor counted as drops.
   text.replace(text.find("Total 1548 observations"), 23, "Total 1500 observations");
   const measure::Measurement m = parse_sockperf(text_from_string("ul.txt", text));
@@ -152,7 +150,7 @@ TEST(SockperfVersions, UlRepliesMissingFromItsOwnCountsFailTheAccounting) {
 }
 
 TEST(SockperfVersions, UlDropsAreItsOwnCountedDrops) {
-  std::string text = read("sockperf310-udp-ul.txt");
+  std::string text = test_util::fixture_text("sockperf", "sockperf310-udp-ul.txt");
   // 20 of the 1548 replies asked for lost: sockperf counts them and times the rest.
   text.replace(text.find("ReceivedMessages=1548"), 21, "ReceivedMessages=1528");
   text.replace(text.find("# dropped messages = 0"), 22, "# dropped messages = 20");
@@ -167,7 +165,7 @@ TEST(SockperfVersions, UlDropsAreItsOwnCountedDrops) {
 TEST(SockperfVersions, ThroughputRunsAreRefusedByName) {
   for (const char* f : {"sockperf37-udp-tp.txt", "sockperf310-udp-tp.txt"}) {
     SCOPED_TRACE(f);
-    const ParseError e = parse_error(f, read(f));
+    const ParseError e = sockperf_version_error(f, test_util::fixture_text("sockperf", f));
     EXPECT_EQ(e.kind(), ParseFailure::kToolFailed);
     EXPECT_THAT(e.what(), HasSubstr("sockperf throughput (tp) output"));
     EXPECT_THAT(e.what(), HasSubstr("Total of "));
@@ -177,9 +175,9 @@ TEST(SockperfVersions, ThroughputRunsAreRefusedByName) {
 TEST(SockperfVersions, AVersionLabgateHasNotReadIsRefusedByName) {
   for (const char* v : {"3.11-no.git", "4.0", "2.4.1", "x.y"}) {
     SCOPED_TRACE(v);
-    std::string text = read("sockperf310-udp-rtt.txt");
+    std::string text = test_util::fixture_text("sockperf", "sockperf310-udp-rtt.txt");
     text.replace(text.find("3.10-no.git"), 11, v);
-    const ParseError e = parse_error("v.txt", text);
+    const ParseError e = sockperf_version_error("v.txt", text);
     EXPECT_THAT(e.what(),
                 HasSubstr(std::string("v.txt:1: sockperf ") + v + " is a version labgate has not read"));
     EXPECT_THAT(e.what(), HasSubstr("it reads 2.5 to 3.10"));
@@ -187,8 +185,10 @@ TEST(SockperfVersions, AVersionLabgateHasNotReadIsRefusedByName) {
 }
 
 TEST(SockperfVersions, EveryPrefixFailsCleanlyOrParses) {
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_sockperf, read("sockperf310-udp-lat.txt"), 7);
-  test_util::expect_every_prefix_parses_or_fails_cleanly(parse_sockperf, read("sockperf310-udp-ul.txt"), 7);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_sockperf, test_util::fixture_text("sockperf", "sockperf310-udp-lat.txt"), 7);
+  test_util::expect_every_prefix_parses_or_fails_cleanly(
+      parse_sockperf, test_util::fixture_text("sockperf", "sockperf310-udp-ul.txt"), 7);
 }
 
 }  // namespace

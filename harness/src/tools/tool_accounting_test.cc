@@ -11,12 +11,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string read(const std::string& tool, const std::string& name) {
-  return read_tool_file(test_util::fixture(tool, name)).raw;
-}
-
 TEST(ToolAccounting, SockperfCountsDropsAndAccountsForItsObservations) {
-  const measure::Measurement m = parse_sockperf(text_from_string("s.txt", read("sockperf", "sockperf37-udp-rtt.txt")));
+  const measure::Measurement m = parse_sockperf(
+      text_from_string("s.txt", test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")));
   EXPECT_TRUE(m.counts_drops);
   ASSERT_TRUE(m.expectation);
   EXPECT_NEAR(m.expectation->expected, 2.55 / 13.358e-6, 1);  // closed loop: time / mean round trip
@@ -25,13 +22,13 @@ TEST(ToolAccounting, SockperfCountsDropsAndAccountsForItsObservations) {
   // Paced (--mps): not a closed loop, so only its own count is expected.
   ParseOptions paced;
   paced.rate_per_s = 1000;
-  const measure::Measurement p =
-      parse_sockperf(text_from_string("s.txt", read("sockperf", "sockperf37-udp-rtt.txt")), paced);
+  const measure::Measurement p = parse_sockperf(
+      text_from_string("s.txt", test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")), paced);
   EXPECT_EQ(p.expectation->expected, 190577);
 }
 
 TEST(ToolAccounting, SockperfMarkersAreNotMeasured) {
-  std::string text = read("sockperf", "sockperf37-udp-rtt.txt");
+  std::string text = test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt");
   text.replace(text.find("avg-rtt=13.358"), 14, "avg-rtt=-nan");
   text.replace(text.find("percentile 99.000 =   14.581"), 28, "percentile 99.000 = inf");
   const measure::Measurement m = parse_sockperf(text_from_string("s.txt", text));
@@ -43,18 +40,20 @@ TEST(ToolAccounting, SockperfMarkersAreNotMeasured) {
 }
 
 TEST(ToolAccounting, Iperf3UdpCountsDropsTcpDoesNotAndIntervalsCoverTheRun) {
-  const measure::Measurement udp = parse_iperf3(text_from_string("u.json", read("iperf3", "iperf312-udp.json")));
+  const measure::Measurement udp =
+      parse_iperf3(text_from_string("u.json", test_util::fixture_text("iperf3", "iperf312-udp.json")));
   EXPECT_TRUE(udp.counts_drops);
   ASSERT_TRUE(udp.expectation);
   EXPECT_NEAR(udp.expectation->held / udp.expectation->expected, 1.0, 0.01);
-  const measure::Measurement tcp = parse_iperf3(text_from_string("t.json", read("iperf3", "iperf312-tcp.json")));
+  const measure::Measurement tcp =
+      parse_iperf3(text_from_string("t.json", test_util::fixture_text("iperf3", "iperf312-tcp.json")));
   EXPECT_FALSE(tcp.counts_drops);
   ASSERT_TRUE(tcp.expectation);
   EXPECT_NEAR(tcp.expectation->held / tcp.expectation->expected, 1.0, 0.01);
 }
 
 TEST(ToolAccounting, Iperf3MarkerIsNotMeasured) {
-  std::string text = read("iperf3", "iperf312-tcp.json");
+  std::string text = test_util::fixture_text("iperf3", "iperf312-tcp.json");
   const std::size_t end = text.rfind("\"sum_received\":");
   const std::size_t bps = text.find("\"bits_per_second\":", end);
   const std::size_t comma = text.find_first_of(",\n}", bps + 18);

@@ -24,7 +24,7 @@ using profile::Tool;
 }
 
 /// Whole seconds, as every tool takes them; a fraction is rounded up and said.
-long seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what, ToolInvocation& inv) {
+long whole_seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what, ToolInvocation& inv) {
   const double s = std::chrono::duration<double>(d).count();
   const long whole = static_cast<long>(std::ceil(s));
   if (whole < 1)
@@ -38,7 +38,7 @@ long seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what,
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+void netperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   const bool rr = profile::is_rr(spec.kind);
   const char* test = spec.kind == TestKind::kTcpRr       ? "TCP_RR"
                      : spec.kind == TestKind::kUdpRr     ? "UDP_RR"
@@ -48,7 +48,7 @@ void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   // -4/-6: netperf's address family for the control and the data connection alike.
   const char* family = profile::is_ipv6(ep.server_address) ? "-6" : "-4";
   inv.server_argv = {"netserver", "-D", "-f", family, "-L", ep.server_address, "-p", std::to_string(ep.port)};
-  const long secs = seconds(spec, spec.duration, "duration", inv);
+  const long secs = whole_seconds(spec, spec.duration, "duration", inv);
   inv.client_argv = {"netperf", family,
                      "-H",      ep.server_address,
                      "-L",      ep.client_address,
@@ -90,7 +90,7 @@ void netperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
       "p99_9 and above cannot be judged from netperf");
 }
 
-void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+void sockperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sockperf measures ping-pong round trips; ") + profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
@@ -111,7 +111,7 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
     inv.server_argv.insert(inv.server_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
   if (spec.cpu.server)
     inv.server_argv.insert(inv.server_argv.end(), {"--cpu-affinity", std::to_string(*spec.cpu.server)});
-  const long secs = seconds(spec, spec.duration, "duration", inv);
+  const long secs = whole_seconds(spec, spec.duration, "duration", inv);
   // sockperf pp runs one thread that its --sender/--receiver-affinity do not pin; taskset does.
   if (spec.cpu.client) inv.client_argv = {"taskset", "-c", std::to_string(*spec.cpu.client)};
   inv.client_argv.insert(inv.client_argv.end(),
@@ -135,7 +135,7 @@ void sockperf(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
         units::format_duration(spec.warmup) + " is not applied");
 }
 
-void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+void iperf3_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (!profile::is_stream(spec.kind))
     refuse(spec, std::string("iperf3 measures throughput, not round trips; ") +
                      profile::to_string(spec.kind) +
@@ -143,8 +143,8 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   const bool udp = spec.kind == TestKind::kUdpStream;
   inv.server_protocol = "tcp";  // iperf3's control connection, also for UDP tests
   const std::string port = std::to_string(ep.port);
-  const long secs = seconds(spec, spec.duration, "duration", inv);
-  const long omit = spec.warmup.count() > 0 ? seconds(spec, spec.warmup, "warm-up", inv) : 0;
+  const long secs = whole_seconds(spec, spec.duration, "duration", inv);
+  const long omit = spec.warmup.count() > 0 ? whole_seconds(spec, spec.warmup, "warm-up", inv) : 0;
   // -1: serve one test and exit; the idle timeout ends a server whose client never came.
   const std::string program = spec.tool_path.value_or("iperf3");
   inv.server_argv = {program,
@@ -203,7 +203,7 @@ void iperf3(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (spec.congestion && !udp) inv.client_argv.insert(inv.client_argv.end(), {"-C", *spec.congestion});
 }
 
-void sfnt_pingpong(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+void sfnt_pingpong_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sfnt-pingpong measures ping-pong round trips; ") +
                      profile::to_string(spec.kind) + " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
@@ -278,16 +278,16 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   ToolInvocation inv;
   switch (spec.tool) {
     case Tool::kNetperf:
-      netperf(spec, ep, inv);
+      netperf_command(spec, ep, inv);
       break;
     case Tool::kSockperf:
-      sockperf(spec, ep, inv);
+      sockperf_command(spec, ep, inv);
       break;
     case Tool::kIperf3:
-      iperf3(spec, ep, inv);
+      iperf3_command(spec, ep, inv);
       break;
     case Tool::kSfntPingpong:
-      sfnt_pingpong(spec, ep, inv);
+      sfnt_pingpong_command(spec, ep, inv);
       break;
     case Tool::kBuiltin:
       refuse(spec, "tool = \"builtin\" runs labgate's own probes, not an external tool");

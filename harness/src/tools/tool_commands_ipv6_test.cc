@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 
 const Endpoint kEp6{"fd4c:6762:0:19::2", "fd4c:6762:0:19::1", 41000};
 
-profile::TestSpec spec(Tool tool, TestKind kind) {
+profile::TestSpec ipv6_spec(Tool tool, TestKind kind) {
   profile::TestSpec s;
   s.name = "t6";
   s.tool = tool;
@@ -35,7 +35,7 @@ bool has_pair(const std::vector<std::string>& v, const std::string& flag, const 
 }
 
 TEST(ToolCommandsIpv6, NetperfAndNetserverUseSixForBothConnections) {
-  const ToolInvocation inv = build_invocation(spec(Tool::kNetperf, TestKind::kTcpRr), kEp6);
+  const ToolInvocation inv = build_invocation(ipv6_spec(Tool::kNetperf, TestKind::kTcpRr), kEp6);
   EXPECT_EQ(inv.server_argv.at(3), "-6");
   EXPECT_TRUE(has_pair(inv.server_argv, "-L", "fd4c:6762:0:19::2"));
   EXPECT_EQ(inv.client_argv.at(1), "-6");
@@ -45,11 +45,11 @@ TEST(ToolCommandsIpv6, NetperfAndNetserverUseSixForBothConnections) {
 }
 
 TEST(ToolCommandsIpv6, SockperfAndIperf3TakeTheLiteral) {
-  const ToolInvocation sp = build_invocation(spec(Tool::kSockperf, TestKind::kUdpRr), kEp6);
+  const ToolInvocation sp = build_invocation(ipv6_spec(Tool::kSockperf, TestKind::kUdpRr), kEp6);
   EXPECT_TRUE(has_pair(sp.server_argv, "-i", "fd4c:6762:0:19::2"));
   EXPECT_TRUE(has_pair(sp.client_argv, "-i", "fd4c:6762:0:19::2"));
   EXPECT_TRUE(has_pair(sp.client_argv, "--client_ip", "fd4c:6762:0:19::1"));
-  const ToolInvocation ip = build_invocation(spec(Tool::kIperf3, TestKind::kTcpStream), kEp6);
+  const ToolInvocation ip = build_invocation(ipv6_spec(Tool::kIperf3, TestKind::kTcpStream), kEp6);
   EXPECT_TRUE(has_pair(ip.server_argv, "-B", "fd4c:6762:0:19::2"));
   EXPECT_TRUE(has_pair(ip.client_argv, "-c", "fd4c:6762:0:19::2"));
   EXPECT_TRUE(has_pair(ip.client_argv, "-B", "fd4c:6762:0:19::1"));
@@ -57,7 +57,8 @@ TEST(ToolCommandsIpv6, SockperfAndIperf3TakeTheLiteral) {
 
 TEST(ToolCommandsIpv6, MixedFamiliesAreRefusedNamingBothAddresses) {
   try {
-    build_invocation(spec(Tool::kIperf3, TestKind::kTcpStream), {"fd4c:6762:0:19::2", "198.19.19.1", 41000});
+    build_invocation(ipv6_spec(Tool::kIperf3, TestKind::kTcpStream),
+                     {"fd4c:6762:0:19::2", "198.19.19.1", 41000});
     FAIL() << "an IPv6 server with an IPv4 client was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_THAT(e.what(), HasSubstr("'t6' (lab-ipv6.toml:12:1)"));

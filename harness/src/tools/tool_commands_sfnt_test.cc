@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "labgate/tools/tool_commands.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {
@@ -37,10 +38,8 @@ std::string refusal(const profile::TestSpec& s, const Endpoint& ep) {
   return "(not refused)";
 }
 
-const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
-
 TEST(SfntCommands, UdpRoundTripsForTheDurationBoundToTheTestAddresses) {
-  const ToolInvocation inv = build_invocation(sfnt(TestKind::kUdpRr), kEp);
+  const ToolInvocation inv = build_invocation(sfnt(TestKind::kUdpRr), test_util::kPairEndpoint);
   EXPECT_EQ(inv.server_argv, (Argv{"sfnt-pingpong", "--port", "41000"}));
   EXPECT_EQ(inv.server_protocol, "tcp");
   EXPECT_EQ(inv.client_argv, (Argv{"sfnt-pingpong",
@@ -95,17 +94,17 @@ TEST(SfntCommands, TcpNodelayPinningAndToolPath) {
 }
 
 TEST(SfntCommands, WhatItCannotDoIsRefusedByName) {
-  EXPECT_THAT(refusal(sfnt(TestKind::kTcpStream), kEp),
+  EXPECT_THAT(refusal(sfnt(TestKind::kTcpStream), test_util::kPairEndpoint),
               HasSubstr("sfnt-pingpong measures ping-pong round trips"));
   auto paced = sfnt(TestKind::kUdpRr);
   paced.rate_per_sec = 1000;
-  EXPECT_THAT(refusal(paced, kEp), HasSubstr("cannot pace it"));
+  EXPECT_THAT(refusal(paced, test_util::kPairEndpoint), HasSubstr("cannot pace it"));
   auto buffered = sfnt(TestKind::kUdpRr);
   buffered.socket_buffer = 1 << 20;
-  EXPECT_THAT(refusal(buffered, kEp), HasSubstr("no option for the socket buffer"));
+  EXPECT_THAT(refusal(buffered, test_util::kPairEndpoint), HasSubstr("no option for the socket buffer"));
   auto big = sfnt(TestKind::kTcpRr);
   big.message_size = 65537;
-  EXPECT_THAT(refusal(big, kEp),
+  EXPECT_THAT(refusal(big, test_util::kPairEndpoint),
               HasSubstr("sfnt-pingpong --sizes (tcp) sends messages of at most 65536 bytes"));
 }
 

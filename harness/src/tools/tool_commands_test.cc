@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "tools/parse_test_util.h"
+
 namespace labgate::tools {
 namespace {
 
@@ -18,7 +20,7 @@ using ::testing::HasSubstr;
 
 using Argv = std::vector<std::string>;
 
-profile::TestSpec spec(Tool tool, TestKind kind) {
+profile::TestSpec command_spec(Tool tool, TestKind kind) {
   profile::TestSpec s;
   s.name = "t1";
   s.tool = tool;
@@ -30,14 +32,12 @@ profile::TestSpec spec(Tool tool, TestKind kind) {
   return s;
 }
 
-const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
-
 std::string all(const std::vector<std::string>& v) { return ::testing::PrintToString(v); }
 
 TEST(ToolCommands, NetperfTcpRrAsTheSeedRanItWithKeysAndBinding) {
-  auto s = spec(Tool::kNetperf, TestKind::kTcpRr);
+  auto s = command_spec(Tool::kNetperf, TestKind::kTcpRr);
   s.cpu = {2, 2};
-  const ToolInvocation inv = build_invocation(s, kEp);
+  const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_EQ(inv.server_argv, (Argv{"netserver", "-D", "-f", "-4", "-L", "198.19.210.2", "-p", "41000"}));
   EXPECT_EQ(inv.client_argv,
             (Argv{"netperf",
@@ -77,9 +77,9 @@ TEST(ToolCommands, NetperfTcpRrAsTheSeedRanItWithKeysAndBinding) {
 }
 
 TEST(ToolCommands, NetperfUdpStreamCountsSendsAndReceives) {
-  auto s = spec(Tool::kNetperf, TestKind::kUdpStream);
+  auto s = command_spec(Tool::kNetperf, TestKind::kUdpStream);
   s.cpu.server = 3;
-  const ToolInvocation inv = build_invocation(s, kEp);
+  const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_THAT(all(inv.client_argv), HasSubstr("\"UDP_STREAM\""));
   EXPECT_THAT(all(inv.client_argv), HasSubstr("\"-T\", \",3\""));
   EXPECT_THAT(all(inv.client_argv), HasSubstr("\"--\", \"-m\", \"64\", \"-k\""));
@@ -88,18 +88,18 @@ TEST(ToolCommands, NetperfUdpStreamCountsSendsAndReceives) {
 }
 
 TEST(ToolCommands, NetperfCannotRunOpenLoop) {
-  auto s = spec(Tool::kNetperf, TestKind::kUdpRr);
+  auto s = command_spec(Tool::kNetperf, TestKind::kUdpRr);
   s.rate_per_sec = 20000;
-  EXPECT_THAT([&] { build_invocation(s, kEp); },
+  EXPECT_THAT([&] { build_invocation(s, test_util::kPairEndpoint); },
               ::testing::ThrowsMessage<std::invalid_argument>(
                   HasSubstr("test 't1' (lab.toml:40:1): netperf cannot send at a fixed rate")));
 }
 
 TEST(ToolCommands, SockperfPingPongFullRttBoundToTestAddresses) {
-  auto s = spec(Tool::kSockperf, TestKind::kTcpRr);
+  auto s = command_spec(Tool::kSockperf, TestKind::kTcpRr);
   s.duration = 10s;
   s.cpu = {1, 0};
-  const ToolInvocation inv = build_invocation(s, kEp);
+  const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_EQ(inv.server_argv,
             (Argv{"sockperf", "sr", "-i", "198.19.210.2", "-p", "41000", "--tcp", "--cpu-affinity", "0"}));
   EXPECT_EQ(inv.client_argv,
@@ -107,45 +107,47 @@ TEST(ToolCommands, SockperfPingPongFullRttBoundToTestAddresses) {
                   "-t", "10", "--full-rtt", "--client_ip", "198.19.210.1", "--tcp"}));
   EXPECT_THAT(all(inv.warnings), HasSubstr("sockperf's warm-up is its own fixed stage"));
 
-  auto udp = spec(Tool::kSockperf, TestKind::kUdpRr);
+  auto udp = command_spec(Tool::kSockperf, TestKind::kUdpRr);
   udp.rate_per_sec = 5000;
-  const ToolInvocation u = build_invocation(udp, kEp);
+  const ToolInvocation u = build_invocation(udp, test_util::kPairEndpoint);
   EXPECT_EQ(u.server_protocol, "udp");
   EXPECT_THAT(all(u.client_argv), HasSubstr("--mps=5000"));
   EXPECT_THAT(all(u.warnings), HasSubstr("coordinated omission"));
 }
 
 TEST(ToolCommands, ToolPathPicksTheProgramOnBothHosts) {
-  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  auto s = command_spec(Tool::kSockperf, TestKind::kUdpRr);
   s.tool_path = "sockperf-3.10";
   s.cpu = {1, {}};
-  const ToolInvocation sp = build_invocation(s, kEp);
+  const ToolInvocation sp = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_EQ(sp.server_argv.front(), "sockperf-3.10");
   EXPECT_EQ(sp.client_argv.at(3), "sockperf-3.10");  // after taskset -c 1
-  auto i = spec(Tool::kIperf3, TestKind::kTcpStream);
+  auto i = command_spec(Tool::kIperf3, TestKind::kTcpStream);
   i.tool_path = "/usr/local/bin/iperf3-3.21";
-  const ToolInvocation ip = build_invocation(i, kEp);
+  const ToolInvocation ip = build_invocation(i, test_util::kPairEndpoint);
   EXPECT_EQ(ip.server_argv.front(), "/usr/local/bin/iperf3-3.21");
   EXPECT_EQ(ip.client_argv.front(), "/usr/local/bin/iperf3-3.21");
 }
 
 TEST(ToolCommands, SockperfRefusesStreamsAndTinyMessages) {
   EXPECT_THAT(
-      [&] { build_invocation(spec(Tool::kSockperf, TestKind::kTcpStream), kEp); },
+      [&] {
+        build_invocation(command_spec(Tool::kSockperf, TestKind::kTcpStream), test_util::kPairEndpoint);
+      },
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("sockperf measures ping-pong round trips")));
-  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  auto s = command_spec(Tool::kSockperf, TestKind::kUdpRr);
   s.message_size = 8;
-  EXPECT_THAT([&] { build_invocation(s, kEp); },
+  EXPECT_THAT([&] { build_invocation(s, test_util::kPairEndpoint); },
               ::testing::ThrowsMessage<std::invalid_argument>(
                   HasSubstr("at least 14 bytes: each message carries sockperf's 14-byte header; found 8")));
 }
 
 TEST(ToolCommands, Iperf3UdpAtTheProfileRateWithOmittedWarmup) {
-  auto s = spec(Tool::kIperf3, TestKind::kUdpStream);
+  auto s = command_spec(Tool::kIperf3, TestKind::kUdpStream);
   s.duration = 30s;
   s.rate_per_sec = 20000;
   s.cpu = {1, 1};
-  const ToolInvocation inv = build_invocation(s, kEp);
+  const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_EQ(inv.server_argv,
             (Argv{"iperf3", "-s", "-1", "-B", "198.19.210.2", "-p", "41000", "--idle-timeout", "92"}));
   EXPECT_EQ(
@@ -156,17 +158,19 @@ TEST(ToolCommands, Iperf3UdpAtTheProfileRateWithOmittedWarmup) {
           "1,1"}));
   EXPECT_EQ(inv.server_protocol, "tcp");
 
-  auto unpaced = spec(Tool::kIperf3, TestKind::kUdpStream);
-  EXPECT_THAT(all(build_invocation(unpaced, kEp).client_argv), HasSubstr("\"-b\", \"0\""));
-  EXPECT_THAT(all(build_invocation(unpaced, kEp).warnings), HasSubstr("unpaced"));
+  auto unpaced = command_spec(Tool::kIperf3, TestKind::kUdpStream);
+  EXPECT_THAT(all(build_invocation(unpaced, test_util::kPairEndpoint).client_argv),
+              HasSubstr("\"-b\", \"0\""));
+  EXPECT_THAT(all(build_invocation(unpaced, test_util::kPairEndpoint).warnings), HasSubstr("unpaced"));
 }
 
 TEST(ToolCommands, Iperf3RefusesRoundTripsAndServerOnlyPinning) {
-  EXPECT_THAT([&] { build_invocation(spec(Tool::kIperf3, TestKind::kTcpRr), kEp); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("iperf3 measures throughput")));
-  auto s = spec(Tool::kIperf3, TestKind::kTcpStream);
+  EXPECT_THAT(
+      [&] { build_invocation(command_spec(Tool::kIperf3, TestKind::kTcpRr), test_util::kPairEndpoint); },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("iperf3 measures throughput")));
+  auto s = command_spec(Tool::kIperf3, TestKind::kTcpStream);
   s.cpu.server = 1;
-  EXPECT_THAT([&] { build_invocation(s, kEp); },
+  EXPECT_THAT([&] { build_invocation(s, test_util::kPairEndpoint); },
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("set cpu.client as well")));
 }
 
@@ -178,32 +182,32 @@ long find_pair(const Argv& argv, const std::string& flag, const std::string& val
 }
 
 TEST(ToolCommands, SweptSocketBufferAndCongestionInEachToolsWords) {
-  auto n = spec(Tool::kNetperf, TestKind::kTcpStream);
+  auto n = command_spec(Tool::kNetperf, TestKind::kTcpStream);
   n.socket_buffer = 16384;
   n.congestion = "reno";
-  const auto np = build_invocation(n, kEp).client_argv;
+  const auto np = build_invocation(n, test_util::kPairEndpoint).client_argv;
   const long dashdash = std::find(np.begin(), np.end(), "--") - np.begin();
   EXPECT_GT(find_pair(np, "-s", "16384"), dashdash) << "netperf -s/-S are test-specific: " << all(np);
   EXPECT_GT(find_pair(np, "-S", "16384"), dashdash);
   EXPECT_GT(find_pair(np, "-K", "reno,reno"), dashdash);
 
-  auto i = spec(Tool::kIperf3, TestKind::kTcpStream);
+  auto i = command_spec(Tool::kIperf3, TestKind::kTcpStream);
   i.socket_buffer = 131072;
   i.congestion = "bbr";
-  const auto inv = build_invocation(i, kEp);
+  const auto inv = build_invocation(i, test_util::kPairEndpoint);
   EXPECT_GE(find_pair(inv.client_argv, "-w", "131072"), 0) << all(inv.client_argv);
   EXPECT_GE(find_pair(inv.client_argv, "-C", "bbr"), 0);
   EXPECT_EQ(inv.parameters.at("congestion"), "bbr");
 
-  auto k = spec(Tool::kSockperf, TestKind::kUdpRr);
+  auto k = command_spec(Tool::kSockperf, TestKind::kUdpRr);
   k.socket_buffer = 65536;
-  const auto sp = build_invocation(k, kEp);
+  const auto sp = build_invocation(k, test_util::kPairEndpoint);
   EXPECT_GE(find_pair(sp.server_argv, "--buffer-size", "65536"), 0) << all(sp.server_argv);
   EXPECT_GE(find_pair(sp.client_argv, "--buffer-size", "65536"), 0) << all(sp.client_argv);
   k.kind = TestKind::kTcpRr;
   k.congestion = "cubic";
   try {
-    build_invocation(k, kEp);
+    build_invocation(k, test_util::kPairEndpoint);
     FAIL() << "sockperf cannot set a congestion control";
   } catch (const std::invalid_argument& e) {
     EXPECT_THAT(e.what(), HasSubstr("sockperf has no option for the TCP congestion control"));
@@ -212,32 +216,34 @@ TEST(ToolCommands, SweptSocketBufferAndCongestionInEachToolsWords) {
 }
 
 TEST(ToolCommands, FractionalSecondsAreRoundedUpAndSaid) {
-  auto s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  auto s = command_spec(Tool::kSockperf, TestKind::kUdpRr);
   s.duration = 1500ms;
-  const ToolInvocation inv = build_invocation(s, kEp);
+  const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
   EXPECT_THAT(all(inv.client_argv), HasSubstr("\"-t\", \"2\""));
   EXPECT_THAT(all(inv.warnings), HasSubstr("duration 1.5s rounded up to 2s"));
   s.duration = 200ms;
   s.warmup = 0s;
-  EXPECT_EQ(build_invocation(s, kEp).client_argv[9], "1");
+  EXPECT_EQ(build_invocation(s, test_util::kPairEndpoint).client_argv[9], "1");
 }
 
 TEST(ToolCommands, WhatNoToolCanRun) {
-  EXPECT_THAT([&] { build_invocation(spec(Tool::kNetperf, TestKind::kJitter), kEp); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("built-in jitter probe")));
   EXPECT_THAT(
-      [&] { build_invocation(spec(Tool::kNetperf, TestKind::kPingFlood), kEp); },
+      [&] { build_invocation(command_spec(Tool::kNetperf, TestKind::kJitter), test_util::kPairEndpoint); },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("built-in jitter probe")));
+  EXPECT_THAT(
+      [&] { build_invocation(command_spec(Tool::kNetperf, TestKind::kPingFlood), test_util::kPairEndpoint); },
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("rr and stream kinds, not ping_flood")));
-  EXPECT_THAT([&] { build_invocation(spec(Tool::kBuiltin, TestKind::kTcpRr), kEp); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("labgate's own probes")));
+  EXPECT_THAT(
+      [&] { build_invocation(command_spec(Tool::kBuiltin, TestKind::kTcpRr), test_util::kPairEndpoint); },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("labgate's own probes")));
   EXPECT_THAT(
       [&] {
-        build_invocation(spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"198.19.210.2", "", 1});
+        build_invocation(command_spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"198.19.210.2", "", 1});
       },
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("need a test_address")));
   EXPECT_THAT(
       [&] {
-        build_invocation(spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"a", "b", 70000});
+        build_invocation(command_spec(Tool::kNetperf, TestKind::kTcpRr), Endpoint{"a", "b", 70000});
       },
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("port 70000 is not a TCP/UDP port")));
 }

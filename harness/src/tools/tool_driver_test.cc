@@ -5,16 +5,16 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
+#include "tools/parse_test_util.h"
 
 namespace labgate::tools {
 namespace {
@@ -26,14 +26,7 @@ using ::testing::HasSubstr;
 using transport::FakeTransport;
 using transport::RunResult;
 
-std::string fixture(const std::string& path) {
-  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/tests/fixtures/tools/" + path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-profile::TestSpec spec(Tool tool, TestKind kind, std::chrono::nanoseconds duration = 1s) {
+profile::TestSpec driver_spec(Tool tool, TestKind kind, std::chrono::nanoseconds duration = 1s) {
   profile::TestSpec s;
   s.name = "drv";
   s.tool = tool;
@@ -87,13 +80,12 @@ TEST(PortBound, ReadsProcNetForIpv6) {
   EXPECT_TRUE(port_bound(kUdp6Any, "fd4c:6762:0:19::2", 41001, false)) << ":: takes every address";
 }
 
-const Endpoint kEp{"198.19.210.2", "198.19.210.1", 41000};
-
 TEST(ToolDriver, RunsClientParsesAndStopsTheServer) {
   FakeTransport a("a"), b("b");
   b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
-  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-udp-rtt.txt")));
-  const ToolRun run = run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), a, b, kEp);
+  a.on({"sockperf", "pp"}, FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")));
+  const ToolRun run =
+      run_tool_test(driver_spec(Tool::kSockperf, TestKind::kUdpRr), a, b, test_util::kPairEndpoint);
   EXPECT_EQ(b.stopped(), 1);
   EXPECT_EQ(run.measurement.host, "a");
   EXPECT_EQ(run.measurement.peer, "b");
@@ -110,10 +102,10 @@ TEST(ToolDriver, EachToolWarningIsInTheMeasurementOnce) {
   // adding them again wrote every tool warning twice into measurement.json.
   FakeTransport a("a"), b("b");
   b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
-  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-udp-rtt.txt")));
-  profile::TestSpec s = spec(Tool::kSockperf, TestKind::kUdpRr);
+  a.on({"sockperf", "pp"}, FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")));
+  profile::TestSpec s = driver_spec(Tool::kSockperf, TestKind::kUdpRr);
   s.warmup = 1s;  // sockperf cannot apply it, and says so
-  const ToolRun run = run_tool_test(s, a, b, kEp);
+  const ToolRun run = run_tool_test(s, a, b, test_util::kPairEndpoint);
   ASSERT_FALSE(run.invocation.warnings.empty());
   for (const std::string& w : run.invocation.warnings)
     EXPECT_EQ(std::count(run.measurement.warnings.begin(), run.measurement.warnings.end(), w), 1) << w;
@@ -122,17 +114,21 @@ TEST(ToolDriver, EachToolWarningIsInTheMeasurementOnce) {
 TEST(ToolDriver, RetriesWhileTheServerIsUnreachable) {
   FakeTransport a("a"), b("b");
   b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
-  a.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-rtt.txt")));
-  a.once({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-refused.txt")));
-  const ToolRun run = run_tool_test(spec(Tool::kSockperf, TestKind::kTcpRr), a, b, kEp);
+  a.on({"sockperf", "pp"}, FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-tcp-rtt.txt")));
+  a.once({"sockperf", "pp"},
+         FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-tcp-refused.txt")));
+  const ToolRun run =
+      run_tool_test(driver_spec(Tool::kSockperf, TestKind::kTcpRr), a, b, test_util::kPairEndpoint);
   EXPECT_EQ(a.calls().size(), 2u);
   EXPECT_EQ(run.measurement.kind, "tcp_rr");
 
   FakeTransport c("c"), d("d");
   d.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/tcp"}, FakeTransport::ok(kTcpListen));
-  c.on({"sockperf", "pp"}, FakeTransport::ok(fixture("sockperf/sockperf37-tcp-refused.txt")));
-  EXPECT_THAT([&] { run_tool_test(spec(Tool::kSockperf, TestKind::kTcpRr), c, d, kEp); },
-              ::testing::ThrowsMessage<Failure>(HasSubstr("host c: sockperf test 'drv' failed:")));
+  c.on({"sockperf", "pp"},
+       FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-tcp-refused.txt")));
+  EXPECT_THAT(
+      [&] { run_tool_test(driver_spec(Tool::kSockperf, TestKind::kTcpRr), c, d, test_util::kPairEndpoint); },
+      ::testing::ThrowsMessage<Failure>(HasSubstr("host c: sockperf test 'drv' failed:")));
   EXPECT_EQ(c.calls().size(), 3u);
   EXPECT_EQ(d.stopped(), 1);
 }
@@ -145,7 +141,7 @@ TEST(ToolDriver, ClientTimeoutIsCouldNotRunAndStopsTheServer) {
   hung.duration = 31s;
   a.on({"iperf3", "-c"}, hung);
   try {
-    run_tool_test(spec(Tool::kIperf3, TestKind::kTcpStream), a, b, kEp);
+    run_tool_test(driver_spec(Tool::kIperf3, TestKind::kTcpStream), a, b, test_util::kPairEndpoint);
     FAIL();
   } catch (const Failure& f) {
     EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
@@ -160,7 +156,7 @@ TEST(ToolDriver, ServerThatEndsBeforeListeningIsNamed) {
   b.on({"netserver"}, FakeTransport::exit_with(1, "netserver: bind: Address already in use\n"));
   b.on({"cat", "/proc/net/tcp"}, FakeTransport::ok("  sl  local_address\n"));
   try {
-    run_tool_test(spec(Tool::kNetperf, TestKind::kTcpRr), a, b, kEp);
+    run_tool_test(driver_spec(Tool::kNetperf, TestKind::kTcpRr), a, b, test_util::kPairEndpoint);
     FAIL();
   } catch (const Failure& f) {
     EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
@@ -178,7 +174,7 @@ TEST(ToolDriver, SockperfBefore38RefusingAnIpv6AddressIsSaidSo) {
                                        "sockperf as a server.\n"));
   b.on({"cat", "/proc/net/udp6"}, FakeTransport::ok("  sl  local_address\n"));
   try {
-    run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), a, b,
+    run_tool_test(driver_spec(Tool::kSockperf, TestKind::kUdpRr), a, b,
                   Endpoint{"fd4c:6762:0:19::2", "fd4c:6762:0:19::1", 41000});
     FAIL();
   } catch (const Failure& f) {
@@ -196,9 +192,9 @@ TEST(ToolDriver, ChosenPortThatIsTakenIsRetriedElsewhere) {
                                                   "iperf3: error - unable to start listener for connections: "
                                                   "Address already in use\n"));
   b.on({"cat", "/proc/net/tcp"}, FakeTransport::ok(""));
-  Endpoint any = kEp;
+  Endpoint any = test_util::kPairEndpoint;
   any.port = 0;
-  EXPECT_THROW(run_tool_test(spec(Tool::kIperf3, TestKind::kUdpStream), a, b, any), Failure);
+  EXPECT_THROW(run_tool_test(driver_spec(Tool::kIperf3, TestKind::kUdpStream), a, b, any), Failure);
   int starts = 0;
   for (const auto& c : b.calls()) starts += c.started ? 1 : 0;
   EXPECT_EQ(starts, DriverOptions{}.port_attempts);
@@ -211,7 +207,9 @@ TEST(ToolDriver, ToolFailureAndGarbageAreCouldNotRun) {
   a.on({"iperf3", "-c"},
        FakeTransport::exit_with(1, "iperf3: error - control socket has closed unexpectedly\n"));
   EXPECT_THAT(
-      [&] { run_tool_test(spec(Tool::kIperf3, TestKind::kTcpStream), a, b, kEp); },
+      [&] {
+        run_tool_test(driver_spec(Tool::kIperf3, TestKind::kTcpStream), a, b, test_util::kPairEndpoint);
+      },
       ::testing::ThrowsMessage<Failure>(HasSubstr("` exit 1: iperf3: error - control socket has closed")));
   EXPECT_EQ(b.stopped(), 1);
 }
@@ -219,7 +217,7 @@ TEST(ToolDriver, ToolFailureAndGarbageAreCouldNotRun) {
 TEST(ToolDriver, WhatTheToolCannotRunIsAUsageError) {
   FakeTransport a("a"), b("b");
   try {
-    run_tool_test(spec(Tool::kIperf3, TestKind::kUdpRr), a, b, kEp);
+    run_tool_test(driver_spec(Tool::kIperf3, TestKind::kUdpRr), a, b, test_util::kPairEndpoint);
     FAIL();
   } catch (const Failure& f) {
     EXPECT_EQ(f.code(), ExitCode::kUsageError);
@@ -250,7 +248,7 @@ TEST_F(RealTools, SockperfAndIperf3OverLoopback) {
   auto b = transport::make_transport(local("b"));
   const Endpoint lo{"127.0.0.1", "127.0.0.1", 0};
   for (TestKind k : {TestKind::kUdpRr, TestKind::kTcpRr}) {
-    const ToolRun run = run_tool_test(spec(Tool::kSockperf, k), *a, *b, lo);
+    const ToolRun run = run_tool_test(driver_spec(Tool::kSockperf, k), *a, *b, lo);
     EXPECT_EQ(run.measurement.kind, profile::to_string(k));
     EXPECT_GT(run.measurement.sent, 100u);
     EXPECT_GT(*run.measurement.stat("p99"), 0);
@@ -258,7 +256,7 @@ TEST_F(RealTools, SockperfAndIperf3OverLoopback) {
     expect_nothing_left(*b, run, k == TestKind::kTcpRr);
   }
   for (TestKind k : {TestKind::kTcpStream, TestKind::kUdpStream}) {
-    auto s = spec(Tool::kIperf3, k);
+    auto s = driver_spec(Tool::kIperf3, k);
     s.rate_per_sec = 10000;  // 5 Mbit/s of 64-byte messages: gentle on a shared CI machine
     const ToolRun run = run_tool_test(s, *a, *b, lo);
     EXPECT_EQ(run.measurement.kind, profile::to_string(k));
@@ -300,11 +298,11 @@ TEST_F(LabNamespaces, ServerBoundToTheTestAddressOfTheFarHost) {
   auto a = transport::make_transport(in_ns("a", ns_a_));
   auto b = transport::make_transport(in_ns("b", ns_b_));
   const Endpoint ep{"198.19.212.2", "198.19.212.1", 0};
-  const ToolRun rr = run_tool_test(spec(Tool::kSockperf, TestKind::kUdpRr), *a, *b, ep);
+  const ToolRun rr = run_tool_test(driver_spec(Tool::kSockperf, TestKind::kUdpRr), *a, *b, ep);
   EXPECT_GT(rr.measurement.received, 100u);
   EXPECT_EQ(rr.measurement.dropped, 0u);
   expect_nothing_left(*b, rr, false);
-  auto s = spec(Tool::kIperf3, TestKind::kUdpStream);
+  auto s = driver_spec(Tool::kIperf3, TestKind::kUdpStream);
   s.rate_per_sec = 10000;
   const ToolRun udp = run_tool_test(s, *a, *b, ep);
   EXPECT_NEAR(*udp.measurement.throughput_bps, 10000 * 64 * 8, 10000 * 64 * 8 * 0.2);

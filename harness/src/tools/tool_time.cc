@@ -9,7 +9,7 @@ namespace labgate::tools {
 
 namespace {
 
-double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+double as_seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
 /// When the first line containing `needle` arrived.
 std::optional<std::chrono::nanoseconds> arrival(const std::vector<TimedLine>& lines,
@@ -19,7 +19,7 @@ std::optional<std::chrono::nanoseconds> arrival(const std::vector<TimedLine>& li
   return std::nullopt;
 }
 
-void sockperf(const std::vector<TimedLine>& lines, measure::Measurement& m) {
+void sockperf_times(const std::vector<TimedLine>& lines, measure::Measurement& m) {
   // sockperf 3.x's client: prints its version, connects, sends its warm-up
   // messages (to multicast groups only), sleeps a fixed 2 s, then "Starting
   // test..." and its run timer; at the timer "Test end", then a 0.1-s wait for
@@ -28,8 +28,8 @@ void sockperf(const std::vector<TimedLine>& lines, measure::Measurement& m) {
   const auto end = arrival(lines, "Test end (");
   if (lines.empty() || !start || !end || *end < *start) return;
   measure::ToolTime t;
-  t.startup_s = seconds(*start - lines.front().at);
-  t.wrapup_s = seconds(lines.back().at - *end);
+  t.startup_s = as_seconds(*start - lines.front().at);
+  t.wrapup_s = as_seconds(lines.back().at - *end);
   t.basis =
       "sockperf's own lines as labgate received them: start-up from its first line to 'Starting test...' "
       "(its set-up and the fixed 2-s pause sockperf sleeps before every run), wrap-up from 'Test end' to "
@@ -46,7 +46,7 @@ void sockperf(const std::vector<TimedLine>& lines, measure::Measurement& m) {
 }  // namespace
 
 void account_tool_time(profile::Tool tool, const std::vector<TimedLine>& lines, measure::Measurement& m) {
-  if (tool == profile::Tool::kSockperf) sockperf(lines, m);
+  if (tool == profile::Tool::kSockperf) sockperf_times(lines, m);
 }
 
 }  // namespace labgate::tools

@@ -19,8 +19,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return excerpt(s, 400);
@@ -62,7 +60,7 @@ exit 6
       "host " + t.host_name() + ": upload of " + remote_path + " (through /bin/sh, not SFTP)";
   switch (r.exit_status) {
     case kExists:
-      fail(who + " refused: " + remote_path + " already exists (never overwritten)");
+      could_not_run(who + " refused: " + remote_path + " already exists (never overwritten)");
     case kWriteFailed: {
       // Asked while the part file still holds its space, then removed.
       const std::string why = describe_write_failure(t, dir_of(remote_path), data.size());
@@ -70,14 +68,15 @@ exit 6
       rm.timeout = 30s;
       rm.during_interrupt = true;
       t.run({"rm", "-f", "--", part}, rm);
-      fail(who + " failed writing " + part + ": " + trimmed(r.err) + (why.empty() ? "" : " (" + why + ")"));
+      could_not_run(who + " failed writing " + part + ": " + trimmed(r.err) +
+                    (why.empty() ? "" : " (" + why + ")"));
     }
     case kChmodFailed:
-      fail(who + ": chmod " + part + " failed: " + trimmed(r.err));
+      could_not_run(who + ": chmod " + part + " failed: " + trimmed(r.err));
     case kLinkFailed:
-      fail(who + ": cannot move " + part + " into place: " + trimmed(r.err));
+      could_not_run(who + ": cannot move " + part + " into place: " + trimmed(r.err));
     default:
-      fail(who + " " + r.describe() + ": " + trimmed(r.err));
+      could_not_run(who + " " + r.describe() + ": " + trimmed(r.err));
   }
 }
 
@@ -90,13 +89,14 @@ std::string exec_read(Transport& t, const std::string& remote_path, std::size_t 
     r = t.run({"cat", "--", remote_path}, o);
   } catch (const Failure& f) {
     if (std::string(f.what()).find("wrote more than") == std::string::npos) throw;
-    fail("host " + t.host_name() + ": " + remote_path + " is larger than " + std::to_string(limit) +
-         " bytes; not read");
+    could_not_run("host " + t.host_name() + ": " + remote_path + " is larger than " + std::to_string(limit) +
+                  " bytes; not read");
   }
-  if (!r.ok()) fail("host " + t.host_name() + ": cannot read " + remote_path + ": " + trimmed(r.err));
+  if (!r.ok())
+    could_not_run("host " + t.host_name() + ": cannot read " + remote_path + ": " + trimmed(r.err));
   if (r.out.size() > limit)
-    fail("host " + t.host_name() + ": " + remote_path + " is larger than " + std::to_string(limit) +
-         " bytes; not read");
+    could_not_run("host " + t.host_name() + ": " + remote_path + " is larger than " + std::to_string(limit) +
+                  " bytes; not read");
   return r.out;
 }
 
@@ -126,11 +126,12 @@ std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& r
                     "echo ABSENT",
                     {remote_path}),
             o);
-  if (!r.ok()) fail("host " + t.host_name() + ": cannot stat " + remote_path + ": " + trimmed(r.err));
+  if (!r.ok())
+    could_not_run("host " + t.host_name() + ": cannot stat " + remote_path + ": " + trimmed(r.err));
   try {
     return parse_stat_line(r.out);
   } catch (const std::exception& e) {
-    fail("host " + t.host_name() + ": stat " + remote_path + ": " + e.what());
+    could_not_run("host " + t.host_name() + ": stat " + remote_path + ": " + e.what());
   }
 }
 

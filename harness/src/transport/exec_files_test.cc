@@ -52,7 +52,7 @@ TEST_F(ExecFiles, UploadReadAndStatAnyBytes) {
   EXPECT_FALSE(exec_lstat(*t_, dir_ + "/absent"));
   ASSERT_EQ(symlink("/etc/passwd", (dir_ + "/link").c_str()), 0);
   EXPECT_TRUE(exec_lstat(*t_, dir_ + "/link")->is_symlink);  // never followed
-  EXPECT_NE(labgate::testing::could_not_run_message([&] {
+  EXPECT_NE(labgate::failure_test_util::could_not_run_message([&] {
               exec_read(*t_, path, 100);
             }).find("larger than 100 bytes"),
             std::string::npos);
@@ -61,7 +61,7 @@ TEST_F(ExecFiles, UploadReadAndStatAnyBytes) {
 TEST_F(ExecFiles, NeverWritesOverAFileOrThroughASymlink) {
   const std::string file = dir_ + "/owner", link = dir_ + "/planted";
   exec_upload(*t_, "first\n", file, 0600);
-  EXPECT_NE(labgate::testing::could_not_run_message([&] {
+  EXPECT_NE(labgate::failure_test_util::could_not_run_message([&] {
               exec_upload(*t_, "second\n", file, 0600);
             }).find("already exists (never overwritten)"),
             std::string::npos);
@@ -69,7 +69,7 @@ TEST_F(ExecFiles, NeverWritesOverAFileOrThroughASymlink) {
   const std::string victim = dir_ + "/victim";
   exec_upload(*t_, "victim\n", victim, 0600);
   ASSERT_EQ(symlink(victim.c_str(), link.c_str()), 0);
-  EXPECT_NE(labgate::testing::could_not_run_message([&] {
+  EXPECT_NE(labgate::failure_test_util::could_not_run_message([&] {
               exec_upload(*t_, "evil\n", link, 0600);
             }).find("already exists"),
             std::string::npos);
@@ -95,7 +95,7 @@ TEST_F(ExecFiles, AFullFilesystemIsNamedWithTheBytesFree) {
   ASSERT_EQ(geteuid(), 0u) << "mounting a small tmpfs needs root (CI runs as root)";
   ASSERT_EQ(mount("labgate-full", dir_.c_str(), "tmpfs", 0, "size=64k"), 0) << strerror(errno);
   std::ofstream(dir_ + "/filler") << std::string(64 * 1024, 'x');
-  const std::string msg = labgate::testing::could_not_run_message(
+  const std::string msg = labgate::failure_test_util::could_not_run_message(
       [&] { exec_upload(*t_, std::string(200000, 'p'), dir_ + "/facts", 0700); });
   EXPECT_NE(msg.find("No space left on device"), std::string::npos) << msg;
   EXPECT_NE(msg.find("bytes free on " + dir_), std::string::npos) << msg;

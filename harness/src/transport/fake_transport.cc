@@ -10,8 +10,6 @@ namespace labgate::transport {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 bool starts_with(const std::vector<std::string>& argv, const std::vector<std::string>& prefix) {
   return prefix.size() <= argv.size() && std::equal(prefix.begin(), prefix.end(), argv.begin());
 }
@@ -36,7 +34,7 @@ class FakeProcess : public Process {
       stop_failure_.reset();
       done_ = true;
       ++*stopped_;
-      fail(why);
+      could_not_run(why);
     }
     if (!done_) {
       done_ = true;
@@ -102,15 +100,15 @@ RunResult FakeTransport::answer(const std::vector<std::string>& argv) {
     RunResult r = it->result;
     const auto failure = it->failure;
     rules_.erase(it);
-    if (failure) fail("host " + name_ + ": " + *failure);
+    if (failure) could_not_run("host " + name_ + ": " + *failure);
     return r;
   }
   for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
     if (it->once || !starts_with(argv, it->prefix)) continue;
-    if (it->failure) fail("host " + name_ + ": " + *it->failure);
+    if (it->failure) could_not_run("host " + name_ + ": " + *it->failure);
     return it->result;
   }
-  fail("FakeTransport " + name_ + ": no scripted answer for `" + shell_join(argv) + "`");
+  could_not_run("FakeTransport " + name_ + ": no scripted answer for `" + shell_join(argv) + "`");
 }
 
 RunResult FakeTransport::run(const std::vector<std::string>& argv, const RunOptions& options) {
@@ -145,7 +143,7 @@ void FakeTransport::upload_data(std::string_view data, const std::string& remote
   step("upload " + remote_path);
   std::lock_guard lock(mutex_);
   if (files.count(remote_path))
-    fail("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
+    could_not_run("host " + name_ + ": " + remote_path + " already exists (never overwritten)");
   files[remote_path] = std::string(data);
   uploads_.push_back({remote_path, std::string(data), mode});
 }
@@ -153,8 +151,9 @@ void FakeTransport::upload_data(std::string_view data, const std::string& remote
 std::string FakeTransport::read_file(const std::string& remote_path, std::size_t limit) {
   std::lock_guard lock(mutex_);
   auto it = files.find(remote_path);
-  if (it == files.end()) fail("host " + name_ + ": cannot open " + remote_path + ": no such file");
-  if (it->second.size() > limit) fail("host " + name_ + ": " + remote_path + " is larger than the limit");
+  if (it == files.end()) could_not_run("host " + name_ + ": cannot open " + remote_path + ": no such file");
+  if (it->second.size() > limit)
+    could_not_run("host " + name_ + ": " + remote_path + " is larger than the limit");
   return it->second;
 }
 

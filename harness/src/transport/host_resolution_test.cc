@@ -13,10 +13,10 @@
 namespace labgate::transport {
 namespace {
 
-class HostResolution : public testing::Test {
+class HostResolution : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = testing::TempDir() + "/ssh_config_" + std::to_string(getpid());
+    path_ = ::testing::TempDir() + "/ssh_config_" + std::to_string(getpid());
     std::ofstream(path_) << "Host lab-a\n  HostName 198.18.12.2\n  User cfguser\n  Port 2200\n"
                             "  IdentityFile /keys/id_cfg\n  ProxyJump jump@bastion-alias:2022\n"
                             "Host bastion-alias\n  HostName 198.18.12.10\n  IdentityFile /keys/id_bastion\n"

@@ -86,7 +86,7 @@ TEST(KnownHosts, ChangedOtherCertAuthorityUnknown) {
 }
 
 TEST(KnownHosts, AppendCreatesFileAndKeepsLinesApart) {
-  const std::string dir = testing::TempDir() + "/kh_" + std::to_string(getpid());
+  const std::string dir = ::testing::TempDir() + "/kh_" + std::to_string(getpid());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directory(dir);  // like $HOME: only ~/.ssh itself is created
   const std::string path = dir + "/ssh/known_hosts";

@@ -20,8 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 class LocalProcess : public Process {
  public:
   LocalProcess(std::string host, std::string command, std::unique_ptr<LocalChild> child)
@@ -64,8 +62,8 @@ class LocalProcess : public Process {
       if (child_->overflowed()) {
         child_->kill_group(milliseconds(1000));
         finish();
-        fail("host " + host_ + ": `" + command_ + "` wrote too much to " + child_->overflowed_stream() +
-             "; stopped it (output limit per stream)");
+        could_not_run("host " + host_ + ": `" + command_ + "` wrote too much to " +
+                      child_->overflowed_stream() + "; stopped it (output limit per stream)");
       }
       throw_if_interrupted("waiting for `" + command_ + "` on host " + host_);
       if (Clock::now() >= until) return false;
@@ -93,7 +91,7 @@ void record_pgid(LocalChild& child, const std::string& file) {
   f.flush();
   if (!f) {
     child.kill_group(milliseconds(500));
-    fail("cannot record process group " + std::to_string(child.pgid()) + " in " + file);
+    could_not_run("cannot record process group " + std::to_string(child.pgid()) + " in " + file);
   }
 }
 
@@ -106,7 +104,7 @@ std::string LocalTransport::describe() const {
 }
 
 std::vector<std::string> LocalTransport::full_argv(const std::vector<std::string>& argv) const {
-  if (argv.empty()) fail("host " + host_.name + ": empty command (argv has no program)");
+  if (argv.empty()) could_not_run("host " + host_.name + ": empty command (argv has no program)");
   if (!host_.netns) return argv;
   std::vector<std::string> full{"ip", "netns", "exec", *host_.netns};
   full.insert(full.end(), argv.begin(), argv.end());
@@ -126,8 +124,9 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
   while (!child.pump(milliseconds(100))) {
     if (child.overflowed()) {
       child.kill_group(milliseconds(1000));
-      fail("host " + host_.name + ": `" + cmd + "` wrote more than " + format_size(options.output_limit) +
-           " to " + child.overflowed_stream() + "; stopped it (output limit per stream)");
+      could_not_run("host " + host_.name + ": `" + cmd + "` wrote more than " +
+                    format_size(options.output_limit) + " to " + child.overflowed_stream() +
+                    "; stopped it (output limit per stream)");
     }
     if (!options.during_interrupt && pending_interrupt()) {
       child.kill_group(milliseconds(1000));
@@ -140,8 +139,9 @@ RunResult LocalTransport::run(const std::vector<std::string>& argv, const RunOpt
     }
   }
   if (child.overflowed()) {
-    fail("host " + host_.name + ": `" + cmd + "` wrote more than " + format_size(options.output_limit) +
-         " to " + child.overflowed_stream() + " (output limit per stream)");
+    could_not_run("host " + host_.name + ": `" + cmd + "` wrote more than " +
+                  format_size(options.output_limit) + " to " + child.overflowed_stream() +
+                  " (output limit per stream)");
   }
   child.fill(r);
   r.duration = Clock::now() - t0;
@@ -161,7 +161,7 @@ void LocalTransport::upload_data(std::string_view data, const std::string& remot
   const std::string part = part_name(remote_path);
   // O_EXCL|O_NOFOLLOW: never write through a planted file or symlink.
   const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) fail("host " + host_.name + ": cannot create " + part + ": " + std::strerror(errno));
+  if (fd < 0) could_not_run("host " + host_.name + ": cannot create " + part + ": " + std::strerror(errno));
   std::size_t off = 0;
   while (off < data.size()) {
     const ssize_t w = ::write(fd, data.data() + off, data.size() - off);
@@ -170,7 +170,7 @@ void LocalTransport::upload_data(std::string_view data, const std::string& remot
       const int e = errno;
       ::close(fd);
       ::unlink(part.c_str());
-      fail("host " + host_.name + ": writing " + part + ": " + std::strerror(e));
+      could_not_run("host " + host_.name + ": writing " + part + ": " + std::strerror(e));
     }
     off += static_cast<std::size_t>(w);
   }
@@ -180,15 +180,16 @@ void LocalTransport::upload_data(std::string_view data, const std::string& remot
   if (::link(part.c_str(), remote_path.c_str()) != 0) {
     const int e = errno;
     ::unlink(part.c_str());
-    fail("host " + host_.name + ": cannot put " + remote_path + " in place: " + std::strerror(e) +
-         (e == EEXIST ? " (never overwritten)" : ""));
+    could_not_run("host " + host_.name + ": cannot put " + remote_path + " in place: " + std::strerror(e) +
+                  (e == EEXIST ? " (never overwritten)" : ""));
   }
   ::unlink(part.c_str());
 }
 
 std::string LocalTransport::read_file(const std::string& remote_path, std::size_t limit) {
   const int fd = ::open(remote_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail("host " + host_.name + ": cannot open " + remote_path + ": " + std::strerror(errno));
+  if (fd < 0)
+    could_not_run("host " + host_.name + ": cannot open " + remote_path + ": " + std::strerror(errno));
   std::string data;
   char buf[32768];
   for (;;) {
@@ -197,14 +198,14 @@ std::string LocalTransport::read_file(const std::string& remote_path, std::size_
     if (n < 0) {
       const int e = errno;
       ::close(fd);
-      fail("host " + host_.name + ": reading " + remote_path + ": " + std::strerror(e));
+      could_not_run("host " + host_.name + ": reading " + remote_path + ": " + std::strerror(e));
     }
     if (n == 0) break;
     data.append(buf, static_cast<std::size_t>(n));
     if (data.size() > limit) {
       ::close(fd);
-      fail("host " + host_.name + ": " + remote_path + " is larger than " + format_size(limit) +
-           "; not read");
+      could_not_run("host " + host_.name + ": " + remote_path + " is larger than " + format_size(limit) +
+                    "; not read");
     }
   }
   ::close(fd);
@@ -215,7 +216,7 @@ std::optional<Transport::FileInfo> LocalTransport::lstat(const std::string& remo
   struct stat st;
   if (::lstat(remote_path.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-    fail("host " + host_.name + ": lstat " + remote_path + ": " + std::strerror(errno));
+    could_not_run("host " + host_.name + ": lstat " + remote_path + ": " + std::strerror(errno));
   }
   FileInfo info;
   info.is_dir = S_ISDIR(st.st_mode);

@@ -16,10 +16,6 @@
 namespace labgate::transport {
 
 namespace {
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-}  // namespace
-
-namespace {
 // A server that sent its banner and then closed before agreeing on algorithms.
 // An old OpenSSH that finds nothing in common closes at once, and libssh may read
 // the close before the server's offer, reporting only "Socket error: Success" (seen
@@ -122,12 +118,12 @@ sftp_session SshConnection::sftp() {
     // A session that died while idle: drop it so the caller may retry afresh.
     if (!ssh_is_connected(s)) {
       mark_broken(why);
-      fail(who() + ": connection lost before SFTP could start: " + why);
+      could_not_run(who() + ": connection lost before SFTP could start: " + why);
     }
-    fail(who() +
-         ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
-         "sshd_config?): " +
-         why);
+    could_not_run(who() +
+                  ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
+                  "sshd_config?): " +
+                  why);
   }
   sftp_ = sf;
   spdlog::debug(

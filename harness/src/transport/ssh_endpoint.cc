@@ -34,8 +34,6 @@ constexpr const char* kLegacyHmac =
 // RSA key login is refused by a 4.3 server that knows no rsa-sha2-*.
 constexpr const char* kLegacyPubkeyTypes = kLegacyHostKeys;
 
-[[noreturn]] void fail(const std::string& msg) { throw Failure(ExitCode::kCouldNotRun, msg); }
-
 std::string fingerprint_of(ssh_key key) {
   unsigned char* hash = nullptr;
   size_t len = 0;
@@ -54,7 +52,7 @@ void set_options(ssh_session s, const profile::Host& h, const std::string& who, 
   const auto& o = h.ssh;
   auto set = [&](ssh_options_e opt, const void* value, const char* name) {
     if (ssh_options_set(s, opt, value) != SSH_OK) {
-      fail(who + ": libssh rejects option " + name + ": " + ssh_get_error(s));
+      could_not_run(who + ": libssh rejects option " + name + ": " + ssh_get_error(s));
     }
   };
   // The profile is the whole configuration: ~/.ssh/config must not change a
@@ -106,7 +104,7 @@ std::string expand_home(const std::string& path) {
 HostKeyInfo server_host_key(ssh_session s, const profile::Host& h, const std::string& who) {
   ssh_key key = nullptr;
   if (ssh_get_server_publickey(s, &key) != SSH_OK)
-    fail(who + ": the server sent no host key: " + ssh_get_error(s));
+    could_not_run(who + ": the server sent no host key: " + ssh_get_error(s));
   HostKeyInfo k;
   k.fingerprint = fingerprint_of(key);
   k.type = or_unknown(ssh_key_type_to_char(ssh_key_type(key)));
@@ -134,31 +132,31 @@ void verify_host_key(ssh_session s, const profile::Host& h, const std::string& w
     case HostKeyStatus::kOk:
       return;
     case HostKeyStatus::kRevoked:
-      fail(who + ": REVOKED HOST KEY: the server presents " + k.type + " key " + k.fingerprint + ", which " +
-           at +
-           " marks @revoked; refusing (whatever accept_new_host_keys says; a revoked "
-           "key is never written to known_hosts)");
+      could_not_run(who + ": REVOKED HOST KEY: the server presents " + k.type + " key " + k.fingerprint +
+                    ", which " + at +
+                    " marks @revoked; refusing (whatever accept_new_host_keys says; a revoked "
+                    "key is never written to known_hosts)");
     case HostKeyStatus::kChanged:
-      fail(who + ": HOST KEY CHANGED. The server presents " + k.type + " key " + k.fingerprint + ", but " +
-           at + " holds a different " + k.type +
-           " key for it. This may be a reinstalled server or an attacker; "
-           "refusing. If the change is expected, remove the old entry (ssh-keygen -R '" +
-           k.name + "' -f " + known + ") and: " + how);
+      could_not_run(who + ": HOST KEY CHANGED. The server presents " + k.type + " key " + k.fingerprint +
+                    ", but " + at + " holds a different " + k.type +
+                    " key for it. This may be a reinstalled server or an attacker; "
+                    "refusing. If the change is expected, remove the old entry (ssh-keygen -R '" +
+                    k.name + "' -f " + known + ") and: " + how);
     case HostKeyStatus::kOther:
-      fail(who + ": host key of another type: the server presents " + k.type + " key " + k.fingerprint +
-           ", but " + known + " holds only other key types for it (e.g. line " + std::to_string(v.line) +
-           "); refusing. " + how);
+      could_not_run(who + ": host key of another type: the server presents " + k.type + " key " +
+                    k.fingerprint + ", but " + known + " holds only other key types for it (e.g. line " +
+                    std::to_string(v.line) + "); refusing. " + how);
     case HostKeyStatus::kCertAuthorityOnly:
-      fail(who + ": only the @cert-authority line " + at +
-           " vouches for this host, and host certificates are not supported by labgate (libssh 0.10 "
-           "cannot verify them against a CA); refusing. Add the host's own key instead. " +
-           how);
+      could_not_run(who + ": only the @cert-authority line " + at +
+                    " vouches for this host, and host certificates are not supported by labgate (libssh 0.10 "
+                    "cannot verify them against a CA); refusing. Add the host's own key instead. " +
+                    how);
     case HostKeyStatus::kUnknown:
       break;
   }
   if (h.ssh.accept_new_host_keys) {
     if (std::string e = append_known_hosts_line(known, k.line()); !e.empty())
-      fail(who + ": accept_new_host_keys is set but " + e);
+      could_not_run(who + ": accept_new_host_keys is set but " + e);
     spdlog::warn(
         "{}: ACCEPTED NEW HOST KEY {} {} into {} (accept_new_host_keys = true in the profile; "
         "turn it off once the pair is known)",
@@ -166,9 +164,10 @@ void verify_host_key(ssh_session s, const profile::Host& h, const std::string& w
     return;
   }
   const bool missing = access(known.c_str(), R_OK) != 0;
-  fail(who + ": unknown host key: the server presents " + k.type + " key " + k.fingerprint + " and " +
-       (missing ? known + " does not exist or cannot be read" : known + " has no entry for it") +
-       "; refusing (no silent accept). " + how);
+  could_not_run(who + ": unknown host key: the server presents " + k.type + " key " + k.fingerprint +
+                " and " +
+                (missing ? known + " does not exist or cannot be read" : known + " has no entry for it") +
+                "; refusing (no silent accept). " + how);
 }
 
 void authenticate(ssh_session s, const profile::Host& h, const std::string& who) {
@@ -182,7 +181,7 @@ void authenticate(ssh_session s, const profile::Host& h, const std::string& who)
     // The passphrase is handed straight to libssh and never logged or formatted.
     if (ssh_pki_import_privkey_file(path.c_str(), pass, nullptr, nullptr, &key) != SSH_OK) {
       if (access(path.c_str(), R_OK) != 0)
-        fail(who + ": identity " + path + " does not exist or cannot be read");
+        could_not_run(who + ": identity " + path + " does not exist or cannot be read");
       // An encrypted identity and no passphrase at hand: its key may be loaded in
       // ssh-agent (ssh-add), as OpenSSH would use it. A passphrase that was given
       // and is wrong is reported, not papered over by the agent. The agent's
@@ -199,14 +198,15 @@ void authenticate(ssh_session s, const profile::Host& h, const std::string& who)
             " (ssh-agent, found through SSH_AUTH_SOCK, was tried too: it holds no key the server accepts)";
       }
       if (o.passphrase_env && !pass) {
-        fail(who + ": identity " + path + " needs its passphrase, but the environment variable " +
-             *o.passphrase_env + " (named by passphrase_env) is not set" + agent_note);
+        could_not_run(who + ": identity " + path + " needs its passphrase, but the environment variable " +
+                      *o.passphrase_env + " (named by passphrase_env) is not set" + agent_note);
       }
-      fail(who + ": cannot load identity " + path +
-           (pass ? ": the passphrase in $" + *o.passphrase_env + " is wrong, or the key is not a private key"
-                 : ": it is protected by a passphrase (set passphrase_env = \"VAR\" in the profile and "
-                   "export VAR, or load the key into ssh-agent with ssh-add) or is not a private key") +
-           agent_note);
+      could_not_run(
+          who + ": cannot load identity " + path +
+          (pass ? ": the passphrase in $" + *o.passphrase_env + " is wrong, or the key is not a private key"
+                : ": it is protected by a passphrase (set passphrase_env = \"VAR\" in the profile and "
+                  "export VAR, or load the key into ssh-agent with ssh-add) or is not a private key") +
+          agent_note);
     }
     int rc = ssh_userauth_publickey(s, nullptr, key);
     if (rc == SSH_AUTH_DENIED && o.legacy_algorithms && ssh_key_type(key) == SSH_KEYTYPE_RSA) {
@@ -225,7 +225,7 @@ void authenticate(ssh_session s, const profile::Host& h, const std::string& who)
     }
     ssh_key_free(key);
     if (rc == SSH_AUTH_SUCCESS) return;
-    if (rc == SSH_AUTH_ERROR) fail(who + ": login failed: " + ssh_get_error(s));
+    if (rc == SSH_AUTH_ERROR) could_not_run(who + ": login failed: " + ssh_get_error(s));
     tried = "key " + path + " (" + fp + ")";
   } else {
     const int rc = ssh_userauth_agent(s, nullptr);
@@ -239,11 +239,11 @@ void authenticate(ssh_session s, const profile::Host& h, const std::string& who)
       tried += ", and the password in $" + *o.password_env;
     }
   }
-  fail(who + ": login refused for user " + o.user + " (tried " + tried +
-       "). Is the public key in the server's authorized_keys for " + o.user + "?" +
-       (o.legacy_algorithms
-            ? ""
-            : " An old server may also need `legacy_algorithms = true` (ssh-rsa signatures)."));
+  could_not_run(who + ": login refused for user " + o.user + " (tried " + tried +
+                "). Is the public key in the server's authorized_keys for " + o.user + "?" +
+                (o.legacy_algorithms
+                     ? ""
+                     : " An old server may also need `legacy_algorithms = true` (ssh-rsa signatures)."));
 }
 
 ssh_session open_endpoint(const profile::Host& h, const std::string& who, int fd,
@@ -251,7 +251,7 @@ ssh_session open_endpoint(const profile::Host& h, const std::string& who, int fd
   ssh_session s = ssh_new();
   if (!s) {
     if (fd >= 0) close(fd);
-    fail(who + ": cannot allocate an SSH session");
+    could_not_run(who + ": cannot allocate an SSH session");
   }
   bool fd_taken = fd < 0;  // libssh owns fd once ssh_connect has put it in the session's socket
   try {
@@ -259,8 +259,8 @@ ssh_session open_endpoint(const profile::Host& h, const std::string& who, int fd
     fd_taken = true;
     if (ssh_connect(s) != SSH_OK) {
       const char* banner = ssh_get_serverbanner(s);
-      fail(who + ": cannot connect: " +
-           explain_connect_error(ssh_get_error(s), h.ssh.legacy_algorithms, banner ? banner : ""));
+      could_not_run(who + ": cannot connect: " +
+                    explain_connect_error(ssh_get_error(s), h.ssh.legacy_algorithms, banner ? banner : ""));
     }
     check_key(s);
     if (login) authenticate(s, h, who);

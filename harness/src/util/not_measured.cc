@@ -12,7 +12,7 @@ namespace labgate::util {
 
 namespace {
 
-std::string lower(std::string_view s) {
+std::string lowercase(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
@@ -28,7 +28,7 @@ bool is_not_measured(double value) {
 }
 
 bool is_not_measured(std::string_view token) {
-  const std::string t = lower(trim(token));
+  const std::string t = lowercase(trim(token));
   std::string_view v = t;
   if (!v.empty() && (v.front() == '-' || v.front() == '+')) v.remove_prefix(1);
   // printf's spellings of inf and nan ("inf", "-nan", "nan(0x8000)", "infinity").

@@ -9,7 +9,7 @@
 
 #include "labgate/util/exit_code.h"
 
-namespace labgate::testing {
+namespace labgate::failure_test_util {
 
 /// The message of the Failure(kCouldNotRun) `f` throws; "(no failure)" if none.
 inline std::string could_not_run_message(const std::function<void()>& f) {
@@ -22,4 +22,4 @@ inline std::string could_not_run_message(const std::function<void()>& f) {
   return "(no failure)";
 }
 
-}  // namespace labgate::testing
+}  // namespace labgate::failure_test_util

@@ -30,4 +30,10 @@ class Failure : public std::exception {
   std::string message_;
 };
 
+/// Ends the run with exit 3, kCouldNotRun (a host, a command or a file failed the
+/// gate itself); `message` names what failed.
+[[noreturn]] inline void could_not_run(const std::string& message) {
+  throw Failure(ExitCode::kCouldNotRun, message);
+}
+
 }  // namespace labgate
