@@ -71,6 +71,29 @@ TEST_F(LabLeaseTest, SecondRunWaitsThenFailsNamingTheFirst) {
   EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "first-run");  // untouched
 }
 
+// Another run held the lease when our mkdir ran and released it (rm -rf) before
+// the script looked: the take tries again instead of calling the path one it
+// "cannot create" (a fresh-clone CI's LeaseOnLab.NeverBothHoldIt hit this race).
+TEST_F(LabLeaseTest, ALeaseReleasedBetweenOurMkdirAndTheCheckIsTakenOnTheNextTry) {
+  const std::string shims = root_ + "/shims";
+  ASSERT_TRUE(t_->run({"mkdir", shims}).ok());
+  // mkdir fails once, as it does when the directory exists, and leaves nothing.
+  ASSERT_TRUE(t_->run({"sh", "-c",
+                       "printf '%s\\n' '#!/bin/sh' "
+                       "'[ -e \"$0.failed\" ] && exec /bin/mkdir \"$@\"' "
+                       "': > \"$0.failed\"; exit 1' > \"$1/mkdir\" && chmod +x \"$1/mkdir\"",
+                       "sh", shims})
+                  .ok());
+  std::vector<std::string> argv{"env", "PATH=" + shims + ":/usr/bin:/bin"};
+  for (const auto& a : take_argv(dir_)) argv.push_back(a);
+  transport::RunOptions o;
+  o.input = Holder::current("after-the-race").serialize();
+  const auto r = t_->run(argv, o);
+  EXPECT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("TAKEN"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "after-the-race");
+}
+
 // Takes the lease for real, then reports a Ctrl-C: the signal landed while the
 // take command ran on the host.
 struct InterruptedTake : transport::FakeTransport {

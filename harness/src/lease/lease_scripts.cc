@@ -43,12 +43,22 @@ std::optional<long> number_after(const std::string& text, const std::string& key
 std::vector<std::string> take_argv(const std::string& lease_dir) {
   // 0755: any user's gate may read who holds it; only we write inside.
   return transport::sh_argv(std::string(kReport) + R"SH(
-if mkdir -m 0755 "$1" 2>/dev/null; then
-  cat > "$1/holder" && touch "$1/heartbeat" && echo TAKEN && exit 0
-  rm -rf "$1"; exit 1
-fi
-[ -e "$1" ] || [ -h "$1" ] || { echo "cannot create $1" >&2; exit 1; }
-report "$1"
+n=0
+while :; do
+  if mkdir -m 0755 "$1" 2>/dev/null; then
+    cat > "$1/holder" && touch "$1/heartbeat" && echo TAKEN && exit 0
+    rm -rf "$1"; exit 1
+  fi
+  # The mkdir failed because another run holds it, or because that run released
+  # it (rm -rf) between our mkdir and now: then try again. Only a path still
+  # absent after three mkdirs is one that cannot be created.
+  if [ -e "$1" ] || [ -h "$1" ]; then
+    state=$(report "$1")
+    if [ "$state" != NOTDIR ] || [ -e "$1" ] || [ -h "$1" ]; then printf '%s\n' "$state"; exit 0; fi
+  fi
+  n=$((n + 1))
+  [ "$n" -lt 3 ] || { echo "cannot create $1" >&2; exit 1; }
+done
 )SH",
                             {lease_dir});
 }
