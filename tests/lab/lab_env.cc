@@ -38,12 +38,18 @@ std::string cmdline_of(long pid) {
   return s;
 }
 
-bool zombie(long pid) {
+// /proc/PID/stat after the command name ("S 1234 ..."), empty for a pid gone.
+std::string stat_after_comm(long pid) {
   std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   std::getline(f, line);
   const auto close = line.rfind(')');
-  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z';
+  return close == std::string::npos || close + 2 >= line.size() ? std::string() : line.substr(close + 2);
+}
+
+bool zombie(long pid) {
+  const std::string rest = stat_after_comm(pid);
+  return rest.empty() || rest[0] == 'Z';
 }
 
 }  // namespace
@@ -110,12 +116,7 @@ std::string comm_of(long pid) {
 }
 
 long parent_of(long pid) {
-  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(f, line);
-  const auto close = line.rfind(')');
-  if (close == std::string::npos) return 0;
-  std::istringstream rest(line.substr(close + 2));
+  std::istringstream rest(stat_after_comm(pid));
   std::string state;
   long ppid = 0;
   rest >> state >> ppid;
