@@ -98,8 +98,14 @@ TEST_F(NetpathLab, FloodPingParsesAndTheCountersSeeIt) {
   const transport::RunResult r = pair_->a().run(inv.argv, o);
   ASSERT_TRUE(r.ok()) << r.describe() << r.err;
   const measure::Measurement m = parse_ping_summary(r.out + r.err, "ping on a");
-  EXPECT_EQ(m.sent, 500u);
-  EXPECT_EQ(m.loss_fraction, 0.0);
+  // With -w, iputils ping stops when -c replies have come, not when -c requests
+  // have gone: a flood whose last reply is still in flight sends one more (a
+  // fresh clone's CI saw "501 transmitted, 501 received"). So 500 answered is the
+  // invariant on a lossless veth, and anything unanswered is only what ping sent
+  // beyond its count while it waited.
+  EXPECT_GE(m.sent, 500u);
+  EXPECT_GE(m.received, 500u);
+  EXPECT_LE(m.dropped, m.sent - 500u);
   ASSERT_TRUE(m.stat("mdev").has_value());
   EXPECT_GT(*m.stat("max"), 0.0);
   const counters::Delta d = counters::delta(before, snapshot(pair_->b()), {veth('b')});

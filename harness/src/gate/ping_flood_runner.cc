@@ -29,6 +29,7 @@ CaseRun run_ping_flood(GateSession& session, const TestCase& c, CaseRun& run) {
   } catch (const netpath::PingError& e) {
     throw Failure(ExitCode::kCouldNotRun, std::string(e.what()) + " (" + r.describe() + ")");
   }
+  netpath::note_sends_beyond_count(m, c.spec->ping.count);
   m.host = c.client;
   m.peer = c.server;
   m.parameters["command"] = transport::shell_join(inv.argv);

@@ -1,6 +1,7 @@
 // ping -f: its command line, and its summary lines parsed into a Measurement.
 #include "labgate/netpath/ping_flood.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <regex>
@@ -121,6 +122,18 @@ measure::Measurement parse_ping_summary(const std::string& output, const std::st
   }
   if (m.received == 0) m.warnings.push_back("no echo reply came back: every request was lost");
   return m;
+}
+
+void note_sends_beyond_count(measure::Measurement& m, std::uint64_t count) {
+  if (m.sent <= count) return;
+  const std::uint64_t beyond = m.sent - count;
+  m.parameters["sent_beyond_count"] = std::to_string(beyond);
+  std::string w = "ping sent " + std::to_string(m.sent) + " requests for -c " + std::to_string(count) +
+                  ": with -w it keeps sending until " + std::to_string(count) + " replies have come";
+  if (m.dropped > 0)
+    w += "; " + std::to_string(std::min(m.dropped, beyond)) + " of the " + std::to_string(m.dropped) +
+         " unanswered may be its last requests, still in flight when it stopped, counted as lost";
+  m.warnings.push_back(w);
 }
 
 }  // namespace labgate::netpath

@@ -86,6 +86,25 @@ TEST(PingSummary, RealIputilsRunOnLoopback) {
   EXPECT_EQ(m.parameters.at("ipg_ms"), "0.007");
 }
 
+TEST(PingSummary, SendsBeyondTheCountAreSaidAndTheirLossKept) {
+  // iputils with -w: 500 replies asked, the last request still in flight at exit.
+  measure::Measurement m = parse_ping_summary(
+      "--- 198.18.0.2 ping statistics ---\n501 packets transmitted, 500 received, 0% packet loss, time 45ms\n"
+      "rtt min/avg/max/mdev = 0.004/0.007/0.366/0.025 ms, ipg/ewma 0.090/0.006 ms\n",
+      "a");
+  note_sends_beyond_count(m, 500);
+  EXPECT_EQ(m.dropped, 1u);  // never a pass by assumption
+  EXPECT_EQ(m.parameters.at("sent_beyond_count"), "1");
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("1 of the 1 unanswered may be its last requests"), std::string::npos)
+      << m.warnings[0];
+  measure::Measurement exact = parse_ping_summary(ping_flood_file("iputils20221126-flood-lo.txt"), "lo");
+  const auto before = exact.warnings.size();
+  note_sends_beyond_count(exact, exact.sent);
+  EXPECT_EQ(exact.warnings.size(), before);
+  EXPECT_EQ(exact.parameters.count("sent_beyond_count"), 0u);
+}
+
 TEST(PingSummary, EverythingLostHasLossButNoLatency) {
   const std::string out = ping_flood_file("mtu-1472.out");  // 1 transmitted, 0 received
   const measure::Measurement m = parse_ping_summary(out, "a");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,5 +44,12 @@ PingInvocation ping_flood_command(const profile::TestSpec& spec, const std::stri
 /// kNotPermitted when ping refuses to flood (not root), kToolFailed for other
 /// ping errors, kMalformed when there is no summary.
 measure::Measurement parse_ping_summary(const std::string& output, const std::string& origin);
+
+/// With -w, iputils ping stops when COUNT replies have come, not when COUNT
+/// requests have gone, so a flood whose last reply is still in flight sends past
+/// -c. The loss stays as ping counted it (a request without a reply is never a
+/// pass), but what ping sent beyond `count` is said, and how many of the
+/// unanswered could be those last requests, cut off only by ping's exit.
+void note_sends_beyond_count(measure::Measurement& m, std::uint64_t count);
 
 }  // namespace labgate::netpath
