@@ -16,10 +16,19 @@ src=$3
 pair=19
 lib=$(cd "$bin/.." && pwd)/tests/liblg_count_preload.so
 work=$(mktemp -d /tmp/lg-preload.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+lib_dir=""
+trap 'rm -rf "$work" ${lib_dir:+"$lib_dir"}' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ip netns list | awk '{print $1}' | grep -qx "lg$pair-a" || fail "lab pair $pair is not up (ci/lab up --pair $pair)"
 [ -f "$lib" ] || fail "$lib is not built (cmake --build ... --target lg_count_preload)"
+# Each lab host has its own /tmp: a build under /tmp (a checkout there) is not on
+# the hosts, so the library goes where they see it, as an operator installs one.
+case $lib in
+  /tmp/*)
+    lib_dir=$(mktemp -d /var/tmp/lg-preload-lib.XXXXXX)
+    chmod 755 "$lib_dir"
+    cp "$lib" "$lib_dir/" && lib=$lib_dir/liblg_count_preload.so ;;
+esac
 
 # shellcheck source=../lab_pair_profile.sh
 . "$src/tests/lab_pair_profile.sh"
