@@ -26,7 +26,7 @@ void use_pool_pair(const pool::PoolRequest& request, SuiteOptions& o, const char
     const pool::PoolSlot slot = pool::resolve_slot(request);
     o.profile = slot.profile;
     o.pool_pair = slot.pair;
-    ::setenv("LABGATE_RUN_DIR_FILE", slot.state_file.c_str(), 1);
+    o.run_state = slot.state_file;
     ledger_at_exit(slot.state_file, slot.pair, program, o.only_test);
     std::cout << program << ": on lab pair " << slot.pair << " (" << slot.profile << ")" << std::endl;
   } catch (const Failure& f) {
@@ -59,6 +59,7 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
     if (a == "--profile") o.profile = value("--profile");
     else if (a == "--test") o.only_test = value("--test");
     else if (a == "--suffix") o.suffix = value("--suffix");
+    else if (a == "--state") o.run_state = value("--state");
     else if (a == "--pool") pool.pool_dir = value("--pool");
     else if (a == "--pool-state") pool.state_dir = value("--pool-state");
     else if (a == "--pair") pool.pair = value("--pair");
@@ -66,7 +67,7 @@ SuiteOptions parse_suite_options(int argc, char** argv, const char* program) {
     else if (a == "-q" || a == "--quiet") o.verbosity = Verbosity::kQuiet;
     else {
       std::cerr << program << ": unknown argument '" << a
-                << "' (use --profile FILE, --test NAME, --suffix S, -v, -q, --pool DIR --pool-state DIR [--pair ID], "
+                << "' (use --profile FILE, --test NAME, --suffix S, --state FILE, -v, -q, --pool DIR --pool-state DIR [--pair ID], "
                    "and gtest's --gtest_* flags)\n";
       std::exit(2);
     }

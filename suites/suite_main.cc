@@ -47,7 +47,7 @@ int suite_main(int argc, char** argv, SuitePart part) {
   transport::install_interrupt_handlers();
   std::optional<gate::RunBook> book;
   try {
-    book.emplace(gate::open_or_create_run_dir(options.suffix), *profile, options.suffix);
+    book.emplace(gate::open_or_create_run_dir(options.suffix, options.run_state), *profile, options.suffix);
   } catch (const Failure& f) {
     std::cerr << f.what() << "\n";
     return to_int(f.code());

@@ -133,16 +133,15 @@ void RunBook::checkpoint() {
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
 }
 
-results::RunDir open_or_create_run_dir(const std::string& suffix) {
-  if (const char* d = std::getenv("LABGATE_RUN_DIR"); d && *d) return results::RunDir::open(d);
-  // CTest's set-up fixture cannot pass an environment to later tests; it leaves
-  // the folder's path in a file whose name the tests are given instead.
-  if (const char* f = std::getenv("LABGATE_RUN_DIR_FILE"); f && *f) {
-    std::ifstream in(f);
+results::RunDir open_or_create_run_dir(const std::string& suffix, const std::string& run_state) {
+  // CTest's set-up fixture cannot hand later tests anything but their command
+  // line: it leaves the folder's path in a state file the tests are named.
+  if (!run_state.empty()) {
+    std::ifstream in(run_state);
     std::string dir;
     if (in && std::getline(in, dir) && !dir.empty()) return results::RunDir::open(dir);
-    throw Failure(ExitCode::kCouldNotRun, std::string("LABGATE_RUN_DIR_FILE ") + f +
-                                              " names no run folder; did the gate.setup fixture run?");
+    throw Failure(ExitCode::kCouldNotRun,
+                  "--state " + run_state + " names no run folder; did the gate.setup fixture run?");
   }
   const char* root = std::getenv("LABGATE_RESULTS");
   return results::RunDir::create(root && *root ? root : "results", suffix, results::Clock::now());

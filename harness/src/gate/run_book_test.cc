@@ -64,6 +64,22 @@ TEST_F(Book, ANewRunIsStartedWithTheProfileCopiedBeside) {
   EXPECT_THAT(read("profile.toml"), HasSubstr("name = \"fakelab\""));
 }
 
+TEST_F(Book, AStepOpensTheFolderItsStateFileNamesAndAnEmptyOneIsAnError) {
+  // What CTest's set-up fixture hands each step: a state file on its command line.
+  RunBook(*dir_, profile_, "nightly").checkpoint();  // what run-start leaves: a run.json
+  const auto state = tmp_.path() / "current-run";
+  { std::ofstream(state) << dir_->path().string() << "\n"; }
+  EXPECT_EQ(open_or_create_run_dir("ignored", state.string()).path(), dir_->path());
+  { std::ofstream truncated(state); }
+  try {
+    open_or_create_run_dir("ignored", state.string());
+    FAIL() << "an empty state file opened a folder";
+  } catch (const Failure& f) {
+    EXPECT_EQ(f.code(), ExitCode::kCouldNotRun);
+    EXPECT_THAT(f.what(), HasSubstr("--state " + state.string() + " names no run folder"));
+  }
+}
+
 TEST_F(Book, AResultsPathReplacedMidRunIsSaidOnceAndTheRunStaysWhole) {
   RunBook book(*dir_, profile_, "nightly");
   book.publish();

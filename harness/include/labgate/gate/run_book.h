@@ -61,11 +61,10 @@ class RunBook {
   std::map<std::string, tail::HostTuning> tuning_;  ///< the profile's isolated/irq_cpus, for fix-tail.sh
 };
 
-/// The folder a step should use: $LABGATE_RUN_DIR when set (an existing run
-/// folder made by `labgate run`), or the folder named in $LABGATE_RUN_DIR_FILE
-/// (written by the CTest set-up fixture), else a new one
+/// The folder a step should use: the one named in `run_state` (the state file
+/// `labgate run-start --state` wrote: CTest's set-up fixture), else a new one
 /// under $LABGATE_RESULTS (default ./results) named with `suffix`.
-results::RunDir open_or_create_run_dir(const std::string& suffix);
+results::RunDir open_or_create_run_dir(const std::string& suffix, const std::string& run_state);
 
 /// What one process of a run answers for, beyond run.json: `labgate run` the
 /// whole run; a CTest step only its own part of the shared run.json.
