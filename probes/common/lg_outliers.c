@@ -7,32 +7,39 @@
 
 #include "lg_measure_util.h"
 
-int lg_outliers_init(lg_outliers* o, size_t worst_cap, size_t over_cap, uint64_t threshold_ns) {
-  size_t all = worst_cap + over_cap;
+/* One extra record each, so a zero capacity still gets a valid pointer. */
+size_t lg_outliers_bytes(size_t worst_cap, size_t over_cap) {
+  return (worst_cap + 1 + over_cap + 1 + worst_cap + over_cap + 1) * sizeof(lg_outlier) + worst_cap + over_cap + 1;
+}
+
+void lg_outliers_init_at(lg_outliers* o, void* mem, size_t worst_cap, size_t over_cap, uint64_t threshold_ns) {
+  lg_outlier* r = (lg_outlier*)mem;
   memset(o, 0, sizeof(*o));
   o->worst_cap = worst_cap;
   o->over_cap = over_cap;
   o->threshold_ns = threshold_ns;
-  /* One extra record each, so a zero capacity still gets a valid pointer. */
-  o->worst = (lg_outlier*)malloc((worst_cap + 1) * sizeof(lg_outlier));
-  o->over = (lg_outlier*)malloc((over_cap + 1) * sizeof(lg_outlier));
-  o->scratch = (lg_outlier*)malloc((all + 1) * sizeof(lg_outlier));
-  o->flags = (unsigned char*)malloc(all + 1);
-  if (o->worst == NULL || o->over == NULL || o->scratch == NULL || o->flags == NULL) {
-    lg_outliers_free(o);
+  o->worst = r;
+  o->over = r + worst_cap + 1;
+  o->scratch = o->over + over_cap + 1;
+  o->flags = (unsigned char*)(o->scratch + worst_cap + over_cap + 1);
+  /* Faulted in now: a first outlier must not also pay for a page fault. */
+  lg_prefault(mem, lg_outliers_bytes(worst_cap, over_cap));
+}
+
+int lg_outliers_init(lg_outliers* o, size_t worst_cap, size_t over_cap, uint64_t threshold_ns) {
+  void* mem = malloc(lg_outliers_bytes(worst_cap, over_cap));
+  if (mem == NULL) {
+    memset(o, 0, sizeof(*o));
     return -1;
   }
-  /* Faulted in now: a first outlier must not also pay for a page fault. */
-  lg_prefault(o->worst, (worst_cap + 1) * sizeof(lg_outlier));
-  lg_prefault(o->over, (over_cap + 1) * sizeof(lg_outlier));
+  lg_outliers_init_at(o, mem, worst_cap, over_cap, threshold_ns);
+  o->owned = mem;
   return 0;
 }
 
 void lg_outliers_free(lg_outliers* o) {
-  free(o->worst);
-  free(o->over);
-  free(o->scratch);
-  free(o->flags);
+  free(o->owned);
+  o->owned = NULL;
   o->worst = o->over = o->scratch = NULL;
   o->flags = NULL;
   o->worst_cap = o->over_cap = o->worst_len = o->over_len = 0;

@@ -35,11 +35,20 @@ typedef struct lg_outliers {
   uint64_t threshold_ns; /**< 0: none (only the K worst are kept) */
   lg_outlier* scratch;   /**< room for every record, for lg_outliers_write_json */
   unsigned char* flags;
+  void* owned; /**< the block lg_outliers_init took (NULL: the caller's, lg_outliers_init_at) */
 } lg_outliers;
 
 /** Takes (and pre-faults) memory for `worst_cap` + `over_cap` records. Returns 0 or -1. */
 int lg_outliers_init(lg_outliers* o, size_t worst_cap, size_t over_cap, uint64_t threshold_ns);
 void lg_outliers_free(lg_outliers* o);
+
+/** Bytes of the block a store of these capacities lives in. */
+size_t lg_outliers_bytes(size_t worst_cap, size_t over_cap);
+
+/** A store in `mem` (lg_outliers_bytes of them, suitably aligned, the caller's):
+ * the jitter probe's children keep theirs in the mapping their parent prints
+ * from. Pre-faults it; lg_outliers_free then only forgets it. */
+void lg_outliers_init_at(lg_outliers* o, void* mem, size_t worst_cap, size_t over_cap, uint64_t threshold_ns);
 
 /** Whether a sample of `value_ns` would be kept: the only per-sample cost. */
 static inline int lg_outliers_wants(const lg_outliers* o, uint64_t value_ns) {

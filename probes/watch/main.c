@@ -3,6 +3,7 @@
  * when its duration ends or it is told to stop (SIGTERM/SIGINT). */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,12 +15,13 @@
 
 static const char kUsage[] =
     "usage: watch --cpus C[,C...] [--interval 10ms] [--duration 60s] [--keep N] [--task-every N]\n"
-    "             [--irq-every N]\n"
+    "             [--irq-every N] [--away]\n"
     "Samples /proc/softirqs and the SMI count (MSR 0x34) every --interval (>= 1ms),\n"
     "/proc/interrupts and /proc/stat every --irq-every samples (default 5) and the\n"
     "tasks on those CPUs every --task-every samples (default 10), keeping the last\n"
     "--keep windows (default 6000), and prints\n"
-    "one JSON document at the end of --duration or on SIGTERM/SIGINT. Exit 0, 2 usage.\n";
+    "one JSON document at the end of --duration or on SIGTERM/SIGINT. --away runs the\n"
+    "watch itself on the other CPUs, where there are any. Exit 0, 2 usage.\n";
 
 static wt_state g_st;
 static volatile int g_stop;
@@ -40,6 +42,19 @@ static int parse_cpus(const char* arg, wt_state* st) {
   return st->ncpus > 0 ? 0 : -1;
 }
 
+/* --away: the watched CPUs are the measured ones, and a watch waking there every
+ * interval would be noise it then watches. Said in the document either way. */
+static const char* move_away(const wt_state* st) {
+  cpu_set_t set;
+  int i;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return "on any CPU: sched_getaffinity failed";
+  for (i = 0; i < st->ncpus; i++)
+    if (st->cpus[i] < CPU_SETSIZE) CPU_CLR(st->cpus[i], &set);
+  if (CPU_COUNT(&set) == 0) return "on the watched CPUs: no other CPU is allowed to it";
+  if (sched_setaffinity(0, sizeof(set), &set) != 0) return "on any CPU: sched_setaffinity failed";
+  return "away from the watched CPUs";
+}
+
 static void sleep_until(uint64_t t) {
   struct timespec ts;
   ts.tv_sec = (time_t)(t / 1000000000ull);
@@ -55,9 +70,11 @@ int main(int argc, char** argv) {
                                        {"keep", required_argument, 0, 'k'},
                                        {"task-every", required_argument, 0, 't'},
                                        {"irq-every", required_argument, 0, 'q'},
+                                       {"away", no_argument, 0, 'a'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
   wt_state* st = &g_st;
+  int away = 0;
   uint64_t interval = 10000000ull, duration = 0, next, end;
   long keep = 6000, every = 10, irq_every = 5;
   int opt, i;
@@ -89,6 +106,9 @@ int main(int argc, char** argv) {
         if (lg_parse_long(optarg, 1, 100000, &irq_every) != 0)
           lg_usage_error("watch", "--irq-every: '%s' is not in [1, 100000]", optarg);
         break;
+      case 'a':
+        away = 1;
+        break;
       case 'h':
         fputs(kUsage, stdout);
         return 0;
@@ -102,6 +122,7 @@ int main(int argc, char** argv) {
   st->task_every = (unsigned)every;
   st->irq_every = (unsigned)irq_every;
   st->self = (int)getpid();
+  st->placement = away ? move_away(st) : "on any CPU (not asked to keep away)";
   st->ring = (wt_window*)calloc(st->cap, sizeof(wt_window));
   if (st->ring == NULL) {
     fprintf(stderr, "watch: cannot allocate %ld windows\n", keep);

@@ -59,8 +59,10 @@ void wt_write_json(const wt_state* st, FILE* out, uint64_t interval_ns, const ch
                              "per-CPU softirq time from /proc/stat only");
   fputs("\"smi\":", out);
   lg_json_string(out, st->smi_why[0] ? st->smi_why : "msr_0x34");
-  fprintf(out, ",\"tasks\":\"%s\"},\"names\":{\"irq\":",
+  fprintf(out, ",\"tasks\":\"%s\"},\"placement\":",
           st->has_schedstat ? "proc_task_schedstat" : "proc_task_stat_jiffies");
+  lg_json_string(out, st->placement ? st->placement : "on any CPU (not asked to keep away)");
+  fputs(",\"names\":{\"irq\":", out);
   names_json(out, &st->irq_names);
   fputs(",\"softirq\":", out);
   names_json(out, &st->softirq_names);

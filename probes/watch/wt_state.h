@@ -23,6 +23,7 @@ typedef struct wt_kept {
 typedef struct wt_state {
   int cpus[WT_MAX_CPUS], ncpus;
   int self;            /**< our own pid: never a suspect */
+  const char* placement; /**< where the watch itself ran (--away), for its document */
   int has_softirqs;    /**< /proc/softirqs exists (2.6.31+) */
   unsigned task_every; /**< scan tasks every this many samples */
   unsigned irq_every;  /**< read /proc/interrupts and /proc/stat every this many samples */

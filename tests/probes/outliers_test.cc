@@ -89,6 +89,39 @@ TEST(Outliers, MemoryIsFixedWhateverTheRunLength) {
   lg_outliers_free(&o);
 }
 
+TEST(Outliers, AStoreInTheCallersMemoryStaysInsideItAndKeepsTheSame) {
+  // The jitter probe's children keep theirs in the mapping the parent prints from.
+  std::vector<unsigned char> block(lg_outliers_bytes(3, 2) + 64, 0xee);
+  lg_outliers at, own;
+  lg_outliers_init_at(&at, block.data(), 3, 2, 100);
+  ASSERT_EQ(lg_outliers_init(&own, 3, 2, 100), 0);
+  const std::vector<uint64_t> values{5, 300, 7, 150, 90, 400, 60, 101};
+  feed(&at, values);
+  feed(&own, values);
+  const auto inside = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    return b >= block.data() && b + n <= block.data() + lg_outliers_bytes(3, 2);
+  };
+  EXPECT_TRUE(inside(at.worst, 4 * sizeof(lg_outlier)));
+  EXPECT_TRUE(inside(at.over, 3 * sizeof(lg_outlier)));
+  EXPECT_TRUE(inside(at.scratch, 6 * sizeof(lg_outlier)));
+  EXPECT_TRUE(inside(at.flags, 6));
+  for (std::size_t i = lg_outliers_bytes(3, 2); i < block.size(); ++i) ASSERT_EQ(block[i], 0xee) << i;
+  EXPECT_EQ(lg_outliers_floor(&at), lg_outliers_floor(&own));
+  EXPECT_EQ(at.over_seen, own.over_seen);
+  std::vector<lg_outlier> a(6), b(6);
+  std::vector<unsigned char> fa(6), fb(6);
+  const std::size_t n = lg_outliers_collect(&at, a.data(), fa.data());
+  ASSERT_EQ(n, lg_outliers_collect(&own, b.data(), fb.data()));
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(a[i].value_ns, b[i].value_ns);
+    EXPECT_EQ(fa[i], fb[i]);
+  }
+  lg_outliers_free(&at);  // forgets the caller's block, frees nothing
+  EXPECT_EQ(at.worst, nullptr);
+  lg_outliers_free(&own);
+}
+
 TEST(Outliers, JsonListsEachKeptSampleOnceInTimeOrderWithUnknownsAsNull) {
   lg_outliers o;
   ASSERT_EQ(lg_outliers_init(&o, 2, 4, 100), 0);

@@ -115,15 +115,22 @@ case "$probe" in
     ;;
   jitter)
     check_run "jitter" "$PROBE_DIR/jitter" --cpus 0 --duration 500ms --warmup 100ms
+    # Its worst gaps' moment under 2.6.18's calls: no getcpu, no RUSAGE_THREAD.
+    grep -q '"outliers":{"threshold_ns":0,"worst_cap":64,"worst_kept":64' "$work/out.json" ||
+      fail "jitter: no outlier record of the 64 worst gaps: $(head -c 600 "$work/out.json")"
+    grep -q '"outlier_sources":{"cpu":"[a-z_]*","context_switches":"[a-z_]*"' "$work/out.json" ||
+      fail "jitter: the moment's sources are not available under the filter: $(grep -o '"outlier_sources":{[^}]*}' "$work/out.json")"
     ;;
   watch)
     # /proc and the SMI MSR as 2.6.18 reads them; clock_nanosleep(TIMER_ABSTIME) paces it.
-    "$RHEL5_EXEC" "$PROBE_DIR/watch" --cpus 0 --interval 10ms --duration 300ms >"$work/out.json" 2>"$work/err.txt" ||
+    "$RHEL5_EXEC" "$PROBE_DIR/watch" --cpus 0 --away --interval 10ms --duration 300ms >"$work/out.json" 2>"$work/err.txt" ||
       fail "watch: exit $? ($(cat "$work/err.txt"))"
     grep -q '"probe":"watch","status":"ok"' "$work/out.json" || fail "watch: status not ok: $(head -c 300 "$work/out.json")"
     windows=$(grep -o '"t0":' "$work/out.json" | wc -l)
     [ "$windows" -ge 20 ] || fail "watch: $windows windows in 300 ms at 10 ms (expected about 29)"
     grep -q '"names":{"irq":\["' "$work/out.json" || fail "watch: no interrupt names read under the filter"
+    grep -q '"placement":"away from the watched CPUs"' "$work/out.json" ||
+      fail "watch: --away did not move it under the filter: $(grep -o '"placement":"[^"]*"' "$work/out.json")"
     echo "ok: watch ($windows windows)"
     ;;
   *) fail "unknown probe '$probe'" ;;

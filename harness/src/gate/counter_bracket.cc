@@ -23,7 +23,7 @@ constexpr const char* kScriptTail =
 constexpr const char* kWatchStart =
     "lw=$1; lc=$2; ld=$3; shift 3; "
     "if [ \"$lc\" = all ]; then lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
-    "lc=${lc%,}; fi; lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";
+    "lc=${lc%,}; fi; lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --away --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";
 constexpr const char* kWatchEnd =
     "kill -TERM $lp 2>/dev/null; wait $lp; printf '\\037labgate-watch %d\\n' $?; cat \"$lf\" 2>&1; rm -f \"$lf\"; ";
 

@@ -54,12 +54,12 @@ TEST(CounterBracket, TheProgramIsFoundInsideItsCommandAndNowhereElse) {
   EXPECT_FALSE(bracketed_program({"/bin/sh", "-c", "cat /proc/net/snmp", "labgate-sh", "x"}));
 }
 
-/// A stand-in for the watch probe: says which CPUs it was given, and prints
-/// only once told to stop (SIGTERM), as the real one does.
+/// A stand-in for the watch probe: says which CPUs it was given and the flag
+/// after them, and prints only once told to stop (SIGTERM), as the real one does.
 std::string fake_watch() {
   const std::string path = ::testing::TempDir() + "/fake-watch.sh";
   std::FILE* f = std::fopen(path.c_str(), "w");
-  std::fputs("#!/bin/sh\ntrap 'echo \"{\\\"cpus\\\":\\\"$2\\\"}\"; exit 0' TERM\n"
+  std::fputs("#!/bin/sh\ntrap 'echo \"{\\\"cpus\\\":\\\"$2\\\",\\\"then\\\":\\\"$3\\\"}\"; exit 0' TERM\n"
              "echo starting >&2\nwhile :; do sleep 0.01; done\n",
              f);
   std::fclose(f);
@@ -76,7 +76,8 @@ TEST(CounterBracket, TheNoiseWatchRunsBesideTheProgramAndItsOutputFollowsTheProg
   EXPECT_EQ(b.body, "the program\n");
   ASSERT_TRUE(b.watch) << r.out;
   EXPECT_EQ(b.watch_status, 0);
-  EXPECT_EQ(*b.watch, "starting\n{\"cpus\":\"1,3\"}\n");
+  // --away: the watch keeps off the CPUs it watches, the measured ones.
+  EXPECT_EQ(*b.watch, "starting\n{\"cpus\":\"1,3\",\"then\":\"--away\"}\n");
   std::string why;
   EXPECT_TRUE(b.after.snapshot(why)) << why;
   EXPECT_FALSE(std::filesystem::exists(watch + ".out")) << "no file is left behind";
