@@ -9,9 +9,14 @@
 #include <stdint.h>
 
 #include "labgate/stats/hist_core.h"
+#include "lg_moment.h"
+#include "lg_outliers.h"
 #include "lg_series.h"
 
 #define JT_MAX_CPUS 256
+/* The worst gaps kept per CPU with their moment (CPU, context switches), for
+ * the gate's "why the tail": the pingpong probe's store and record. */
+#define JT_WORST LG_OUTLIERS_WORST_DEFAULT
 
 typedef struct jt_config {
   int cpus[JT_MAX_CPUS];
@@ -38,9 +43,15 @@ typedef struct jt_slot {
   uint64_t over_threshold; /**< every gap over the threshold, listed or not */
   uint64_t events_len;     /**< how many are in the event list */
   lg_series series;        /**< its pointers point into this slot's block */
+  /* The JT_WORST worst gaps with their moment; the store's records are in this
+   * slot's block and the moment's sources are static strings, so the parent
+   * prints both as the child left them (the mapping is at one address in both). */
+  lg_outliers outliers;
+  lg_moment moment;
 } jt_slot;
 
-/** Bytes of one CPU's block: slot, histogram, interval histogram, series items, events. */
+/** Bytes of one CPU's block: slot, histogram, interval histogram, series items,
+ * events, outlier records. */
 size_t jt_slot_size(const jt_config* cfg);
 
 /** The parts of a block. */
@@ -48,6 +59,7 @@ lg_hist* jt_hist(jt_slot* s);
 lg_hist* jt_interval_hist(jt_slot* s);
 lg_interval* jt_items(jt_slot* s);
 jt_event* jt_events(jt_slot* s, const jt_config* cfg);
+void* jt_outlier_mem(jt_slot* s, const jt_config* cfg);
 
 /** The child's work: pin to `slot->cpu_asked` (unless -1), spin for warm-up +
  * duration. */

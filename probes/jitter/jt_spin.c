@@ -15,7 +15,8 @@ static size_t items_cap(const jt_config* cfg) {
 
 size_t jt_slot_size(const jt_config* cfg) {
   return JT_ALIGN(sizeof(jt_slot)) + 2 * JT_ALIGN(sizeof(lg_hist)) +
-         JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)) + JT_ALIGN(cfg->max_events * sizeof(jt_event));
+         JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)) + JT_ALIGN(cfg->max_events * sizeof(jt_event)) +
+         JT_ALIGN(lg_outliers_bytes(JT_WORST, 0));
 }
 
 lg_hist* jt_hist(jt_slot* s) { return (lg_hist*)((char*)s + JT_ALIGN(sizeof(jt_slot))); }
@@ -28,6 +29,10 @@ lg_interval* jt_items(jt_slot* s) {
 
 jt_event* jt_events(jt_slot* s, const jt_config* cfg) {
   return (jt_event*)((char*)jt_items(s) + JT_ALIGN(items_cap(cfg) * sizeof(lg_interval)));
+}
+
+void* jt_outlier_mem(jt_slot* s, const jt_config* cfg) {
+  return (char*)jt_events(s, cfg) + JT_ALIGN(cfg->max_events * sizeof(jt_event));
 }
 
 /* Spins until `end`, recording nothing: the warm-up brings caches, TLB and the
@@ -58,7 +63,13 @@ void jt_spin(const jt_config* cfg, jt_slot* slot) {
   if (cfg->progress) lg_series_set_progress(s, 2, h, slot->label, cfg->duration_ns);
   lg_prefault(h, sizeof(lg_hist)); /* no page fault mid-run */
   lg_prefault(events, cfg->max_events * sizeof(jt_event));
+  /* A forked child has one thread: RUSAGE_SELF counts it exactly on 2.6.18. */
+  lg_moment_init(&slot->moment, 1);
+  slot->moment.stamp_why = "not applicable: the jitter probe reads no socket";
+  lg_outliers_init_at(&slot->outliers, jt_outlier_mem(slot, cfg), JT_WORST, 0, 0);
   start = spin_until(lg_now_ns() + cfg->warmup_ns);
+  /* The switch counts of the first kept gap cover the run from its start. */
+  lg_moment_rebase(&slot->moment, 1);
   end = start + cfg->duration_ns;
   lg_series_start(s, start);
   prev = start;
@@ -74,6 +85,19 @@ void jt_spin(const jt_config* cfg, jt_slot* slot) {
         slot->events_len++;
       }
       slot->over_threshold++;
+    }
+    if (lg_outliers_wants(&slot->outliers, gap)) {
+      /* One of the worst so far: where it ran and the switches since the last
+       * one kept (getcpu, getrusage), in the pingpong probe's record; seq
+       * numbers the gaps from 1. That time is ours, so the next gap starts
+       * after it. */
+      lg_outlier r;
+      r.value_ns = gap;
+      r.at_ns = t;
+      r.seq = h->total;
+      lg_moment_capture(&slot->moment, &r, -1, t);
+      lg_outliers_add(&slot->outliers, &r);
+      t = lg_now_ns();
     }
     if (lg_series_due(s, t)) {
       lg_series_record(s, t, gap);

@@ -151,6 +151,10 @@ static void print_slot(const jt_config* cfg, jt_slot* s) {
   lg_hist_write_json(jt_hist(s), stdout);
   printf(",\"series\":");
   lg_series_write_json(&s->series, stdout);
+  printf(",\"outliers\":");
+  lg_outliers_write_json(&s->outliers, stdout);
+  printf(",\"outlier_sources\":");
+  lg_moment_write_json(&s->moment, stdout);
   printf("}");
 }
 

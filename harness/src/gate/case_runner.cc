@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
+
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/congestion_check.h"
 #include "labgate/gate/counter_bracket.h"
@@ -85,19 +87,53 @@ std::string probe_dir(GateSession& session, const std::string& host, const TestC
   return path.substr(0, path.rfind('/'));
 }
 
+/// Each CPU's p50 gap, what a clock gap costs with no cause.
+std::map<int, std::uint64_t> typical_gaps(const std::vector<measure::Measurement>& ms) {
+  std::map<int, std::uint64_t> out;
+  for (const auto& m : ms) {
+    const measure::JudgedFigures judged = measure::judge_figures(m);
+    if (const stats::Figure* p50 = judged.figures.find("p50")) out[m.cpu] = static_cast<std::uint64_t>(p50->value);
+  }
+  return out;
+}
+
 CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
   auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
+  // Why the tail (issue 25): the noise watch on the same shell line, watching
+  // the probe's CPUs (every CPU when it is not pinned) from the others.
+  std::string no_watch;
+  std::optional<NoiseWatch> noise;
+  try {
+    session.install({c.client}, "watch");
+    noise = noise_watch(session, c, c.client, std::nullopt, no_watch);
+  } catch (const std::exception& e) {
+    no_watch = std::string("the watch probe could not be installed: ") + e.what();
+  }
+  if (noise)
+    for (int cpu : c.spec->cpus) noise->cpus += (noise->cpus.empty() ? "" : ",") + std::to_string(cpu);
   transport::RunOptions o;
   o.timeout = measure::probe_client_timeout(*c.spec);
   watch_progress(argv, o, c.suite + "." + c.name());
-  keep(run, "command.txt", transport::shell_join(argv) + "\n");
-  auto r = session.deployment(c.client).run(argv, o);
+  keep(run, "command.txt",
+       transport::shell_join(argv) + "\n" +
+           (noise ? "(run by /bin/sh with the noise watch beside it: watch --cpus <its CPUs, else all> --away)\n"
+                  : ""));
+  auto r = session.deployment(c.client).run(bracketed_argv(argv, noise), o);
+  const Bracketed out = split_bracketed(r.out);
+  r.out = out.body;
   keep(run, "jitter.out", r.out);
   keep(run, "jitter.err", r.err);
   if (!r.ok())
     throw Failure(ExitCode::kCouldNotRun,
                   "host " + c.client + ": " + c.spec->name + ": " + probe_failure("jitter probe", r));
   run.measurements = parse_client(r, c);
+  if (out.watch) keep(run, "watch-" + c.client + ".out", *out.watch);
+  try {
+    run.tail = explain_jitter_tail({c.client, r.out, out.watch, out.watch_status, no_watch},
+                                   typical_gaps(run.measurements));
+  } catch (const std::exception& e) {  // costs the explanation, never the measurement
+    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+  }
   return run;
 }
 

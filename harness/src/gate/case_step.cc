@@ -104,7 +104,7 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
                                                               : c.pair;
       results::TestRecord r = judge_case(c, meas, pair, m.run.one_way);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
-      add_tail(r, m.run.tail);    // why the tail: run.json's "tail", the cause beside a failing p99/max
+      add_tail(r, tail_of_cpu(m.run.tail, meas.cpu));  // why the tail: the cause beside a failing p99/max
       stamp(r);
       r.raw_files = raw;
       r.raw_files.push_back(dir.write_measurement(c.spec->name, pair, r.measurement));

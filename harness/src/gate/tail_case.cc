@@ -3,6 +3,7 @@
 #include "labgate/gate/tail_case.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -86,6 +87,47 @@ std::optional<tail::WatchOutput> read_watch(const TailSide& s, std::string& why)
   return std::nullopt;
 }
 
+/// One host's watch, read for the attribution: "hosts"[host] says whether it
+/// saw the host, and a watch that did not, or kept only the run's end, is a limit.
+std::optional<tail::WatchOutput> host_watch(const TailSide& side, json& hosts, std::vector<std::string>& limits) {
+  std::string why;
+  std::optional<tail::WatchOutput> w = read_watch(side, why);
+  if (!w) {
+    hosts[side.host] = {{"watch", "not available: " + why}};
+    limits.push_back("host " + side.host + ": noise watch: not available: " + why);
+    return w;
+  }
+  hosts[side.host] = {{"watch", "ok"}, {"cpus", w->cpus}, {"windows", w->windows.size()}};
+  if (!w->placement.empty()) hosts[side.host]["placement"] = w->placement;
+  // Every CPU measured (or none pinned): the watch woke up among them, every
+  // interval, and its own runs are never named as a cause.
+  if (w->placement.rfind("on the watched CPUs", 0) == 0)
+    limits.push_back("host " + side.host + ": noise watch: it ran " + w->placement +
+                     ": its own wake-ups (every 10 ms) are in the measured figures, never named as a cause");
+  // Its ring keeps the last --keep windows (60 s at 10 ms): a longer test's
+  // early outliers were not watched, and are unexplained for that reason.
+  if (w->windows_not_kept > 0 && !w->windows.empty())
+    limits.push_back("host " + side.host + ": noise watch: only its last " +
+                     tail::format_ns(w->windows.back().t1 - w->windows.front().t0) + " were kept (" +
+                     std::to_string(w->windows_not_kept) +
+                     " earlier windows not kept): outliers before that are unexplained");
+  return w;
+}
+
+/// run.json's "tail": the attribution with every limit (its own, but "no noise
+/// watch output" of a host, whose reason host_watch put among `limits`), the
+/// hosts' watches and the typical sample it was judged against.
+json tail_document(const tail::Attribution& a, std::vector<std::string> limits, const json& hosts,
+                   std::uint64_t typical_ns) {
+  for (const std::string& l : a.limits)
+    if (l.find("no noise watch output") == std::string::npos) limits.push_back(l);
+  json j = tail::to_json(a);
+  j["limits"] = limits;
+  j["hosts"] = hosts;
+  j["typical_ns"] = typical_ns;
+  return j;
+}
+
 }  // namespace
 
 std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
@@ -106,26 +148,8 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
                   std::optional<int> server_cpu) {
   std::vector<std::string> limits;
   json hosts = json::object();
-  std::optional<tail::WatchOutput> watches[2];
-  const TailSide* sides[2] = {&client, &server};
-  for (int i = 0; i < 2; ++i) {
-    std::string why;
-    watches[i] = read_watch(*sides[i], why);
-    if (watches[i]) {
-      hosts[sides[i]->host] = {
-          {"watch", "ok"}, {"cpus", watches[i]->cpus}, {"windows", watches[i]->windows.size()}};
-      // Its ring keeps the last --keep windows (60 s at 10 ms): a longer test's
-      // early outliers were not watched, and are unexplained for that reason.
-      if (watches[i]->windows_not_kept > 0 && !watches[i]->windows.empty())
-        limits.push_back("host " + sides[i]->host + ": noise watch: only its last " +
-                         tail::format_ns(watches[i]->windows.back().t1 - watches[i]->windows.front().t0) +
-                         " were kept (" + std::to_string(watches[i]->windows_not_kept) +
-                         " earlier windows not kept): outliers before that are unexplained");
-    } else {
-      hosts[sides[i]->host] = {{"watch", "not available: " + why}};
-      limits.push_back("host " + sides[i]->host + ": noise watch: not available: " + why);
-    }
-  }
+  std::optional<tail::WatchOutput> watches[2] = {host_watch(client, hosts, limits),
+                                                 host_watch(server, hosts, limits)};
   const std::optional<tail::OutlierSet> cl = read_outliers(client, "outliers", "client", limits);
   const std::optional<tail::OutlierSet> sv = read_outliers(server, "turnaround_outliers", "server", limits);
   tail::Attribution a;
@@ -142,14 +166,58 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
     in.own_comms = {"pingpong", "pingpong-dyn", "watch"};
     a = tail::attribute(in);
   }
-  // attribute() says only "no noise watch output" of a host: the reason is above.
-  for (const std::string& l : a.limits)
-    if (l.find("no noise watch output") == std::string::npos) limits.push_back(l);
-  json j = tail::to_json(a);
-  j["limits"] = limits;
-  j["hosts"] = hosts;
-  j["typical_ns"] = typical_ns;
-  return j;
+  return tail_document(a, limits, hosts, typical_ns);
+}
+
+json explain_jitter_tail(const TailSide& side, const std::map<int, std::uint64_t>& typical_by_cpu) {
+  std::vector<std::string> host_limits;
+  json hosts = json::object();
+  const std::optional<tail::WatchOutput> watch = host_watch(side, hosts, host_limits);
+  json per_cpu = json::object();
+  const std::optional<json> doc = last_doc_with(side.probe_out, "per_cpu");
+  if (!doc || !(*doc)["per_cpu"].is_array()) return {{"why_not", "the jitter probe printed no per-CPU results"}};
+  for (const json& one : (*doc)["per_cpu"]) {
+    if (!one.is_object() || !one.value("cpu_asked", json()).is_number_integer()) continue;
+    const int cpu = one["cpu_asked"].get<int>();
+    const std::string who = cpu < 0 ? std::string("jitter") : "jitter CPU " + std::to_string(cpu);
+    std::vector<std::string> limits = host_limits;
+    const std::uint64_t typical = typical_by_cpu.count(cpu) ? typical_by_cpu.at(cpu) : 0;
+    std::optional<tail::OutlierSet> set;
+    if (!one.contains("outliers")) {
+      limits.push_back("host " + side.host + ": " + who + " outliers: not available: the probe printed none");
+    } else {
+      try {
+        set = tail::parse_outliers(one, "outliers", who);
+        source_limits(*set, side.host, limits);
+      } catch (const std::invalid_argument& e) {
+        limits.push_back("host " + side.host + ": " + who + " outliers: not available: " + e.what());
+      }
+    }
+    tail::Attribution a;
+    if (set) {
+      tail::AttributionInput in;
+      in.client = &*set;
+      in.watch_client = watch ? &*watch : nullptr;
+      in.client_host = side.host;
+      in.one_host = true;
+      in.samples = "gaps";
+      in.typical_ns = typical;
+      in.own_comms = {"jitter", "jitter-dyn", "watch"};
+      a = tail::attribute(in);
+    }
+    json j = tail_document(a, limits, hosts, typical);
+    j["sample"] = "gap";
+    per_cpu[std::to_string(cpu)] = std::move(j);
+  }
+  return {{"per_cpu", per_cpu}};
+}
+
+const json& tail_of_cpu(const json& tail, int cpu) {
+  static const json kNone;
+  if (!tail.is_object() || !tail.contains("per_cpu")) return tail;
+  const json& per = tail["per_cpu"];
+  const auto it = per.find(std::to_string(cpu));
+  return it == per.end() ? kNone : *it;
 }
 
 json tool_tail(profile::Tool tool) {
@@ -193,7 +261,9 @@ std::string worst_line(const json& tail) {
   if (it == tail.end() || !it->is_array() || it->empty()) return "";
   const json& o = it->front();  // worst first
   if (!o.is_object() || !o.value("value_ns", json()).is_number()) return "";
-  return "why: the worst (" + tail::format_ns(o["value_ns"].get<std::uint64_t>()) + ", request " +
+  // A round trip's seq is its request; a jitter case's, its clock gap.
+  return "why: the worst (" + tail::format_ns(o["value_ns"].get<std::uint64_t>()) + ", " +
+         tail.value("sample", std::string("request")) + " " +
          o.value("seq", json(0)).dump() + "): " + o.value("cause", std::string("unexplained"));
 }
 

@@ -46,6 +46,66 @@ TEST(TailCase, TheRecordedHogIsTheTopCauseWithEveryOutlierInRunJson) {
   EXPECT_EQ(t["typical_ns"], 60000);
 }
 
+TailSide jitter_side() {
+  return {"a", tail::testdata("hog_jitter.json"), tail::testdata("hog_jitter_watch.json"), 0, ""};
+}
+
+TEST(TailCase, AJitterCaseNamesWhatRanOnItsCpuOnOneHostAndNeverTheWire) {
+  const json t = explain_jitter_tail(jitter_side(), {{1, 40}});
+  const json& cpu1 = tail_of_cpu(t, 1);
+  ASSERT_TRUE(cpu1.is_object()) << t.dump().substr(0, 400);
+  EXPECT_EQ(cpu1["hosts"]["a"]["watch"], "ok");
+  EXPECT_EQ(cpu1["outliers_total"], 64);
+  EXPECT_EQ(cpu1["sample"], "gap");
+  bool hog = false;
+  for (const json& r : cpu1["ranked"])
+    hog = hog || (r["cause"] == "tailhog (pid 21493) on CPU 1 of host a" && r["count"].get<int>() >= 48);
+  EXPECT_TRUE(hog) << cpu1["ranked"].dump();
+  for (const json& o : cpu1["outliers"])
+    for (const json& e : o["evidence"]) {
+      EXPECT_NE(e["kind"], "wire") << o.dump();
+      EXPECT_NE(e["kind"], "server_turnaround") << o.dump();
+      EXPECT_NE(e.value("comm", std::string()), "jitter") << "the probe is never its own cause";
+      EXPECT_NE(e.value("comm", std::string()), "watch") << "nor the watch";
+    }
+  const std::string limits = cpu1["limits"].dump();
+  EXPECT_EQ(limits.find("host b"), std::string::npos) << limits;
+  EXPECT_EQ(limits.find("socket wait"), std::string::npos) << "no socket: not a limit" << limits;
+  EXPECT_THAT(worst_line(cpu1), ::testing::StartsWith("why: the worst ("));
+  EXPECT_THAT(worst_line(cpu1), ::testing::HasSubstr(", gap "));
+  EXPECT_EQ(cpu1["hosts"]["a"]["placement"], "away from the watched CPUs");
+  EXPECT_EQ(limits.find("noise watch: it ran"), std::string::npos) << limits;
+  EXPECT_TRUE(tail_of_cpu(t, 0).is_null()) << "a CPU the probe did not measure has no tail";
+  TailSide shared = jitter_side();
+  const std::size_t at = shared.watch->find("\"placement\":\"away from the watched CPUs\"");
+  ASSERT_NE(at, std::string::npos);
+  shared.watch->replace(at, 40, "\"placement\":\"on the watched CPUs: no other CPU is allowed to it\"");
+  EXPECT_THAT(tail_of_cpu(explain_jitter_tail(shared, {{1, 40}}), 1)["limits"].dump(),
+              ::testing::HasSubstr("host a: noise watch: it ran on the watched CPUs: no other CPU is allowed to it"));
+  const json round_trip = {{"top", "x"}};
+  EXPECT_EQ(&tail_of_cpu(round_trip, 3), &round_trip) << "a round-trip case's tail is every record's";
+}
+
+TEST(TailCase, AJitterCaseWithoutWatchOrOutliersSaysSoAndNamesNoCause) {
+  TailSide side = jitter_side();
+  side.watch.reset();
+  json t = explain_jitter_tail(side, {{1, 40}});
+  const json& no_watch = tail_of_cpu(t, 1);
+  EXPECT_EQ(no_watch["hosts"]["a"]["watch"], "not available: the command ended before the watch printed anything");
+  for (const json& o : no_watch["outliers"])
+    for (const json& e : o["evidence"]) EXPECT_NE(e["kind"], "preempted") << o.dump();
+  json doc = json::parse(tail::testdata("hog_jitter.json"));
+  doc["per_cpu"][0].erase("outliers");  // a probe of an older build
+  side = jitter_side();
+  side.probe_out = doc.dump() + "\n";
+  t = explain_jitter_tail(side, {{1, 40}});
+  EXPECT_THAT(tail_of_cpu(t, 1)["limits"].dump(),
+              ::testing::HasSubstr("host a: jitter CPU 1 outliers: not available: the probe printed none"));
+  EXPECT_EQ(tail_of_cpu(t, 1)["outliers_total"], 0);
+  side.probe_out = "not json\n";
+  EXPECT_EQ(explain_jitter_tail(side, {})["why_not"], "the jitter probe printed no per-CPU results");
+}
+
 TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
   TailSide a = client_side(), b = server_side();
   b.watch.reset();

@@ -254,7 +254,8 @@ Attribution attribute(const AttributionInput& in) {
         switches = "preempted: " + std::to_string(*o.involuntary) + " involuntary switches" +
                    (o.ctx_from_seq == o.seq
                         ? std::string()
-                        : " in requests " + std::to_string(o.ctx_from_seq) + "-" + std::to_string(o.seq)) +
+                        : " in " + in.samples + " " + std::to_string(o.ctx_from_seq) + "-" +
+                              std::to_string(o.seq)) +
                    "; ";
       for (Evidence& e : host_evidence(*in.watch_client, *cpu_a, on_a, excess, a, in.own_comms,
                                        base_a[*cpu_a], switches, !client_ran))
@@ -315,12 +316,13 @@ Attribution attribute(const AttributionInput& in) {
   std::stable_sort(out.ranked.begin(), out.ranked.end(),
                    [](const RankedCause& x, const RankedCause& y) { return x.count > y.count; });
   add_limits(in.watch_client, a, out.limits);
-  add_limits(in.watch_server, b, out.limits);
+  if (!in.one_host) add_limits(in.watch_server, b, out.limits);
   const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
   if (out.outliers.empty())
     out.top = "";
   else if (out.ranked.empty())
-    out.top = std::to_string(out.unexplained) + of + " unexplained (no evidence on either host)";
+    out.top = std::to_string(out.unexplained) + of + " unexplained (no evidence on " +
+              (in.one_host ? "host " + a : std::string("either host")) + ")";
   else
     out.top = std::to_string(out.ranked.front().count) + of + ": " + out.ranked.front().key;
   return out;

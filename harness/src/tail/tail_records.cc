@@ -185,6 +185,7 @@ WatchOutput parse_watch(std::string_view text, const std::string& host) {
       tasks.push_back({0, t.integer("pid"), t.str("comm"), 0});
     }
     out.windows_not_kept = r.count("windows_not_kept");
+    if (r.has("placement")) out.placement = r.str("placement");
     const json& ws = r.array("windows");
     for (std::size_t i = 0; i < ws.size(); ++i)
       out.windows.push_back(read_window(r.element("windows", i), out, irq_names, softirq_names, tasks));

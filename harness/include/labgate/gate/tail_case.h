@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -39,6 +40,15 @@ struct TailSide {
 /// `typical_ns` is the case's p50; `server_cpu` where the server was pinned.
 nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
                             std::optional<int> server_cpu);
+
+/// run.json's "tail" of a jitter case: {"per_cpu": {"<cpu_asked>": tail}}, each
+/// CPU's worst clock gaps (the probe's "outliers") joined with the watch on the
+/// same host, as explain_tail's (one host: no server, no wire; "sample": "gap").
+/// `typical_by_cpu`: each CPU's p50 gap. Pure; never throws on probe output.
+nlohmann::json explain_jitter_tail(const TailSide& side, const std::map<int, std::uint64_t>& typical_by_cpu);
+
+/// The tail one record carries: its CPU's of a jitter case, else the case's own.
+const nlohmann::json& tail_of_cpu(const nlohmann::json& tail, int cpu);
 
 /// run.json's "tail" of a netperf, sockperf or iperf3 round-trip case: the
 /// noise watch does not run beside them, and how far their output could be

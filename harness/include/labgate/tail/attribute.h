@@ -25,6 +25,10 @@ struct AttributionInput {
   std::uint64_t typical_ns = 0;   ///< the test's p50: what a round trip costs with no cause
   /// The measuring programs themselves: never a cause.
   std::vector<std::string> own_comms = {"pingpong", "watch"};
+  /// Samples measured on one host (the jitter probe's clock gaps): no server,
+  /// no wire, and nothing said of a second host.
+  bool one_host = false;
+  std::string samples = "requests";  ///< what seq numbers, in the switch counts' text
 };
 
 /// One piece of evidence for an outlier. `key` groups like causes for the

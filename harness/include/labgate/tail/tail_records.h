@@ -73,6 +73,9 @@ struct WatchOutput {
   std::string softirq_source, smi_source, task_source;  ///< or "not available: why"
   std::vector<WatchWindow> windows;                     ///< oldest first
   std::uint64_t windows_not_kept = 0;
+  /// Where the watch itself ran ("away from the watched CPUs", "on the watched
+  /// CPUs: ..."); empty from a watch that does not say (before --away).
+  std::string placement;
   /// Index of `cpu` in `cpus`, or -1.
   int index_of(int cpu) const;
 };
