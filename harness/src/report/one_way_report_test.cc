@@ -93,17 +93,41 @@ TEST(CompareOneWay, ARunThatReportedNoneSaysWhy) {
   EXPECT_TRUE(compare_runs(one_way_run("A", plain), one_way_run("B", plain), {}).tests[0].one_way.empty());
 }
 
+bool has_property(const std::vector<std::pair<std::string, std::string>>& props, const std::string& k,
+                  const std::string& v) {
+  return std::find(props.begin(), props.end(), std::pair<std::string, std::string>{k, v}) != props.end();
+}
+
 TEST(JunitOneWay, TheFiguresPerDirectionAndTheBoundAreProperties) {
   results::TestRecord t = with_one_way(9'000, 7'000, 1'500);
   t.measurement["one_way"]["offset_ns"] = 1'002'000;
   const auto props = junit_properties(t);
-  const auto has = [&](const std::string& k, const std::string& v) {
-    return std::find(props.begin(), props.end(), std::pair<std::string, std::string>{k, v}) != props.end();
-  };
+  const auto has = [&](const std::string& k, const std::string& v) { return has_property(props, k, v); };
   EXPECT_TRUE(has("one_way.a_to_b.p99_ns", "9000"));
   EXPECT_TRUE(has("one_way.b_to_a.p99_ns", "7000"));
   EXPECT_TRUE(has("one_way.bound_ns", "1500"));
   EXPECT_TRUE(has("one_way.offset_ns", "1002000"));
+}
+
+TEST(JunitOneWay, AFeedsWorstRecordSaysWhoseEachFigureIsAndThatItIsSampled) {
+  const std::string kSampled = "publisher->subscriber from each answered message's scheduled send, 1 in 10";
+  results::TestRecord t = with_one_way(9'000, 0, 2'000);
+  t.kind = "udp_multicast";
+  t.pair = "m1/worst";
+  nlohmann::json& ow = t.measurement["one_way"];
+  ow["client"] = "m1";
+  ow["server"] = "worst";
+  ow.erase("b_to_a");  // a feed's way back is not reported
+  ow["sampled"] = kSampled;
+  ow["worst"] = {{"p50_ns", "m3"}, {"p99_ns", "m5"}, {"max_ns", "m5"}};
+  const auto props = junit_properties(t);
+  const auto has = [&](const std::string& k, const std::string& v) { return has_property(props, k, v); };
+  EXPECT_TRUE(has("one_way.m1_to_worst.p99_ns", "9000"));
+  EXPECT_TRUE(has("one_way.worst.p99_ns", "m5"));
+  EXPECT_TRUE(has("one_way.worst.p50_ns", "m3"));
+  EXPECT_TRUE(has("one_way.sampled", kSampled));
+  EXPECT_TRUE(std::none_of(props.begin(), props.end(),
+                           [](const auto& p) { return p.first.find("worst_to_m1") != std::string::npos; }));
 }
 
 }  // namespace
