@@ -93,6 +93,30 @@ TEST(CompareOneWay, ARunThatReportedNoneSaysWhy) {
   EXPECT_TRUE(compare_runs(one_way_run("A", plain), one_way_run("B", plain), {}).tests[0].one_way.empty());
 }
 
+/// A feed subscriber's record: publisher m1 -> m2 only (no way back), fwd p99 `p99`.
+results::TestRecord feed_record(std::int64_t p99) {
+  results::TestRecord t = with_one_way(p99, 0, 1'000);
+  t.kind = "udp_multicast";
+  t.pair = "m1/m2";
+  nlohmann::json& ow = t.measurement["one_way"];
+  ow["client"] = "m1";
+  ow["server"] = "m2";
+  ow.erase("b_to_a");
+  return t;
+}
+
+TEST(CompareOneWay, AFeedSubscribersForwardFiguresAreComparedAndNoWayBackIsInvented) {
+  CompareOptions o;
+  o.gated = {"one_way_p99_forward"};
+  o.fail_on_regression = 0.10;
+  const Comparison c = compare_runs(one_way_run("A", feed_record(10'000)), one_way_run("B", feed_record(20'000)), o);
+  const TestDelta& t = c.tests[0];
+  ASSERT_EQ(t.one_way.size(), 3u);  // p50, p99, max forward
+  EXPECT_EQ(row(t, "one_way_p99_forward").direction, "m1->m2");
+  EXPECT_TRUE(row(t, "one_way_p99_forward").regression);
+  EXPECT_TRUE(t.one_way_why_not.empty());
+}
+
 bool has_property(const std::vector<std::pair<std::string, std::string>>& props, const std::string& k,
                   const std::string& v) {
   return std::find(props.begin(), props.end(), std::pair<std::string, std::string>{k, v}) != props.end();
