@@ -21,8 +21,8 @@ void mc_sub_stats_free(mc_sub_stats* s) {
   lg_ow_free(&s->ow);
 }
 
-void mc_book_reply(mc_sub_stats* s, const mc_sched* sc, const lg_anchor* anchor, const unsigned char* b, long n,
-                   uint64_t arrival) {
+void mc_book_reply(mc_sub_stats* s, const mc_sched* sc, const lg_anchor* anchor, const unsigned char* b,
+                   long n, uint64_t arrival) {
   mc_reply r;
   uint64_t due;
   int measured;

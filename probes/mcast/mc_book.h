@@ -40,7 +40,7 @@ void mc_sub_stats_free(mc_sub_stats* s);
 
 /** Books the reply `b` of `n` bytes that arrived at `arrival` (the publisher's
  * CLOCK_MONOTONIC ns); `anchor` ties that clock to its realtime. */
-void mc_book_reply(mc_sub_stats* s, const mc_sched* sc, const lg_anchor* anchor, const unsigned char* b, long n,
-                   uint64_t arrival);
+void mc_book_reply(mc_sub_stats* s, const mc_sched* sc, const lg_anchor* anchor, const unsigned char* b,
+                   long n, uint64_t arrival);
 
 #endif

@@ -77,14 +77,16 @@ TEST(McBook, NonRepliesDuplicatesAndWarmUpAreCountedApart) {
   mc_book_reply(&sub.s, &kSched, &kAnchor, bad.b, MC_REPLY_LEN, t);
   const McReplyBytes late(1000, 1);  // beyond the schedule
   mc_book_reply(&sub.s, &kSched, &kAnchor, late.b, MC_REPLY_LEN, t);
-  const McReplyBytes ok(300, static_cast<std::int64_t>(lg_anchor_real(&kAnchor, mc_sched_at(&kSched, 300) + 10)));
+  const McReplyBytes ok(300,
+                        static_cast<std::int64_t>(lg_anchor_real(&kAnchor, mc_sched_at(&kSched, 300) + 10)));
   mc_book_reply(&sub.s, &kSched, &kAnchor, ok.b, 23, t);  // too short
   EXPECT_EQ(sub.s.invalid, 3u);
   mc_book_reply(&sub.s, &kSched, &kAnchor, ok.b, MC_REPLY_LEN, t);
   mc_book_reply(&sub.s, &kSched, &kAnchor, ok.b, MC_REPLY_LEN, t);  // the same again
   EXPECT_EQ(sub.s.replies, 1u);
   EXPECT_EQ(sub.s.duplicated, 1u);
-  const McReplyBytes warm(50, static_cast<std::int64_t>(lg_anchor_real(&kAnchor, mc_sched_at(&kSched, 50) + 10)));
+  const McReplyBytes warm(50,
+                          static_cast<std::int64_t>(lg_anchor_real(&kAnchor, mc_sched_at(&kSched, 50) + 10)));
   mc_book_reply(&sub.s, &kSched, &kAnchor, warm.b, MC_REPLY_LEN, mc_sched_at(&kSched, 50) + 20);
   EXPECT_EQ(sub.s.warmup_replies, 1u);
   EXPECT_EQ(sub.s.hist->total, 1u);

@@ -25,7 +25,8 @@ struct OwStore {
   ~OwStore() { lg_ow_free(&o); }
   nlohmann::json json() const {
     lg_anchor a{123, 40};
-    return nlohmann::json::parse(labgate::probes_test::printed([&](FILE* f) { lg_ow_write_json(&o, &a, f); }));
+    return nlohmann::json::parse(
+        labgate::probes_test::printed([&](FILE* f) { lg_ow_write_json(&o, &a, f); }));
   }
 };
 
@@ -62,8 +63,8 @@ TEST(OneWayShared, ASkewedClockAndAnAsymmetricPathStayInsideTheIntersectionAndTh
   ASSERT_LE(std::llabs(est - offset), bound);  // asymmetric: off, but within the bound
   // Shifted back by the estimate, each forward value is the true delay plus the
   // estimate's error (offset - estimate), which the bound holds.
-  const std::int64_t shift = est - j["reference"]["offset_ns"].get<std::int64_t>() +
-                             j["reference"]["bias_ns"].get<std::int64_t>();
+  const std::int64_t shift =
+      est - j["reference"]["offset_ns"].get<std::int64_t>() + j["reference"]["bias_ns"].get<std::int64_t>();
   EXPECT_EQ(static_cast<std::int64_t>(s.o.a_to_b->min) - shift - min_true, offset - est);
   EXPECT_EQ(static_cast<std::int64_t>(s.o.a_to_b->max) - shift - max_true, offset - est);
 }

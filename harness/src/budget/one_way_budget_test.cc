@@ -96,9 +96,10 @@ TEST(OneWayBudget, AFeedsWorstIsJudgedOnlyWhenEverySubscriberIsKnown) {
                         {"why_not", "not known for m3: no reply came back from m3"}};
   const BudgetResult u = judge(unknown, {one_way_bound(Stat::kOneWayP99Forward, 1'000'000)});
   EXPECT_FALSE(u.pass);
-  EXPECT_THAT(u.failure_message(),
-              ::testing::HasSubstr("one_way_p99_forward (m1->worst): not judged: not known for m3: no reply came "
-                                   "back from m3; a one-way budget that cannot be judged fails"));
+  EXPECT_THAT(
+      u.failure_message(),
+      ::testing::HasSubstr("one_way_p99_forward (m1->worst): not judged: not known for m3: no reply came "
+                           "back from m3; a one-way budget that cannot be judged fails"));
 }
 
 }  // namespace

@@ -23,19 +23,20 @@ json feed_not_reported(const std::string& why, std::optional<std::chrono::nanose
 json subscriber_one_way(const JsonReader& entry, const SubscriberCounts& s,
                         std::optional<std::chrono::nanoseconds> max_error) {
   if (!entry.has("one_way"))
-    return feed_not_reported("the publisher printed no one_way for " + s.host +
-                        " (an mcast probe older than the one-way stamps)",
-                        max_error);
+    return feed_not_reported(
+        "the publisher printed no one_way for " + s.host + " (an mcast probe older than the one-way stamps)",
+        max_error);
   const JsonReader ow = entry.object("one_way");
   if (ow.count("stamped") == 0)
-    return feed_not_reported(ow.count("unstamped") > 0
-                            ? s.host + "'s " + std::to_string(ow.count("unstamped")) +
-                                  " replies carried no receive stamp (an mcast subscriber older than the stamps)"
-                            : "no reply came back from " + s.host + " (it received nothing, or its answers were lost)",
-                        max_error);
+    return feed_not_reported(
+        ow.count("unstamped") > 0
+            ? s.host + "'s " + std::to_string(ow.count("unstamped")) +
+                  " replies carried no receive stamp (an mcast subscriber older than the stamps)"
+            : "no reply came back from " + s.host + " (it received nothing, or its answers were lost)",
+        max_error);
   if (!s.anchor_error_ns)
     return feed_not_reported(s.host + " printed no clock anchor (an mcast subscriber older than the stamps)",
-                        max_error);
+                             max_error);
   return one_way_record(ow.json(), json{{"error_ns", *s.anchor_error_ns}}, max_error);
 }
 
@@ -80,7 +81,9 @@ std::vector<json> multicast_one_way(std::string_view publisher_out, const std::s
                                     const std::vector<SubscriberCounts>& subs,
                                     const std::vector<std::string>& addresses,
                                     std::optional<std::chrono::nanoseconds> max_error) {
-  const auto failed = [&](const std::string&) { return "mcast publisher on " + publisher + " could not measure"; };
+  const auto failed = [&](const std::string&) {
+    return "mcast publisher on " + publisher + " could not measure";
+  };
   const ProbeDocument d = read_probe_document(publisher_out, {"mcast"}, failed);
   return read_probe_members("mcast publisher on " + publisher, [&] {
     const JsonReader r(d.json, "");

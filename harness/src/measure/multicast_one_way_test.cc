@@ -17,16 +17,18 @@
 namespace labgate::measure {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
+using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 std::string feed_testdata(const std::string& name) { return test_util::mcast_recorded(name); }
 const std::vector<std::string>& kFive = test_util::kMeshSubscribers;
-std::vector<SubscriberCounts> five_stamped() { return test_util::five_subscribers("mcast-subscriber-one-way.txt"); }
+std::vector<SubscriberCounts> five_stamped() {
+  return test_util::five_subscribers("mcast-subscriber-one-way.txt");
+}
 
 std::vector<json> feed_records(std::optional<std::chrono::nanoseconds> max_error,
-                          const std::vector<SubscriberCounts>& subs = five_stamped()) {
+                               const std::vector<SubscriberCounts>& subs = five_stamped()) {
   return multicast_one_way(feed_testdata("mcast-publisher-one-way.json"), "m1", subs, kFive, max_error);
 }
 
@@ -48,7 +50,7 @@ TEST(MulticastOneWay, EachSubscribersOffsetHoldsTheSharedClockWithinItsBound) {
         *s.anchor_delta_ns - pub["subscribers"][i]["one_way"]["anchor"]["delta_ns"].get<std::int64_t>();
     EXPECT_EQ(truth, 0);
     EXPECT_LE(std::llabs(r["offset_ns"].get<std::int64_t>() - truth), r["bound_ns"].get<std::int64_t>());
-    EXPECT_FALSE(r.contains("b_to_a"));  // the way back is a unicast reply, not the feed
+    EXPECT_FALSE(r.contains("b_to_a"));    // the way back is a unicast reply, not the feed
     EXPECT_EQ(r["a_to_b"]["count"], 400);  // the answered messages: 1 in 10 of 4000
     EXPECT_LE(r["a_to_b"]["p50_ns"].get<std::int64_t>(), r["a_to_b"]["max_ns"].get<std::int64_t>());
     EXPECT_THAT(r["sampled"].get<std::string>(), HasSubstr("1 in 10"));
@@ -92,7 +94,7 @@ TEST(MulticastOneWay, ASilentOrOlderSubscriberIsNamedAndTheWorstIsUnknown) {
   subs[2].anchor_error_ns.reset();
   json pub = json::parse(feed_testdata("mcast-publisher-one-way.json"));
   pub["subscribers"][0]["one_way"]["stamped"] = 0;  // m2: nothing came back
-  pub["subscribers"][1].erase("one_way");            // m3: an older publisher's entry
+  pub["subscribers"][1].erase("one_way");           // m3: an older publisher's entry
   const std::vector<json> rs = multicast_one_way(pub.dump(), "m1", subs, kFive, 1ms);
   EXPECT_THAT(rs[0]["why_not"].get<std::string>(), HasSubstr("no reply came back from m2"));
   EXPECT_THAT(rs[1]["why_not"].get<std::string>(), HasSubstr("the publisher printed no one_way for m3"));

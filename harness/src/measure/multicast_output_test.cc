@@ -5,7 +5,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-
 #include "labgate/measure/figures.h"
 #include "labgate/measure/probe_output.h"
 #include "measure/multicast_recorded.h"

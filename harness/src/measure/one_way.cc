@@ -108,7 +108,8 @@ json one_way_record(const json& client_one_way, const json& server_anchor,
   // The probe recorded a - ref + bias and b + ref + bias; a - offset and b + offset are the delays.
   rec["a_to_b"] = direction(r.any("a_to_b"), "one_way.a_to_b", est->offset_ns - ref_ns + bias);
   // The mcast publisher keeps the forward direction only (its way back is a unicast reply).
-  if (r.has("b_to_a")) rec["b_to_a"] = direction(r.any("b_to_a"), "one_way.b_to_a", ref_ns - est->offset_ns + bias);
+  if (r.has("b_to_a"))
+    rec["b_to_a"] = direction(r.any("b_to_a"), "one_way.b_to_a", ref_ns - est->offset_ns + bias);
   rec["reported"] = true;
   return rec;
 }

@@ -84,10 +84,11 @@ TEST(OneWayBudgetKeys, KindsAndToolsThatCannotMeasureItAreRefusedAtTheKey) {
 // a reverse key is refused at its line saying so, and without a limit on the
 // error bound no one-way key loads.
 LoadResult feed_with(const std::string& keys) {
-  return load_from_string(test_util::kTwoHosts + ("[[test]]\nname = \"f\"\nkind = \"udp_multicast\"\n"
-                                                  "from = \"a\"\nto = [\"b\"]\ngroup = \"239.1.1.1:5000\"\nrate = \"1000/s\"\n" +
-                                                  keys),
-                          "/tmp/p.toml");
+  return load_from_string(
+      test_util::kTwoHosts + ("[[test]]\nname = \"f\"\nkind = \"udp_multicast\"\n"
+                              "from = \"a\"\nto = [\"b\"]\ngroup = \"239.1.1.1:5000\"\nrate = \"1000/s\"\n" +
+                              keys),
+      "/tmp/p.toml");
 }
 
 TEST(OneWayBudgetKeys, AMulticastFeedTakesTheForwardKeysOnly) {

@@ -189,12 +189,13 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
   for (const Bound& b : s.budget) {
     const std::string key = t.key + ".budget." + to_string(b.stat);
     if (!produces(s.tool, s.kind, b.stat)) {
-      d.error(b.pos, key,
-              std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) +
-                  " does not produce " + to_string(b.stat) + "; it produces: " + join(produced) +
-                  (is_one_way(b.stat) ? " (one-way delay: tcp_rr/udp_rr run by the built-in probe, both ways; "
-                                                        "udp_multicast publisher->subscriber only, *_forward)"
-                                                      : ""));
+      d.error(
+          b.pos, key,
+          std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) + " does not produce " +
+              to_string(b.stat) + "; it produces: " + join(produced) +
+              (is_one_way(b.stat) ? " (one-way delay: tcp_rr/udp_rr run by the built-in probe, both ways; "
+                                    "udp_multicast publisher->subscriber only, *_forward)"
+                                  : ""));
     } else if (is_one_way(b.stat) && !s.one_way_max_error) {
       // Judged only within a known error bound: without a limit on it, any bound would do.
       d.error(b.pos, key,

@@ -109,7 +109,8 @@ TEST(CompareOneWay, AFeedSubscribersForwardFiguresAreComparedAndNoWayBackIsInven
   CompareOptions o;
   o.gated = {"one_way_p99_forward"};
   o.fail_on_regression = 0.10;
-  const Comparison c = compare_runs(one_way_run("A", feed_record(10'000)), one_way_run("B", feed_record(20'000)), o);
+  const Comparison c =
+      compare_runs(one_way_run("A", feed_record(10'000)), one_way_run("B", feed_record(20'000)), o);
   const TestDelta& t = c.tests[0];
   ASSERT_EQ(t.one_way.size(), 3u);  // p50, p99, max forward
   EXPECT_EQ(row(t, "one_way_p99_forward").direction, "m1->m2");
