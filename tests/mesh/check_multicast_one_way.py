@@ -4,7 +4,7 @@ the hosts are namespaces of one kernel, so every subscriber's true clock offset
 is its anchor's delta minus the publisher's (both in the raw outputs, 0 unless
 the realtime clock was stepped between the ties), and it must lie within the
 bound labgate gives. Per subscriber and for the worst: the record, the judged
-budget, JUnit's properties; and a test whose one_way_max_error no bound can meet
+budget, the console, JUnit's properties and report.html; and a test whose one_way_max_error no bound can meet
 reports no figure and fails each record saying why, never passing.
 
   check_multicast_one_way.py RUN_DIR CONSOLE --subscribers m2,...,m6 --test NAME --unmet NAME
@@ -41,6 +41,7 @@ def main():
     errors = []
     run = json.load(open(f"{a.run_dir}/run.json"))
     console = open(a.console).read()
+    report = open(f"{a.run_dir}/report.html").read()
     recs = {(t["name"], t["pair"]): t for t in run["tests"]}
     pub_out = glob.glob(f"{a.run_dir}/**/{a.test}/**/publisher.out", recursive=True)
     if not pub_out:
@@ -79,6 +80,8 @@ def main():
             errors.append(f"{s}: one-way budgets not judged and passed on figures: {judged}")
         if f"one-way m1->{s} p50 " not in console:
             errors.append(f"{s}: the console shows no one-way line")
+        if f"one-way m1-&gt;{s} p50 " not in report:
+            errors.append(f"{s}: report.html shows no one-way line")
     w = recs.get((a.test, "m1/worst"))
     wow = (w or {}).get("measurement", {}).get("one_way")
     if not isinstance(wow, dict) or not wow.get("reported") or set(wow.get("worst", {})) != {"p50_ns", "p99_ns", "max_ns"}:
