@@ -41,6 +41,27 @@ def built(build, rel, target):
     return need_file(Path(build) / rel, f"build it: cmake --build {build} --target {target}")
 
 
+def compile_probe_revision(probe, rev, workdir):
+    """REV's probes/PROBE as a static musl binary in workdir (what probes/CMakeLists.txt's
+    labgate_probe() compiles, from `git archive REV`); a clear error otherwise."""
+    src = Path(workdir) / f"src-{probe}-{rev.replace('/', '_')}"
+    src.mkdir()
+    archived = [f"probes/{probe}", "probes/common", "harness/src/stats/hist_core.c", "harness/include"]
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, *archived], capture_output=True, timeout=60)
+    if archive.returncode != 0:
+        die(f"git archive {rev}: {archive.stderr.decode(errors='replace').strip()}")
+    untar = subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, capture_output=True, timeout=60)
+    if untar.returncode != 0:
+        die(f"tar -x of {rev}'s sources: {untar.stderr.decode(errors='replace').strip()}")
+    out = Path(workdir) / f"{probe}-{rev.replace('/', '_')}"
+    srcs = sorted(str(p) for p in (src / "probes" / probe).glob("*.c"))
+    srcs += sorted(str(p) for p in (src / "probes/common").glob("*.c"))
+    run(["musl-gcc", "-static", "-O2", "-g0", "-std=gnu99", "-D_GNU_SOURCE", '-DLABGATE_VERSION="bench"',
+         f"-I{src}/probes/common", f"-I{src}/harness/include", "-o", str(out), *srcs,
+         f"{src}/harness/src/stats/hist_core.c", "-lm"], timeout=300)
+    return out
+
+
 def labgate_with_facts(build):
     """bin/labgate, after checking the facts probe it deploys is built too."""
     built(build, "probes/facts", "probe_facts")

@@ -23,23 +23,12 @@ trap 'rm -rf "$work"' EXIT
 [ "$(id -u)" = 0 ] || { echo "multicast_rate: needs root (the mesh lab)" >&2; exit 2; }
 ip netns list | grep -q '^lgm-m1' || bash "$src/ci/lab" up --mesh 6 >/dev/null
 
+# shellcheck source=../tests/mesh/mesh_feed_profile.sh
+. "$src/tests/mesh/mesh_feed_profile.sh"
 # profiles/lab-mesh.toml with only its feed test, at RATE for SECONDS.
 profile() {
-  local rate=$1 secs=$2
-  sed -e "s|\"\.\./\.lab/|\"$src/.lab/|" "$src/profiles/lab-mesh.toml" | awk '/^\[\[test\]\]/{exit} {print}'
-  cat <<TOML
-[[test]]
-name = "feed"
-kind = "udp_multicast"
-from = "m1"
-to = ["m2", "m3", "m4", "m5", "m6"]
-group = "239.1.1.1:5000"
-rate = "$rate/s"
-reply_every = $every
-duration = "${secs}s"
-warmup = "500ms"
-budget = { max_loss = "100%" }
-TOML
+  mesh_profile_head "$src"
+  mesh_feed_test feed "$1/s" "$every" "$2s" '{ max_loss = "100%" }'
 }
 
 run_one() {

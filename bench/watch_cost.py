@@ -17,30 +17,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl  # noqa: E402
 
-# What probes/CMakeLists.txt's labgate_probe() compiles into a probe.
-ARCHIVED = ["probes/watch", "probes/common", "harness/src/stats/hist_core.c", "harness/include"]
-
-
-def compile_revision(rev, workdir):
-    """REV's probes/watch as a static musl binary in workdir; a clear error otherwise."""
-    src = Path(workdir) / "src"
-    src.mkdir()
-    archive = subprocess.run(["git", "-C", str(bl.REPO), "archive", rev, *ARCHIVED], capture_output=True,
-                             timeout=60)
-    if archive.returncode != 0:
-        bl.die(f"git archive {rev}: {archive.stderr.decode(errors='replace').strip()}")
-    untar = subprocess.run(["tar", "-x", "-C", str(src)], input=archive.stdout, capture_output=True, timeout=60)
-    if untar.returncode != 0:
-        bl.die(f"tar -x of {rev}'s sources: {untar.stderr.decode(errors='replace').strip()}")
-    out = Path(workdir) / f"watch-{rev.replace('/', '_')}"
-    srcs = sorted(str(p) for p in (src / "probes/watch").glob("*.c"))
-    srcs += sorted(str(p) for p in (src / "probes/common").glob("*.c"))
-    bl.run(["musl-gcc", "-static", "-O2", "-g0", "-std=gnu99", "-D_GNU_SOURCE", '-DLABGATE_VERSION="bench"',
-            f"-I{src}/probes/common", f"-I{src}/harness/include", "-o", str(out), *srcs,
-            f"{src}/harness/src/stats/hist_core.c", "-lm"], timeout=300)
-    return out
-
-
 def run_side_by_side(builds, cpus, seconds, keep):
     """Starts every build's watch at once for `seconds`; returns one row per build."""
     procs = []
@@ -85,7 +61,7 @@ def main():
     builds = [("this build", bl.built(a.build, "probes/watch", "probe_watch"))]
     with tempfile.TemporaryDirectory(prefix="lg-watch-cost.") as work:
         if a.before_rev:
-            builds.append((f"{a.before_rev} (before)", compile_revision(a.before_rev, work)))
+            builds.append((f"{a.before_rev} (before)", bl.compile_probe_revision("watch", a.before_rev, work)))
         rows = []
         for seconds in [int(s) for s in a.durations.split(",")]:
             rows += run_side_by_side(builds, a.cpus, seconds, a.keep)

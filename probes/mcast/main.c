@@ -24,7 +24,9 @@ static const char kUsage[] =
     "messages by unicast, and prints its counts at the publisher's end marker (or\n"
     "after --idle-timeout without a message). The publisher prints, per --subscriber\n"
     "(at most 64), the round trips of its replies from each message's scheduled\n"
-    "send time. Exit status: 0 measured, 2 usage error, 3 could not measure.\n";
+    "send time, and the stamps of the fastest for the one-way delay to it (each\n"
+    "reply carries the subscriber's realtime receive stamp).\n"
+    "Exit status: 0 measured, 2 usage error, 3 could not measure.\n";
 
 enum {
   OPT_GROUP = 256,

@@ -8,7 +8,11 @@
  * measured sequence number (the rate is fixed, so the publisher knows where
  * warm-up ends before it sends anything). The end marker's sequence number is
  * the count of messages sent. A subscriber answers 1 in --reply-every messages
- * by unicast: the first 24 bytes with "LGMR" in place of "LGMC". */
+ * by unicast with a 32-byte reply: the message's first 24 bytes with "LGMR" in
+ * place of "LGMC", then the subscriber's CLOCK_REALTIME receive stamp of that
+ * message (ns, via its lg_anchor), from which the publisher estimates the
+ * one-way delay to it (lg_owest.h). A 24-byte reply (a subscriber older than
+ * the stamp) still measures the round trip and is counted unstamped. */
 #ifndef LABGATE_PROBES_MC_H
 #define LABGATE_PROBES_MC_H
 
@@ -19,7 +23,8 @@
 #include "labgate/measure/probe_limits.h"
 
 #define MC_HDR 32
-#define MC_REPLY_LEN 24
+#define MC_REPLY_MIN 24 /**< a reply without the receive stamp */
+#define MC_REPLY_LEN 32
 #define MC_MAX_SIZE LG_PROBE_MAX_UDP_SIZE
 #define MC_MAX_SUBSCRIBERS 64
 #define MC_FLAG_END 1u
@@ -63,6 +68,32 @@ static inline int mc_get_hdr(const unsigned char* b, long n, const char* magic, 
   memcpy(&h->ts, b + 16, 8);
   h->first_measured = 0;
   if (min >= MC_HDR) memcpy(&h->first_measured, b + 24, 8);
+  return 0;
+}
+
+/** What a reply says: the message it answers and, when `stamped`, the
+ * subscriber's realtime receive stamp of it. */
+typedef struct mc_reply {
+  uint64_t seq;
+  int64_t stamp;
+  int stamped;
+} mc_reply;
+
+/** Writes a reply to the message `h` received at realtime `stamp` into `b`
+ * (MC_REPLY_LEN bytes). */
+static inline void mc_put_reply(unsigned char* b, const mc_hdr* h, int64_t stamp) {
+  mc_put_hdr(b, "LGMR", h);
+  memcpy(b + 24, &stamp, 8);
+}
+
+/** Reads a reply of `n` bytes; 0, or -1 when it is not one. */
+static inline int mc_get_reply(const unsigned char* b, long n, mc_reply* r) {
+  mc_hdr h;
+  if (mc_get_hdr(b, n, "LGMR", MC_REPLY_MIN, &h) != 0) return -1;
+  r->seq = h.seq;
+  r->stamped = n >= MC_REPLY_LEN;
+  r->stamp = 0;
+  if (r->stamped) memcpy(&r->stamp, b + 24, 8);
   return 0;
 }
 

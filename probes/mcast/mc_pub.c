@@ -1,8 +1,10 @@
 /* The mcast probe's publisher: sends the feed on a fixed schedule to the group
  * (out of the test interface, with the asked TTL, not looped back), reads the
- * subscribers' unicast replies between sends and books each round trip, from
- * the message's scheduled send time, in that subscriber's histogram. All memory
- * (one histogram per named subscriber) is taken before the first send. */
+ * subscribers' unicast replies between sends and books each (mc_book.c): the
+ * round trip, from the message's scheduled send time, in that subscriber's
+ * histogram, and the one-way delay to it from the reply's receive stamp. All
+ * memory (per named subscriber: a round-trip and a one-way histogram) is taken
+ * before the first send. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -16,6 +18,7 @@
 #include "lg_measure_util.h"
 #include "lg_net.h"
 #include "mc.h"
+#include "mc_book.h"
 
 /* Below this much time to the next send the loop spins instead of sleeping in
  * poll(), whose millisecond granularity would delay sends. */
@@ -23,28 +26,16 @@
 /* How far past the schedule's end a publisher behind its rate may still send. */
 #define MC_BEHIND_NS 100000000ull
 
-typedef struct mc_sub_stats {
-  lg_sockaddr addr;
-  lg_hist* hist; /**< measured round trips, ns */
-  uint64_t replies, warmup_replies, duplicated, invalid;
-  uint64_t last_seq_plus1; /**< a reply to the same message as the one before is a duplicate */
-} mc_sub_stats;
-
 typedef struct mc_pub {
   const mc_config* cfg;
   int fd;
   unsigned char* tx;
   unsigned char rx[MC_MAX_SIZE + 1];
   mc_sub_stats subs[MC_MAX_SUBSCRIBERS];
+  lg_anchor anchor; /**< the publisher's monotonic -> realtime tie, for the one-way stores */
   uint64_t sent, warmup_sent, send_errors, foreign;
-  uint64_t first_measured, total;
-  double period_ns;
-  uint64_t base;
+  mc_sched sc;
 } mc_pub;
-
-static uint64_t sched(const mc_pub* p, uint64_t seq) {
-  return p->base + (uint64_t)((double)seq * p->period_ns);
-}
 
 static mc_sub_stats* find_sub(mc_pub* p, const lg_sockaddr* from) {
   int i;
@@ -58,31 +49,16 @@ static void read_replies(mc_pub* p) {
   for (;;) {
     lg_sockaddr from;
     socklen_t flen = sizeof(from);
-    mc_hdr h;
     mc_sub_stats* s;
     ssize_t n = recvfrom(p->fd, p->rx, sizeof(p->rx), MSG_DONTWAIT, &from.sa, &flen);
-    uint64_t t1 = lg_now_ns();
+    uint64_t t4 = lg_now_ns();
     if (n < 0) return; /* EAGAIN, or an ICMP error of a subscriber gone: nothing to book */
     s = find_sub(p, &from);
     if (s == NULL) {
       p->foreign++;
       continue;
     }
-    if (mc_get_hdr(p->rx, (long)n, "LGMR", MC_REPLY_LEN, &h) != 0 || h.seq >= p->total) {
-      s->invalid++;
-      continue;
-    }
-    if (h.seq + 1 == s->last_seq_plus1) {
-      s->duplicated++;
-      continue;
-    }
-    s->last_seq_plus1 = h.seq + 1;
-    if (h.seq < p->first_measured) {
-      s->warmup_replies++;
-      continue;
-    }
-    s->replies++;
-    lg_hist_record(s->hist, t1 - sched(p, h.seq));
+    mc_book_reply(s, &p->sc, &p->anchor, p->rx, (long)n, t4);
   }
 }
 
@@ -91,7 +67,7 @@ static void send_msg(mc_pub* p, const lg_sockaddr* group, uint64_t seq, uint32_t
   h.flags = flags;
   h.seq = seq;
   h.ts = ts;
-  h.first_measured = p->first_measured;
+  h.first_measured = p->sc.first_measured;
   mc_put_hdr(p->tx, "LGMC", &h);
   /* A local EAGAIN loses the message: the subscribers count it lost. */
   if (sendto(p->fd, p->tx, p->cfg->size, MSG_DONTWAIT, &group->sa, lg_addr_len(group)) < 0) p->send_errors++;
@@ -138,7 +114,7 @@ static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t
   printf(
       "\"counters\":{\"measured\":{\"sent\":%llu,\"not_sent\":%llu},\"warmup\":{\"sent\":%llu},"
       "\"send_errors\":%llu,\"foreign\":%llu},",
-      (unsigned long long)p->sent, (unsigned long long)(planned - p->total),
+      (unsigned long long)p->sent, (unsigned long long)(planned - p->sc.total),
       (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors, (unsigned long long)p->foreign);
   printf("\"warmup_excluded_s\":%.6f,\"duration_s\":%.6f,\"clock\":", (double)c->warmup_ns / 1e9,
          (double)(t_end - t_start) / 1e9);
@@ -147,10 +123,10 @@ static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t
   for (i = 0; i < c->n_subscribers; ++i) {
     const mc_sub_stats* s = &p->subs[i];
     /* Replies asked for: the measured messages whose number is a multiple of reply_every. */
-    uint64_t expected = p->total <= p->first_measured
+    uint64_t expected = p->sc.total <= p->sc.first_measured
                             ? 0
-                            : (p->total + c->reply_every - 1) / c->reply_every -
-                                  (p->first_measured + c->reply_every - 1) / c->reply_every;
+                            : (p->sc.total + c->reply_every - 1) / c->reply_every -
+                                  (p->sc.first_measured + c->reply_every - 1) / c->reply_every;
     printf("%s{\"address\":", i ? "," : "");
     lg_json_string(stdout, c->subscribers[i]);
     printf(
@@ -159,6 +135,9 @@ static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t
         (unsigned long long)s->replies, (unsigned long long)expected, (unsigned long long)s->warmup_replies,
         (unsigned long long)s->duplicated, (unsigned long long)s->invalid);
     lg_hist_write_json(s->hist, stdout);
+    /* One-way publisher->subscriber, from the stamped replies only (1 in reply_every). */
+    printf(",\"one_way\":");
+    lg_ow_write_json(&s->ow, &p->anchor, stdout);
     printf("}");
   }
   printf("],\"memory\":");
@@ -182,14 +161,12 @@ int mc_run_publisher(const mc_config* cfg) {
   for (i = 0; i < cfg->n_subscribers; ++i) {
     if (lg_addr(cfg->subscribers[i], 0, &p.subs[i].addr) != 0)
       lg_usage_error("mcast", "--subscriber %s is not a numeric address", cfg->subscribers[i]);
-    p.subs[i].hist = (lg_hist*)malloc(sizeof(lg_hist));
-    if (p.subs[i].hist == NULL) {
+    if (mc_sub_stats_init(&p.subs[i]) != 0) {
       fprintf(stderr, "mcast: out of memory for subscriber histograms\n");
       return LG_EXIT_RUN;
     }
-    lg_hist_reset(p.subs[i].hist);
-    lg_prefault(p.subs[i].hist, sizeof(lg_hist));
   }
+  lg_anchor_take(&p.anchor);
   p.tx = (unsigned char*)calloc(1, (size_t)cfg->size);
   if (p.tx == NULL) return LG_EXIT_RUN;
   lg_prefault(p.tx, (size_t)cfg->size);
@@ -207,21 +184,21 @@ int mc_run_publisher(const mc_config* cfg) {
   lg_arm_deadline("mcast",
                   (unsigned)((cfg->warmup_ns + cfg->duration_ns + cfg->linger_ns) / 1000000000ull) + 10);
   timer_cost = lg_timer_cost_ns();
-  p.period_ns = 1e9 / cfg->rate;
-  p.first_measured = (uint64_t)((double)cfg->warmup_ns / p.period_ns + 0.999999);
-  p.total = p.first_measured + (uint64_t)((double)cfg->duration_ns / p.period_ns + 0.5);
-  if (p.total == p.first_measured) p.total++;
-  p.base = lg_now_ns();
-  t_start = p.base + cfg->warmup_ns;
-  planned = p.total;
-  while (seq < p.total && !stop) {
-    uint64_t now = lg_now_ns(), due = sched(&p, seq);
+  p.sc.period_ns = 1e9 / cfg->rate;
+  p.sc.first_measured = (uint64_t)((double)cfg->warmup_ns / p.sc.period_ns + 0.999999);
+  p.sc.total = p.sc.first_measured + (uint64_t)((double)cfg->duration_ns / p.sc.period_ns + 0.5);
+  if (p.sc.total == p.sc.first_measured) p.sc.total++;
+  p.sc.base = lg_now_ns();
+  t_start = p.sc.base + cfg->warmup_ns;
+  planned = p.sc.total;
+  while (seq < p.sc.total && !stop) {
+    uint64_t now = lg_now_ns(), due = mc_sched_at(&p.sc, seq);
     /* A publisher that cannot keep the rate stops at the schedule's end (plus a
      * margin) instead of sending late for ever: what it did not send is counted. */
-    if (now > sched(&p, p.total) + MC_BEHIND_NS) break;
+    if (now > mc_sched_at(&p.sc, p.sc.total) + MC_BEHIND_NS) break;
     if (due <= now) {
       send_msg(&p, &group, seq, 0, due);
-      if (seq < p.first_measured)
+      if (seq < p.sc.first_measured)
         p.warmup_sent++;
       else
         p.sent++;
@@ -243,12 +220,12 @@ int mc_run_publisher(const mc_config* cfg) {
     send_msg(&p, &group, seq, MC_FLAG_END, lg_now_ns());
     read_replies(&p);
   }
-  p.total = seq;
+  p.sc.total = seq;
   deadline = lg_now_ns() + cfg->linger_ns;
   while (!stop && lg_wait_fd(p.fd, POLLIN, deadline) > 0) read_replies(&p);
   write_result(&p, planned, t_start, t_end, timer_cost);
   close(p.fd);
-  for (i = 0; i < cfg->n_subscribers; ++i) free(p.subs[i].hist);
+  for (i = 0; i < cfg->n_subscribers; ++i) mc_sub_stats_free(&p.subs[i]);
   free(p.tx);
   return LG_EXIT_OK;
 }

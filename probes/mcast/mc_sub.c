@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lg_anchor.h"
 #include "lg_measure_util.h"
 #include "lg_net.h"
 #include "mc.h"
@@ -28,6 +29,7 @@ typedef struct mc_sub {
   mc_track track;
   int tracking;
   uint64_t total; /**< messages the publisher sent (from its end marker); 0 = not seen */
+  lg_anchor anchor; /**< monotonic -> realtime: the replies' receive stamps (one add each) */
   uint64_t replies_sent, reply_errors, invalid, foreign_source;
   const char* exit_reason;
 } mc_sub;
@@ -114,9 +116,12 @@ static int join(mc_sub* s, char* err, size_t errlen) {
   return s->reply_fd < 0 ? -1 : 0;
 }
 
-static void answer(mc_sub* s, const mc_hdr* h, const lg_sockaddr* to) {
-  unsigned char r[MC_HDR];
-  mc_put_hdr(r, "LGMR", h);
+/* The reply carries this host's realtime receive stamp of the message, taken
+ * right after its recvfrom: the publisher's one-way estimate (mc.h). It is also
+ * the reply's send stamp, the last one before the send (lg_owest.h says why). */
+static void answer(mc_sub* s, const mc_hdr* h, const lg_sockaddr* to, uint64_t received_ns) {
+  unsigned char r[MC_REPLY_LEN];
+  mc_put_reply(r, h, (int64_t)lg_anchor_real(&s->anchor, received_ns));
   if (sendto(s->reply_fd, r, MC_REPLY_LEN, MSG_DONTWAIT, &to->sa, lg_addr_len(to)) < 0)
     s->reply_errors++;
   else
@@ -146,7 +151,7 @@ static int read_feed(mc_sub* s, uint64_t* last_msg_ns) {
       return 1;
     }
     mc_track_seen(&s->track, h.seq);
-    if (h.seq % c->reply_every == 0) answer(s, &h, &from);
+    if (h.seq % c->reply_every == 0) answer(s, &h, &from, *last_msg_ns);
   }
 }
 
@@ -164,7 +169,10 @@ static void write_result(mc_sub* s) {
       (unsigned long long)t->too_late, (unsigned long long)t->longest_gap, (unsigned long long)t->gaps,
       (unsigned long long)t->warmup_received, (unsigned long long)s->replies_sent,
       (unsigned long long)s->reply_errors, (unsigned long long)s->invalid);
-  printf("\"memory\":");
+  /* Its clock tie: the truth of the publisher's offset estimate on hosts that share one clock. */
+  printf("\"anchor\":");
+  lg_anchor_write_json(&s->anchor, stdout);
+  printf(",\"memory\":");
   lg_json_memory(stdout);
   printf("}\n");
   fflush(stdout);
@@ -178,6 +186,7 @@ int mc_run_subscriber(const mc_config* cfg) {
   memset(&s, 0, sizeof(s));
   s.cfg = cfg;
   if (join(&s, err, sizeof(err)) != 0) return fail(cfg, "%s%s", err, "");
+  lg_anchor_take(&s.anchor);
   lg_install_stop_handlers(&stop);
   /* Joined: the harness starts the publisher only after this line. */
   printf(

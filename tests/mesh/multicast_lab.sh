@@ -11,6 +11,12 @@
 #              namespace): the gap shows on m4 only
 #   rhel5      the mcast probe's both ends under the RHEL 5 (2.6.18) system-call
 #              emulation (tests/rhel5_exec), an SSM and an any-source join
+#   one-way    each subscriber's one-way delay, publisher -> subscriber: the six
+#              hosts share one kernel, so the offset found must lie within its
+#              bound of the truth (the anchors' difference, 0 unless the clock
+#              stepped); the forward budgets are judged on figures, and a second
+#              feed whose one_way_max_error (1ns) no bound meets fails every
+#              record saying why (tests/mesh/check_multicast_one_way.py)
 #
 #   multicast_lab.sh CASE BIN_DIR SOURCE_DIR      (root)
 set -uo pipefail
@@ -115,11 +121,37 @@ for h, addr in (("m2", "198.19.200.2"), ("m3", "198.19.200.3")):
     assert m["received"] == m["expected"] == pub["counters"]["measured"]["sent"] > 0, (h, m)
     e = [s for s in pub["subscribers"] if s["address"] == addr][0]
     assert e["replies"] > 0 and e["histogram"]["total"] == e["replies"], (h, e["replies"])
+    # Every reply carried the subscriber's receive stamp (clock_gettime under the filter too).
+    ow = e["one_way"]
+    assert ow["stamped"] == e["replies"] + e["warmup_replies"] and ow["unstamped"] == 0, (h, ow["stamped"])
+    assert ow["intersection"]["lo_ns"] <= 0 <= ow["intersection"]["hi_ns"], (h, ow["intersection"])
     print(h, "received", m["received"], "of", m["expected"], "replies", e["replies"])
 PY
     ;;
+  one-way)
+    # The mesh's hosts and defaults, then two feeds: one whose bound the lab
+    # meets (about the clocks, not the loaded machine's latency), one it cannot.
+    . "$src/tests/mesh/mesh_feed_profile.sh"
+    {
+      mesh_profile_head "$src"
+      for limit in 1s 1ns; do
+        name=feed_one_way
+        [ $limit = 1ns ] && name=feed_one_way_unmet
+        mesh_feed_test $name 2000/s 10 2s \
+          '{ p99 = "100ms", one_way_p99_forward = "1s", one_way_max_forward = "1s" }' \
+          "one_way_max_error = \"$limit\""
+      done
+    } >"$work/one-way.toml"
+    profile=$work/one-way.toml
+    start_gate
+    wait_gate 80
+    [ "$rc" = 1 ] || { tail -30 "$work/out"; fail "exit $rc, expected 1 (the unmet feed's one-way budgets)"; }
+    python3 "$src/tests/mesh/check_multicast_one_way.py" "$(run_dir)" "$work/out" --subscribers "$subs" \
+      --test feed_one_way --unmet feed_one_way_unmet ||
+      { tail -30 "$work/out"; fail "the one-way records miss what they promise (above)"; }
+    ;;
   *)
-    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst, rhel5)" >&2
+    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst, rhel5, one-way)" >&2
     exit 2
     ;;
 esac

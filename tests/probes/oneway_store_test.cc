@@ -1,7 +1,8 @@
-// The pingpong client's one-way store (probes/pingpong/pp_oneway.c): the 16
-// fastest exchanges kept in fixed memory, the intersection of every exchange's
-// offset interval, plain echoes told apart, and per-direction histograms that
-// hold every measured exchange at or above 0 while the offset holds still.
+// The pingpong client's one-way store (probes/pingpong/pp_oneway.c over the
+// shared probes/common/lg_owest.c): the 16 fastest exchanges kept in fixed
+// memory, the intersection of every exchange's offset interval, plain echoes
+// told apart, and per-direction histograms that hold every measured exchange at
+// or above 0 while the offset holds still.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -75,5 +75,32 @@ TEST(OneWayBudget, NoRecordOrNoLimitIsNeverAPass) {
   EXPECT_THAT(r.failure_message(), ::testing::HasSubstr("not judged: no one_way_max_error"));
 }
 
+TEST(OneWayBudget, AFeedsWorstIsJudgedOnlyWhenEverySubscriberIsKnown) {
+  // As measure::worst_one_way writes it: the largest figure and whose, the widest bound.
+  const json worst = {{"reported", true},
+                      {"client", "m1"},
+                      {"server", "worst"},
+                      {"bound_ns", 2'000},
+                      {"max_error_ns", 5'000},
+                      {"a_to_b", {{"p50_ns", 6'000}, {"p99_ns", 9'000}, {"max_ns", 21'000}}},
+                      {"worst", {{"p50_ns", "m2"}, {"p99_ns", "m4"}, {"max_ns", "m4"}}}};
+  const BudgetResult r = judge(worst, {one_way_bound(Stat::kOneWayMaxForward, 20'000)});
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(r.failure_message(),
+            "one_way_max_forward (m1->worst) = 21us +- 2us exceeds the budget of 20us by 1us (5.0%) "
+            "[lab.toml:12:25]");
+  const json unknown = {{"reported", false},
+                        {"client", "m1"},
+                        {"server", "worst"},
+                        {"max_error_ns", 5'000},
+                        {"why_not", "not known for m3: no reply came back from m3"}};
+  const BudgetResult u = judge(unknown, {one_way_bound(Stat::kOneWayP99Forward, 1'000'000)});
+  EXPECT_FALSE(u.pass);
+  EXPECT_THAT(
+      u.failure_message(),
+      ::testing::HasSubstr("one_way_p99_forward (m1->worst): not judged: not known for m3: no reply came "
+                           "back from m3; a one-way budget that cannot be judged fails"));
+}
+
 }  // namespace
 }  // namespace labgate::budget

@@ -97,12 +97,15 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
   }
   try {
     const auto raw = keep_raw(dir, m.run, c, c.pair);
-    for (const auto& meas : m.run.measurements) {
+    for (std::size_t i = 0; i < m.run.measurements.size(); ++i) {
+      const auto& meas = m.run.measurements[i];
       // Jitter: a record per CPU ("a/cpu2"); udp_multicast: per subscriber and the worst ("a/b", "a/worst").
       const std::string pair = meas.cpu >= 0                  ? c.pair + "/cpu" + std::to_string(meas.cpu)
                                : meas.kind == "udp_multicast" ? c.pair + "/" + meas.peer
                                                               : c.pair;
-      results::TestRecord r = judge_case(c, meas, pair, m.run.one_way);
+      const nlohmann::json& one_way =
+          m.run.one_way_each.size() == m.run.measurements.size() ? m.run.one_way_each[i] : m.run.one_way;
+      results::TestRecord r = judge_case(c, meas, pair, one_way);
       add_rules(r, m.run.rules);  // path MTU, buffers_cover_bdp: judged by the runner on the same figures
       add_tail(r, tail_of_cpu(m.run.tail, meas.cpu));  // why the tail: the cause beside a failing p99/max
       stamp(r);

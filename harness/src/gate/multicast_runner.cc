@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "labgate/gate/multicast_diagnosis.h"
+#include "labgate/measure/multicast_one_way.h"
 #include "labgate/measure/multicast_output.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/measure/probe_output.h"
@@ -88,6 +89,29 @@ std::map<std::string, std::string> diagnose_silent(GateSession& session, const T
             : s.host + " received nothing, and what its host says could not be read: " + r.describe();
   }
   return why;
+}
+
+// Each record's one-way delay, publisher -> subscriber (issue 24). A failure
+// here costs the estimate, never the measurement: each record then says why.
+std::vector<nlohmann::json> one_way_records(const std::string& publisher_out, const TestCase& c,
+                                            const std::vector<measure::SubscriberCounts>& counts,
+                                            const std::vector<std::string>& addresses, std::size_t records) {
+  std::vector<nlohmann::json> each;
+  std::string why = "the publisher's one-way output could not be read";
+  try {
+    each = measure::multicast_one_way(publisher_out, c.client, counts, addresses, c.spec->one_way_max_error);
+  } catch (const std::exception& e) {
+    spdlog::warn("{}: one-way delay: {}", c.name(), e.what());
+    why += std::string(": ") + e.what();
+    each.clear();
+  }
+  if (each.size() == records) return each;
+  each.assign(records, {{"reported", false}, {"why_not", why}});
+  for (std::size_t i = 0; i < records; ++i) {
+    each[i]["client"] = c.client;
+    each[i]["server"] = i < counts.size() ? counts[i].host : "worst";
+  }
+  return each;
 }
 
 }  // namespace
@@ -187,6 +211,7 @@ CaseRun& run_multicast(GateSession& session, const TestCase& c, CaseRun& run) {
   } catch (const std::exception& e) {
     throw Failure(ExitCode::kCouldNotRun, "host " + c.client + ": " + c.name() + ": " + e.what());
   }
+  run.one_way_each = one_way_records(r.out, c, counts, addresses, run.measurements.size());
   return run;
 }
 

@@ -149,6 +149,12 @@ SubscriberCounts read_subscriber(std::string_view out, const std::string& host) 
     s.gaps = m.count("gaps");
     s.warmup_received = c.object("warmup").count("received");
     s.replies_sent = c.count("replies_sent");
+    if (r.has("anchor")) {
+      const JsonReader a = r.object("anchor");
+      s.anchor_delta_ns = a.opt_int("delta_ns");
+      if (!s.anchor_delta_ns) a.fail("delta_ns", "expected an integer");
+      s.anchor_error_ns = a.count("error_ns");
+    }
     if (s.longest_gap > s.lost) r.fail("counters.measured.longest_gap", "exceeds the messages lost");
     return s;
   });

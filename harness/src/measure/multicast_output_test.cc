@@ -5,36 +5,20 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "labgate/measure/figures.h"
 #include "labgate/measure/probe_output.h"
+#include "measure/multicast_recorded.h"
 
 namespace labgate::measure {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string testdata(const std::string& name) {
-  std::ifstream in(std::string(LABGATE_SOURCE_DIR) + "/harness/src/measure/testdata/" + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-const std::vector<std::string> kAddresses{"198.19.200.2", "198.19.200.3", "198.19.200.4", "198.19.200.5",
-                                          "198.19.200.6"};
-
-std::vector<SubscriberCounts> five_clean() {
-  const SubscriberCounts one = read_subscriber(testdata("mcast-subscriber.txt"), "m2");
-  std::vector<SubscriberCounts> subs;
-  for (int k = 2; k <= 6; ++k) {
-    subs.push_back(one);
-    subs.back().host = "m" + std::to_string(k);
-  }
-  return subs;
-}
+using test_util::five_subscribers;
+using test_util::kMeshSubscribers;
+std::string testdata(const std::string& name) { return test_util::mcast_recorded(name); }
+const std::vector<std::string>& kAddresses = kMeshSubscribers;
+std::vector<SubscriberCounts> five_clean() { return five_subscribers("mcast-subscriber.txt"); }
 
 TEST(MulticastOutput, ASubscribersOwnCountsAreRead) {
   const SubscriberCounts s = read_subscriber(testdata("mcast-subscriber.txt"), "m2");

@@ -107,7 +107,9 @@ json one_way_record(const json& client_one_way, const json& server_anchor,
   const std::int64_t ref_ns = i64(ref, "offset_ns"), bias = i64(ref, "bias_ns");
   // The probe recorded a - ref + bias and b + ref + bias; a - offset and b + offset are the delays.
   rec["a_to_b"] = direction(r.any("a_to_b"), "one_way.a_to_b", est->offset_ns - ref_ns + bias);
-  rec["b_to_a"] = direction(r.any("b_to_a"), "one_way.b_to_a", ref_ns - est->offset_ns + bias);
+  // The mcast publisher keeps the forward direction only (its way back is a unicast reply).
+  if (r.has("b_to_a"))
+    rec["b_to_a"] = direction(r.any("b_to_a"), "one_way.b_to_a", ref_ns - est->offset_ns + bias);
   rec["reported"] = true;
   return rec;
 }
@@ -173,8 +175,11 @@ std::string one_way_line(const json& rec) {
     return from + "->" + to + " p50 " + dur(d["p50_ns"].get<std::int64_t>()) + " p99 " +
            dur(d["p99_ns"].get<std::int64_t>()) + " max " + dur(d["max_ns"].get<std::int64_t>());
   };
-  return "one-way " + dir("a_to_b", client, server) + ", " + dir("b_to_a", server, client) + ", each +- " +
-         dur(rec["bound_ns"].get<std::int64_t>()) + " (" + offset + ")";
+  const std::string reverse = rec.contains("b_to_a") ? ", " + dir("b_to_a", server, client) : "";
+  const std::string sampled = rec.contains("sampled") ? ", " + rec["sampled"].get<std::string>() : "";
+  // The worst subscriber's record holds each figure's subscriber and no single offset.
+  return "one-way " + dir("a_to_b", client, server) + reverse + ", each +- " +
+         dur(rec["bound_ns"].get<std::int64_t>()) + (offset.empty() ? "" : " (" + offset + ")") + sampled;
 }
 
 }  // namespace labgate::measure

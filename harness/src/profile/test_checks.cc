@@ -55,7 +55,8 @@ constexpr KeyFit kKeyFits[] = {
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
     {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
-    {"one_way_max_error", is_rr, "one-way delay is estimated from a tcp_rr/udp_rr test's round trips"},
+    {"one_way_max_error", [](TestKind k) { return is_rr(k) || multicast(k); },
+     "one-way delay is estimated from a tcp_rr/udp_rr test's round trips or a udp_multicast feed's replies"},
     {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
     {"socket_buffer", rr_or_stream, "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets"},
     {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
@@ -188,10 +189,13 @@ void check_budget(const TestDraft& t, Diagnostics& d) {
   for (const Bound& b : s.budget) {
     const std::string key = t.key + ".budget." + to_string(b.stat);
     if (!produces(s.tool, s.kind, b.stat)) {
-      d.error(b.pos, key,
-              std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) +
-                  " does not produce " + to_string(b.stat) + "; it produces: " + join(produced) +
-                  (is_one_way(b.stat) ? " (one-way delay: tcp_rr/udp_rr run by the built-in probe)" : ""));
+      d.error(
+          b.pos, key,
+          std::string("a ") + to_string(s.kind) + " test run by " + to_string(s.tool) + " does not produce " +
+              to_string(b.stat) + "; it produces: " + join(produced) +
+              (is_one_way(b.stat) ? " (one-way delay: tcp_rr/udp_rr run by the built-in probe, both ways; "
+                                    "udp_multicast publisher->subscriber only, *_forward)"
+                                  : ""));
     } else if (is_one_way(b.stat) && !s.one_way_max_error) {
       // Judged only within a known error bound: without a limit on it, any bound would do.
       d.error(b.pos, key,

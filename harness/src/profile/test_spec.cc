@@ -284,8 +284,14 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
   if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
     return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
-  // Only the built-in pingpong stamps its replies with the server's clock.
-  if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
+  // Only the built-in pingpong stamps its replies with the server's clock, and
+  // the mcast subscribers theirs: the feed's direction only (the way back is a
+  // unicast reply, not the feed).
+  if (is_one_way(stat))
+    return tool == Tool::kBuiltin &&
+           (is_rr(kind) || (kind == TestKind::kUdpMulticast &&
+                            (stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP99Forward ||
+                             stat == Stat::kOneWayMaxForward)));
   if (!is_rr(kind) && !is_stream(kind) && kind != TestKind::kJitter) return produces_extra(tool, kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||

@@ -45,7 +45,8 @@ TEST(TestSpecTables, WhichStatisticsEachProduces) {
   EXPECT_FALSE(produces(Tool::kSockperf, TestKind::kTcpStream, Stat::kMinThroughput));
 }
 
-TEST(TestSpecTables, OnlyTheBuiltInRoundTripsProduceOneWayFigures) {
+// The built-in round trips both ways; the built-in feed publisher->subscriber only.
+TEST(TestSpecTables, OnlyTheBuiltInRoundTripsAndFeedProduceOneWayFigures) {
   for (Stat s : all_stats()) {
     SCOPED_TRACE(to_string(s));
     if (!is_one_way(s)) continue;
@@ -54,9 +55,12 @@ TEST(TestSpecTables, OnlyTheBuiltInRoundTripsProduceOneWayFigures) {
     EXPECT_TRUE(produces(Tool::kBuiltin, TestKind::kUdpRr, s));
     for (Tool t : {Tool::kSockperf, Tool::kNetperf, Tool::kSfntPingpong})
       EXPECT_FALSE(produces(t, TestKind::kUdpRr, s)) << to_string(t);
-    for (TestKind k : {TestKind::kUdpStream, TestKind::kTcpStream, TestKind::kJitter, TestKind::kUdpMulticast,
-                       TestKind::kPingFlood, TestKind::kCommand, TestKind::kDiskRandomRead})
+    for (TestKind k : {TestKind::kUdpStream, TestKind::kTcpStream, TestKind::kJitter, TestKind::kPingFlood,
+                       TestKind::kCommand, TestKind::kDiskRandomRead})
       EXPECT_FALSE(produces(Tool::kBuiltin, k, s)) << to_string(k);
+    const bool forward =
+        s == Stat::kOneWayP50Forward || s == Stat::kOneWayP99Forward || s == Stat::kOneWayMaxForward;
+    EXPECT_EQ(produces(Tool::kBuiltin, TestKind::kUdpMulticast, s), forward);
   }
   EXPECT_EQ(parse_stat("one_way_p99_forward"), Stat::kOneWayP99Forward);
   EXPECT_EQ(parse_stat("one_way_max_reverse"), Stat::kOneWayMaxReverse);

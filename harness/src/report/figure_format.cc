@@ -78,6 +78,12 @@ static void one_way_properties(const nlohmann::json& ow,
     for (const char* stat : {"p50_ns", "p99_ns", "max_ns"})
       if (ow.contains(key) && ow[key].contains(stat))
         out.emplace_back("one_way." + name + "." + stat, ow[key][stat].dump());
+  // A feed's worst record: whose each figure is.
+  if (ow.contains("worst") && ow["worst"].is_object())
+    for (const auto& [stat, who] : ow["worst"].items())
+      out.emplace_back("one_way.worst." + stat, who.is_string() ? who.get<std::string>() : who.dump());
+  if (ow.contains("sampled") && ow["sampled"].is_string())
+    out.emplace_back("one_way.sampled", ow["sampled"].get<std::string>());
 }
 
 std::vector<std::pair<std::string, std::string>> junit_properties(const results::TestRecord& t) {

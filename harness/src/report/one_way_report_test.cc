@@ -93,17 +93,66 @@ TEST(CompareOneWay, ARunThatReportedNoneSaysWhy) {
   EXPECT_TRUE(compare_runs(one_way_run("A", plain), one_way_run("B", plain), {}).tests[0].one_way.empty());
 }
 
+/// A feed subscriber's record: publisher m1 -> m2 only (no way back), fwd p99 `p99`.
+results::TestRecord feed_record(std::int64_t p99) {
+  results::TestRecord t = with_one_way(p99, 0, 1'000);
+  t.kind = "udp_multicast";
+  t.pair = "m1/m2";
+  nlohmann::json& ow = t.measurement["one_way"];
+  ow["client"] = "m1";
+  ow["server"] = "m2";
+  ow.erase("b_to_a");
+  return t;
+}
+
+TEST(CompareOneWay, AFeedSubscribersForwardFiguresAreComparedAndNoWayBackIsInvented) {
+  CompareOptions o;
+  o.gated = {"one_way_p99_forward"};
+  o.fail_on_regression = 0.10;
+  const Comparison c =
+      compare_runs(one_way_run("A", feed_record(10'000)), one_way_run("B", feed_record(20'000)), o);
+  const TestDelta& t = c.tests[0];
+  ASSERT_EQ(t.one_way.size(), 3u);  // p50, p99, max forward
+  EXPECT_EQ(row(t, "one_way_p99_forward").direction, "m1->m2");
+  EXPECT_TRUE(row(t, "one_way_p99_forward").regression);
+  EXPECT_TRUE(t.one_way_why_not.empty());
+}
+
+bool has_property(const std::vector<std::pair<std::string, std::string>>& props, const std::string& k,
+                  const std::string& v) {
+  return std::find(props.begin(), props.end(), std::pair<std::string, std::string>{k, v}) != props.end();
+}
+
 TEST(JunitOneWay, TheFiguresPerDirectionAndTheBoundAreProperties) {
   results::TestRecord t = with_one_way(9'000, 7'000, 1'500);
   t.measurement["one_way"]["offset_ns"] = 1'002'000;
   const auto props = junit_properties(t);
-  const auto has = [&](const std::string& k, const std::string& v) {
-    return std::find(props.begin(), props.end(), std::pair<std::string, std::string>{k, v}) != props.end();
-  };
+  const auto has = [&](const std::string& k, const std::string& v) { return has_property(props, k, v); };
   EXPECT_TRUE(has("one_way.a_to_b.p99_ns", "9000"));
   EXPECT_TRUE(has("one_way.b_to_a.p99_ns", "7000"));
   EXPECT_TRUE(has("one_way.bound_ns", "1500"));
   EXPECT_TRUE(has("one_way.offset_ns", "1002000"));
+}
+
+TEST(JunitOneWay, AFeedsWorstRecordSaysWhoseEachFigureIsAndThatItIsSampled) {
+  const std::string kSampled = "publisher->subscriber from each answered message's scheduled send, 1 in 10";
+  results::TestRecord t = with_one_way(9'000, 0, 2'000);
+  t.kind = "udp_multicast";
+  t.pair = "m1/worst";
+  nlohmann::json& ow = t.measurement["one_way"];
+  ow["client"] = "m1";
+  ow["server"] = "worst";
+  ow.erase("b_to_a");  // a feed's way back is not reported
+  ow["sampled"] = kSampled;
+  ow["worst"] = {{"p50_ns", "m3"}, {"p99_ns", "m5"}, {"max_ns", "m5"}};
+  const auto props = junit_properties(t);
+  const auto has = [&](const std::string& k, const std::string& v) { return has_property(props, k, v); };
+  EXPECT_TRUE(has("one_way.m1_to_worst.p99_ns", "9000"));
+  EXPECT_TRUE(has("one_way.worst.p99_ns", "m5"));
+  EXPECT_TRUE(has("one_way.worst.p50_ns", "m3"));
+  EXPECT_TRUE(has("one_way.sampled", kSampled));
+  EXPECT_TRUE(std::none_of(props.begin(), props.end(),
+                           [](const auto& p) { return p.first.find("worst_to_m1") != std::string::npos; }));
 }
 
 }  // namespace

@@ -37,6 +37,10 @@ struct CaseRun {
   nlohmann::json tail;
   /// One-way delay (run.json's "one_way", labgate/measure/one_way.h); null when not estimated.
   nlohmann::json one_way;
+  /// One per measurement, in their order, when each has its own (udp_multicast:
+  /// each subscriber's and the worst's, labgate/measure/multicast_one_way.h);
+  /// empty: `one_way` is every measurement's.
+  std::vector<nlohmann::json> one_way_each;
 };
 
 /// Runs `c`. Throws Failure(kCouldNotRun) naming host, command and what went

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ struct SubscriberCounts {
   bool end_seen = false;    ///< the publisher's end marker came: trailing loss is counted
   std::uint64_t expected = 0, received = 0, lost = 0, duplicated = 0, out_of_order = 0, too_late = 0;
   std::uint64_t longest_gap = 0, gaps = 0, warmup_received = 0, replies_sent = 0;
+  /// Its monotonic -> realtime tie ("anchor": delta_ns, error_ns), which stamped
+  /// its replies; nullopt from a subscriber older than the one-way stamps.
+  std::optional<std::int64_t> anchor_delta_ns;
+  std::optional<std::uint64_t> anchor_error_ns;
 };
 
 /// A subscriber's output (its "joined" line, then its result). Throws
