@@ -152,34 +152,6 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
   return j;
 }
 
-json tool_tail(profile::Tool tool) {
-  // What each tool's output, as labgate runs it (tools/tool_commands.cc), has
-  // in time: the finest a watch's windows could be joined with.
-  std::string has;
-  switch (tool) {
-    case profile::Tool::kSockperf:
-      has =
-          "sockperf prints percentiles and the max of the whole run; its per-sample times need --full-log, "
-          "which labgate does not pass, so no outlier has a moment";
-      break;
-    case profile::Tool::kNetperf:
-      has =
-          "netperf prints one set of figures for the whole run (no interim results), so no outlier has a "
-          "moment";
-      break;
-    case profile::Tool::kIperf3:
-      has = "iperf3 prints per-interval figures only: windows of a second, never a sample";
-      break;
-    default:
-      has = "its output has no per-sample times";
-      break;
-  }
-  return {{"why_not",
-           "not explained: the noise watch runs beside the built-in probes only, not beside this "
-           "tool; and " +
-               has + ". Its tail cannot be put down to what happened on the hosts."}};
-}
-
 std::string tail_line(const json& tail) {
   if (!tail.is_object()) return "";
   const auto it = tail.find("top");
@@ -190,7 +162,8 @@ std::string tail_line(const json& tail) {
 std::string worst_line(const json& tail) {
   if (!tail.is_object()) return "";
   const auto it = tail.find("outliers");
-  if (it == tail.end() || !it->is_array() || it->empty()) return "";
+  if (it == tail.end()) return tail.contains("over_run") ? tail_line(tail) : "";
+  if (!it->is_array() || it->empty()) return "";
   const json& o = it->front();  // worst first
   if (!o.is_object() || !o.value("value_ns", json()).is_number()) return "";
   return "why: the worst (" + tail::format_ns(o["value_ns"].get<std::uint64_t>()) + ", request " +

@@ -214,6 +214,12 @@ std::string format_ns(std::uint64_t ns) {
   return buf;
 }
 
+std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns, std::uint64_t to_ns,
+                                      std::uint64_t excess_ns, const std::string& host,
+                                      const std::vector<std::string>& own_comms) {
+  return host_evidence(w, cpu, Span{from_ns, to_ns}, excess_ns, host, own_comms, baseline(w, cpu), "");
+}
+
 Attribution attribute(const AttributionInput& in) {
   Attribution out;
   if (in.client == nullptr) return out;

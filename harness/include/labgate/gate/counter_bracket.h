@@ -40,6 +40,11 @@ struct NoiseWatch {
 std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
                                         const std::optional<NoiseWatch>& watch = std::nullopt);
 
+/// The watch alone, for a channel of its own (beside an external tool): /bin/sh
+/// resolves "all" CPUs as bracketed_argv() does, then execs the watch, which
+/// prints its document when its duration ends or it is stopped (SIGTERM).
+std::vector<std::string> watch_argv(const NoiseWatch& watch);
+
 /// The program inside a bracketed_argv() command, nullopt for any other argv
 /// (what a fake host needs to answer it as the shell would).
 std::optional<std::vector<std::string>> bracketed_program(const std::vector<std::string>& argv);

@@ -40,16 +40,13 @@ struct TailSide {
 nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
                             std::optional<int> server_cpu);
 
-/// run.json's "tail" of a netperf, sockperf or iperf3 round-trip case: the
-/// noise watch does not run beside them, and how far their output could be
-/// joined with it, said plainly ({"why_not": ...}) instead of silence.
-nlohmann::json tool_tail(profile::Tool tool);
-
 /// The one line the console and JUnit show: "why: <top cause>" ("" without one).
 std::string tail_line(const nlohmann::json& tail);
 
 /// What a failing max carries: the worst outlier's own cause, "why: the worst
-/// (204 ms, request 812): <its first evidence>" or "...: unexplained" ("" without outliers).
+/// (204 ms, request 812): <its first evidence>" or "...: unexplained"; a tool's
+/// case, which keeps no outliers, its run's top line (tail_line: it says how
+/// far the tool's output goes); "" without either.
 std::string worst_line(const nlohmann::json& tail);
 
 }  // namespace labgate::gate
