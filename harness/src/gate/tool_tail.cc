@@ -61,11 +61,16 @@ std::optional<std::uint64_t> excess_of(const profile::TestSpec& spec, const meas
 }
 
 /// One side's watch read and placed on its host's clock; `why_not` set when it cannot be.
-tail::RunHost run_host(const ToolWatchSide& s, const tools::ToolRun& t, std::optional<tail::WatchOutput>& w) {
+tail::RunHost run_host(const profile::TestSpec& spec, const ToolWatchSide& s, const tools::ToolRun& t,
+                       std::optional<tail::WatchOutput>& w) {
   tail::RunHost h;
   h.host = s.host;
   h.role = s.role;
   h.pinned = s.pinned;
+  // netperf's two sides are two programs; the other tools run one on both.
+  if (spec.tool == profile::Tool::kNetperf)
+    for (const std::string& n : tool_comms(spec))
+      if ((n == "netserver") == (s.role == "server")) h.programs.push_back(n);
   if (!s.why_not.empty()) {
     h.why_not = s.why_not;
     return h;
@@ -104,7 +109,7 @@ json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t, co
   in.tool_comms = tool_comms(spec);
   in.excess_ns = excess_of(spec, t.measurement);
   std::optional<tail::WatchOutput> watches[2];
-  in.hosts = {run_host(client, t, watches[0]), run_host(server, t, watches[1])};
+  in.hosts = {run_host(spec, client, t, watches[0]), run_host(spec, server, t, watches[1])};
   if (spec.tool == profile::Tool::kIperf3) {
     // They lie inside the client's run; its start-up and wrap-up are the rest.
     double total = 0;

@@ -40,12 +40,13 @@ std::vector<int> tool_cpus(const RunNoiseInput& in, const RunHost& h, std::strin
     return {*h.pinned};
   }
   const auto [t0, t1] = run_span(h);
+  const std::vector<std::string>& mine = h.programs.empty() ? in.tool_comms : h.programs;
   std::set<int> cpus;
   std::set<std::string> seen;
   for (const WatchWindow& w : h.watch->windows)
     if (!w.tasks.empty() && meets(w.tasks_since, w.t1, t0, t1))
       for (const TaskRun& t : w.tasks)
-        if (is_tool(in, t.comm) && t.ran_ns > 0) {
+        if (std::find(mine.begin(), mine.end(), t.comm) != mine.end() && t.ran_ns > 0) {
           cpus.insert(t.cpu);
           seen.insert(t.comm);
         }

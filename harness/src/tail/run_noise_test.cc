@@ -115,6 +115,13 @@ TEST(RunNoise, UnpinnedTheToolsCpusAreWhereTheWatchSawItRun) {
   const json t = explain_run(in);
   EXPECT_EQ(t["over_run"]["a"]["tool_cpus"], json::array({0, 1})) << "pingpong ran on both CPUs";
   EXPECT_EQ(t["over_run"]["a"]["tool_cpus_from"], "not pinned: where the watch saw pingpong run");
+  // Each side's own programs: the client's CPUs are where the client's ran.
+  in.tool_comms = {"pingpong", "sockperf"};
+  in.hosts[0].programs = {"sockperf"};
+  const json own = explain_run(in);
+  EXPECT_EQ(own["over_run"]["a"]["tool_cpus"], json::array({0})) << "sockperf (pid 14263) ran on CPU 0";
+  EXPECT_EQ(own["over_run"]["a"]["tool_cpus_from"], "not pinned: where the watch saw sockperf run");
+  in.hosts[0].programs.clear();
   in.tool_comms = {"netperf"};
   in.tool = profile::Tool::kNetperf;
   const json none = explain_run(in);

@@ -26,6 +26,10 @@ struct RunHost {
   /// placed within +-align_ns (gate/tool_tail.h says how).
   std::uint64_t from_ns = 0, to_ns = 0, align_ns = 0;
   std::optional<int> pinned;  ///< the CPU the profile pins this side of the tool to
+  /// This side's programs (netperf's client is netperf, its server netserver):
+  /// where the watch saw them run are its CPUs when not pinned. Empty: any of
+  /// RunNoiseInput::tool_comms. (Lab hosts that share one kernel see each other's.)
+  std::vector<std::string> programs{};
 };
 
 /// One interval a tool printed, in the order printed (for iperf3: its bit rate).
@@ -37,7 +41,7 @@ struct ToolInterval {
 struct RunNoiseInput {
   profile::Tool tool = profile::Tool::kNetperf;
   std::vector<RunHost> hosts;          ///< the client's first
-  std::vector<std::string> tool_comms; ///< the tool's own programs: where it ran, never a cause
+  std::vector<std::string> tool_comms; ///< the tool's own programs, either side's: never a cause
   /// A latency tool's max - p50: how long one stall must have lasted to make
   /// its max. nullopt for a throughput tool (iperf3).
   std::optional<std::uint64_t> excess_ns;
