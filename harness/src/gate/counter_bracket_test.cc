@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "labgate/counters/snapshot.h"
 #include "labgate/transport/transport.h"
@@ -87,6 +88,25 @@ TEST(CounterBracket, TheNoiseWatchRunsBesideTheProgramAndItsOutputFollowsTheProg
   EXPECT_NE(b.watch->find("\"cpus\":\"0"), std::string::npos) << *b.watch;
   const std::vector<std::string> program{"/tmp/x/pingpong", "client"};
   EXPECT_EQ(bracketed_program(bracketed_argv(program, NoiseWatch{watch, "2", "9s"})), program);
+}
+
+TEST(CounterBracket, TheWatchOnAChannelOfItsOwnResolvesEveryCpuAndPrintsWhenStopped) {
+  // Beside an external tool: started alone, stopped (SIGTERM to its group) once
+  // the tool has ended; exec'd by the shell, so the watch itself gets the signal.
+  profile::Host h;
+  h.name = "here";
+  h.address = "local";
+  const auto t = transport::make_transport(h);
+  const std::string watch = fake_watch();
+  for (const auto& [cpus, want] : {std::pair<std::string, std::string>{"1,3", "{\"cpus\":\"1,3\"}"},
+                                   std::pair<std::string, std::string>{"", "{\"cpus\":\"0"}}) {
+    auto p = t->start(watch_argv(NoiseWatch{watch, cpus, "30s"}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const transport::RunResult r = p->stop();
+    EXPECT_EQ(r.exit_status, 0) << r.describe() << r.err;
+    EXPECT_EQ(r.out.rfind(want, 0), 0u) << r.out;
+    EXPECT_EQ(r.err.rfind("starting\n", 0), 0u) << r.err;  // then what sh says of the killed sleep
+  }
 }
 
 TEST(CounterBracket, OutputCutShortKeepsWhatArrivedAndSaysWhatIsMissing) {
