@@ -174,10 +174,12 @@ void ToolWatch::stop_one(Running& r) {
 void ToolWatch::stop(CaseRun& run) {
   if (stopped_) return;
   stopped_ = true;
+  // One host on both sides (a loopback case): a file per side.
+  const bool one_host = client_.side.host == server_.side.host;
   for (Running* r : {&client_, &server_}) {
     stop_one(*r);
     if (r->side.result)
-      run.raw_files.emplace_back("watch-" + r->side.host + ".out",
+      run.raw_files.emplace_back("watch-" + r->side.host + (one_host ? "-" + r->side.role : "") + ".out",
                                  r->side.result->out + (r->side.result->err.empty() ? "" : "\n" + r->side.result->err));
   }
 }
