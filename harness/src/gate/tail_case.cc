@@ -116,11 +116,8 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
           {"watch", "ok"}, {"cpus", watches[i]->cpus}, {"windows", watches[i]->windows.size()}};
       // Its ring keeps the last --keep windows (60 s at 10 ms): a longer test's
       // early outliers were not watched, and are unexplained for that reason.
-      if (watches[i]->windows_not_kept > 0 && !watches[i]->windows.empty())
-        limits.push_back("host " + sides[i]->host + ": noise watch: only its last " +
-                         tail::format_ns(watches[i]->windows.back().t1 - watches[i]->windows.front().t0) +
-                         " were kept (" + std::to_string(watches[i]->windows_not_kept) +
-                         " earlier windows not kept): outliers before that are unexplained");
+      if (std::string l = tail::kept_limit(*watches[i], "outliers before that are unexplained"); !l.empty())
+        limits.push_back(l);
     } else {
       hosts[sides[i]->host] = {{"watch", "not available: " + why}};
       limits.push_back("host " + sides[i]->host + ": noise watch: not available: " + why);

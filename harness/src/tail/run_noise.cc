@@ -168,17 +168,13 @@ void run_causes(const CpuRun& r, const RunHost& h, int user_hz, std::uint64_t le
                     r.cpu}});
 }
 
-/// What a host's watch could not show, as limits of that host.
-void watch_limits(const RunHost& h, std::vector<std::string>& limits) {
+/// What a host's watch could not show, as limits of that host, and whether
+/// its ring still held the run's start.
+void run_limits(const RunHost& h, std::vector<std::string>& limits) {
   const WatchOutput& w = *h.watch;
-  const std::pair<const char*, const std::string*> sources[] = {
-      {"SMI", &w.smi_source}, {"softirqs", &w.softirq_source}, {"tasks", &w.task_source}};
-  for (const auto& [what, s] : sources)
-    if (s->rfind("not available", 0) == 0) limits.push_back("host " + h.host + ": " + what + ": " + *s);
-  if (w.windows_not_kept > 0 && !w.windows.empty() && w.windows.front().t0 > run_span(h).first)
-    limits.push_back("host " + h.host + ": noise watch: only its last " +
-                     format_ns(w.windows.back().t1 - w.windows.front().t0) + " were kept (" +
-                     std::to_string(w.windows_not_kept) + " earlier windows not kept): the run's start was not watched");
+  watch_limits(&w, h.host, limits);
+  if (!w.windows.empty() && w.windows.front().t0 > run_span(h).first)
+    if (std::string l = kept_limit(w, "the run's start was not watched"); !l.empty()) limits.push_back(l);
 }
 
 std::string seconds_text(double s) {
@@ -275,7 +271,7 @@ json explain_run(const RunNoiseInput& in) {
       limits.push_back("host " + h.host + ": noise watch: not available: " + h.why_not);
       continue;
     }
-    watch_limits(h, limits);
+    run_limits(h, limits);
     std::string from;
     cpus[i] = tool_cpus(in, h, from);
     const std::uint64_t span = h.to_ns - std::min(h.to_ns, h.from_ns);

@@ -108,6 +108,18 @@ TEST(RunNoise, AHostWithoutItsWatchIsALimitAndNothingIsMadeUpForIt) {
   for (const json& c : t["causes"]) EXPECT_NE(c["host"], "b");
 }
 
+TEST(RunNoise, ARunLongerThanTheWatchsRingSaysItsStartWasNotWatched) {
+  Recorded r;
+  r.a.windows_not_kept = 7;
+  RunNoiseInput in = r.input(200000000);
+  in.hosts[0].from_ns = r.t0 - 1000000000;  // a second before the first kept window
+  EXPECT_THAT(explain_run(in)["limits"].dump(),
+              HasSubstr("host a: noise watch: only its last 3490.2 ms were kept (7 earlier windows not kept): the "
+                        "run's start was not watched"));
+  in.hosts[0].from_ns = r.t0 + 300000000;  // all of it kept
+  EXPECT_THAT(explain_run(in)["limits"].dump(), Not(HasSubstr("were kept")));
+}
+
 TEST(RunNoise, UnpinnedTheToolsCpusAreWhereTheWatchSawItRun) {
   const Recorded r;
   RunNoiseInput in = r.input(200000000);

@@ -68,6 +68,14 @@ struct Attribution {
 
 Attribution attribute(const AttributionInput& in);
 
+/// What a host's watch could not show, as limits of that host ("host a: SMI:
+/// not available: ..."); "host a: no noise watch output" without one.
+void watch_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits);
+
+/// "host a: noise watch: only its last 60.0 s were kept (7 earlier windows not
+/// kept): <then>" when its ring dropped its oldest windows, else "".
+std::string kept_limit(const WatchOutput& w, const std::string& then);
+
 /// What `w` shows on `cpu` during [from_ns, to_ns] beyond that CPU's routine
 /// (its counters' mean per window over the whole watch): another task that ran
 /// at least a quarter of `excess_ns` (and 10 us), an interrupt or softirq burst,
