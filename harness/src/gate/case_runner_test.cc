@@ -116,9 +116,10 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   // The watch ran on every CPU of each host (not pinned), on a channel of its own, before the server.
   const auto& sent_b = lab_.host("b").sent;
   const auto watch_at = std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) {
-    return a.size() == 7 && a[4] == "$RUN/watch" && a[5] == "all";
+    return a.size() == 8 && a[4] == "$RUN/watch" && a[5] == "all";
   });
   ASSERT_NE(watch_at, sent_b.end());
+  EXPECT_EQ((*watch_at)[7], "30ms") << "a 120 s run: windows long enough that the ring holds it";
   EXPECT_LT(watch_at - sent_b.begin(),
             std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) { return a[0] == "sockperf"; }) -
                 sent_b.begin());

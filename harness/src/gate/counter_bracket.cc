@@ -70,8 +70,9 @@ std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
 
 std::vector<std::string> watch_argv(const NoiseWatch& watch) {
   // exec: the watch is the process the transport stops (SIGTERM), so it prints its document.
-  return transport::sh_argv(with_cpus("lc=$2; %CPUS%exec \"$1\" --cpus \"$lc\" --duration \"$3\""),
-                            {watch.binary, watch.cpus.empty() ? "all" : watch.cpus, watch.duration});
+  return transport::sh_argv(
+      with_cpus("lc=$2; %CPUS%exec \"$1\" --cpus \"$lc\" --duration \"$3\" --interval \"$4\""),
+      {watch.binary, watch.cpus.empty() ? "all" : watch.cpus, watch.duration, watch.interval});
 }
 
 std::optional<std::vector<std::string>> bracketed_program(const std::vector<std::string>& argv) {

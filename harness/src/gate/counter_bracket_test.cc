@@ -107,6 +107,11 @@ TEST(CounterBracket, TheWatchOnAChannelOfItsOwnResolvesEveryCpuAndPrintsWhenStop
     EXPECT_EQ(r.out.rfind(want, 0), 0u) << r.out;
     EXPECT_EQ(r.err.rfind("starting\n", 0), 0u) << r.err;  // then what sh says of the killed sleep
   }
+  // Its window is the caller's (longer for a long tool run): the watch's 4th word.
+  const auto argv = watch_argv(NoiseWatch{watch, "1", "30s", "20ms"});
+  EXPECT_EQ(std::vector<std::string>(argv.end() - 4, argv.end()),
+            (std::vector<std::string>{watch, "1", "30s", "20ms"}));
+  EXPECT_NE(argv[2].find("--interval \"$4\""), std::string::npos) << argv[2];
 }
 
 TEST(CounterBracket, OutputCutShortKeepsWhatArrivedAndSaysWhatIsMissing) {

@@ -102,6 +102,16 @@ tail::RunHost run_host(const profile::TestSpec& spec, const ToolWatchSide& s, co
 
 }  // namespace
 
+std::string watch_interval(std::chrono::nanoseconds run) {
+  // The watch keeps its last 6000 windows (probes/watch/SCHEMA.md): 10 ms
+  // windows hold a minute; a longer run (and 10 s for the tool's start-up and
+  // wrap-up) gets windows of whole 10 ms, as few as hold all of it.
+  constexpr std::int64_t kKept = 6000, kStepMs = 10;
+  const std::int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(run + 10s).count();
+  const std::int64_t per = (ms + kKept - 1) / kKept;
+  return std::to_string(std::max<std::int64_t>(1, (per + kStepMs - 1) / kStepMs) * kStepMs) + "ms";
+}
+
 json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t, const ToolWatchSide& client,
                       const ToolWatchSide& server) {
   tail::RunNoiseInput in;
@@ -141,7 +151,8 @@ ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c) {
   for (Running* r : {&server_, &client_}) {
     try {
       const NoiseWatch w{session.probe(r->side.host, "watch"),
-                         r->side.pinned ? std::to_string(*r->side.pinned) : "", backstop};
+                         r->side.pinned ? std::to_string(*r->side.pinned) : "", backstop,
+                         watch_interval(c.spec->warmup + c.spec->duration)};
       r->process = session.deployment(r->side.host).start(watch_argv(w));
     } catch (const std::exception& e) {
       r->side.why_not = std::string("the watch could not be started: ") + e.what();

@@ -114,6 +114,14 @@ TEST(ToolTail, IperfsRecordedIntervalsAreJoinedAndTheSlackIsItsStartUpAndWrapUp)
   EXPECT_THAT(t["join"].get<std::string>(), HasSubstr("per interval"));
 }
 
+TEST(ToolTail, ALongRunGetsLongerWindowsSoTheWatchsRingHoldsAllOfIt) {
+  EXPECT_EQ(watch_interval(3s), "10ms");
+  EXPECT_EQ(watch_interval(50s), "10ms");  // 60 s with its start-up: 6000 windows of 10 ms
+  EXPECT_EQ(watch_interval(51s), "20ms");
+  EXPECT_EQ(watch_interval(100s), "20ms");
+  EXPECT_EQ(watch_interval(std::chrono::hours(6)), "3610ms");
+}
+
 TEST(ToolTail, AFailingMaxOfAToolCarriesTheRunsTopLine) {
   results::TestRecord rec;
   rec.verdict = results::TestVerdict::kFail;

@@ -25,6 +25,9 @@ struct NoiseWatch {
   std::string binary;    ///< the deployed watch probe
   std::string cpus;      ///< "2" or "2,3"; empty: every CPU of the host (the first 16)
   std::string duration;  ///< its own deadline, a backstop ("90s")
+  /// Its window (watch_argv only): a long run gets longer windows, so its ring
+  /// of 6000 still holds all of it in the same memory.
+  std::string interval = "10ms";
 };
 
 /// /bin/sh -c SCRIPT labgate-sh ARGV...: prints counters::snapshot_command()'s output (its

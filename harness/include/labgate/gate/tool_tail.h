@@ -37,6 +37,11 @@ struct ToolWatchSide {
   std::chrono::steady_clock::time_point stop_sent{}, stop_done{};
 };
 
+/// The watch's window for a tool run of `run` (warm-up and duration): 10 ms
+/// while its ring of 6000 holds the run, else the least whole 10 ms that does
+/// ("20ms" for 100 s), so a long run is watched from its start in the same memory.
+std::string watch_interval(std::chrono::nanoseconds run);
+
 /// run.json's "tail" of a tool case from both sides' watches (client first)
 /// and the tool's run. Pure; an unusable watch is a limit of its host.
 nlohmann::json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t,
