@@ -218,6 +218,7 @@ json worst_interval(const RunNoiseInput& in, const std::vector<std::vector<int>>
     const std::uint64_t back = after_ns + len + in.slack_ns + h.align_ns;
     const std::uint64_t from = h.to_ns - std::min(h.to_ns, back), to = h.to_ns - std::min(h.to_ns, after_ns) + h.align_ns;
     joined[h.host] = {{"from_ns", from}, {"to_ns", to}};
+    if (excess == 0) continue;  // as fast as the rest: nothing to account for
     for (int cpu : cpus[i])
       for (const Evidence& e : window_evidence(*h.watch, cpu, from, to, excess, h.host, own))
         evidence.push_back(evidence_json(e));
@@ -226,6 +227,8 @@ json worst_interval(const RunNoiseInput& in, const std::vector<std::vector<int>>
   j["evidence"] = evidence;
   if (!evidence.empty())
     j["cause"] = evidence.front()["text"];
+  else if (excess == 0)
+    j["cause"] = "none: no slower than the median";
   else if (joined.size() == in.hosts.size())
     j["cause"] = "nothing on the hosts beyond their routine";
   else
@@ -307,8 +310,12 @@ json explain_run(const RunNoiseInput& in) {
   for (std::size_t i = 0; i < in.hosts.size(); ++i)
     if (in.hosts[i].watch && cpus[i].empty()) unknown = in.hosts[i].host;
   if (!causes.empty()) {
-    j["top"] = "over the whole run (" + tool + " gives no moment for its " +
-               (in.excess_ns ? std::string("max") : std::string("figures")) + "): " + causes.front().second.text;
+    // What the run-level cause stands for: the tool's max has no moment; a
+    // stream's worst interval did (when it had intervals) and showed nothing.
+    const std::string why = !in.intervals.empty() ? "its worst interval showed nothing beyond the routine"
+                            : in.excess_ns        ? tool + " gives no moment for its max"
+                                                  : tool + " gives no moment for its figures";
+    j["top"] = "over the whole run (" + why + "): " + causes.front().second.text;
   } else if (!all_watched || in.hosts.empty()) {
     j["top"] = "unexplained: the noise watch did not see every host of the run";
   } else if (!unknown.empty()) {

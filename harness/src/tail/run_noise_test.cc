@@ -167,6 +167,14 @@ TEST(RunNoise, IperfsWorstIntervalIsJoinedWithTheWindowsOfItsSpan) {
     EXPECT_EQ(t["top"].get<std::string>().rfind("worst interval (2 s to 3 s: 4Gbit/s, median 9Gbit/s): ", 0), 0u)
         << t["top"];
   }
+  // An interval no slower than the rest: the run's causes lead, saying the interval showed nothing.
+  in.intervals = {{1.0, 9e9}, {1.0, 9e9}};
+  const json flat = explain_run(in);
+  EXPECT_EQ(flat["worst_interval"]["short_of_median_s"], 0.0);
+  EXPECT_TRUE(flat["worst_interval"]["evidence"].empty()) << "no time short: nothing to account for";
+  EXPECT_THAT(flat["top"].get<std::string>(),
+              ::testing::StartsWith("over the whole run (its worst interval showed nothing beyond the routine): "));
+  EXPECT_THAT(flat["limits"].dump(), HasSubstr("no interval stands out"));
   // A throughput tool: a task is named over the run from 1 % of it.
   EXPECT_THAT(texts(t["causes"]), Not(HasSubstr("enough for the max")));
 }
