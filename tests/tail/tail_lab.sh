@@ -41,20 +41,20 @@ e2e_work "$bin" "tail-$case_name"
 pair=${TAIL_LAB_PAIR:-23}
 ns_a=lg$pair-a ns_b=lg$pair-b
 fail() { echo "FAIL: $*" >&2; exit 1; }
-impair() { bash "$src/ci/impair" --pair $pair --wire "$bin/labgate-wire" "$@"; }
+impair() { bash "$src/ci/impair" --pair "$pair" --wire "$bin/labgate-wire" "$@"; }
 cleanup() {
   local rc=$?
   [ -n "${hog:-}" ] && kill "$hog" 2>/dev/null
   [ -n "${flood:-}" ] && kill "$flood" 2>/dev/null
   [ -n "${rps:-}" ] && rps_cpus 0
   [ -n "${impaired:-}" ] && impair clear >/dev/null 2>&1
-  if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair $pair >/dev/null 2>&1; fi
+  if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair "$pair" >/dev/null 2>&1; fi
   e2e_work_done $rc
 }
 trap cleanup EXIT
 cd "$src"
-if ! ci/lab status --pair $pair >/dev/null 2>&1; then
-  timeout 180 ci/lab up --pair $pair >"$work/lab.out" 2>&1 || { cat "$work/lab.out"; fail "ci/lab up --pair $pair"; }
+if ! ci/lab status --pair "$pair" >/dev/null 2>&1; then
+  timeout 180 ci/lab up --pair "$pair" >"$work/lab.out" 2>&1 || { cat "$work/lab.out"; fail "ci/lab up --pair $pair"; }
   brought_up=1
 fi
 # shellcheck source=../lab_pair_profile.sh

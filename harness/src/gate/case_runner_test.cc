@@ -86,7 +86,8 @@ const char* kUdpBound =
 void script_watch(lt::FakeLab& lab) {
   const std::vector<std::string> sh = watch_argv(NoiseWatch{"w", "", "1s"});
   for (const char* h : {"a", "b"})
-    lab.host(h).on({sh[0], sh[1], sh[2]}, FakeTransport::ok(lt::testdata("harness/src/tail/testdata/hog_watch.json")));
+    lab.host(h).on({sh[0], sh[1], sh[2]},
+                   FakeTransport::ok(lt::testdata("harness/src/tail/testdata/hog_watch.json")));
 }
 
 TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
@@ -120,9 +121,9 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   });
   ASSERT_NE(watch_at, sent_b.end());
   EXPECT_EQ((*watch_at)[7], "30ms") << "a 120 s run: windows long enough that the ring holds it";
-  EXPECT_LT(watch_at - sent_b.begin(),
-            std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) { return a[0] == "sockperf"; }) -
-                sent_b.begin());
+  EXPECT_LT(watch_at - sent_b.begin(), std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) {
+                                         return a[0] == "sockperf";
+                                       }) - sent_b.begin());
   // Its tail: both hosts watched over the run, and how far sockperf's output goes.
   EXPECT_EQ(r.tail["over_run"]["a"]["watch"], "ok") << r.tail.dump();
   EXPECT_EQ(r.tail["over_run"]["b"]["watch"], "ok");

@@ -17,12 +17,14 @@ constexpr const char* kScriptTail =
     "printf '\\037labgate-counters-end %d\\n' $?; "
     "if [ $s -gt 128 ] && [ $s -lt 160 ]; then kill -$((s-128)) $$; fi; exit $s";
 
-// The watch's three words come first ($1 binary, $2 CPUs or "all", $3 duration).
-// "all" is every CPU /proc/stat lists (the watch takes 16). Its output waits in
-// a file beside it ($$: one per shell) so it never mixes with the program's.
+// Sets $lc from $lc: "all" is every CPU /proc/stat lists (the watch takes 16).
 constexpr const char* kWatchCpus =
-    "if [ \"$lc\" = all ]; then lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
+    "if [ \"$lc\" = all ]; then "
+    "lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
     "lc=${lc%,}; fi; ";
+// The watch's three words come first ($1 binary, $2 CPUs or "all", $3 duration).
+// Its output waits in a file beside it ($$: one per shell) so it never mixes
+// with the program's.
 constexpr const char* kWatchStart =
     "lw=$1; lc=$2; ld=$3; shift 3; %CPUS%"
     "lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";

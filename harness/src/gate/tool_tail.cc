@@ -21,8 +21,9 @@ using namespace std::chrono_literals;
 namespace {
 
 std::uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-  return b > a ? static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count())
-               : 0;
+  return b > a
+             ? static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count())
+             : 0;
 }
 
 /// The names the tool's processes run under (a task's comm: at most 15 bytes):
@@ -84,7 +85,8 @@ tail::RunHost run_host(const profile::TestSpec& spec, const ToolWatchSide& s, co
   } catch (const std::invalid_argument& e) {
     std::string err = s.result->err.substr(0, 300);
     while (!err.empty() && err.back() == '\n') err.pop_back();
-    h.why_not = std::string(e.what()) + " (it " + s.result->describe() + (err.empty() ? "" : ": " + err) + ")";
+    h.why_not =
+        std::string(e.what()) + " (it " + s.result->describe() + (err.empty() ? "" : ": " + err) + ")";
     return h;
   }
   if (w->windows.empty()) {
@@ -190,8 +192,9 @@ void ToolWatch::stop(CaseRun& run) {
   for (Running* r : {&client_, &server_}) {
     stop_one(*r);
     if (r->side.result)
-      run.raw_files.emplace_back("watch-" + r->side.host + (one_host ? "-" + r->side.role : "") + ".out",
-                                 r->side.result->out + (r->side.result->err.empty() ? "" : "\n" + r->side.result->err));
+      run.raw_files.emplace_back(
+          "watch-" + r->side.host + (one_host ? "-" + r->side.role : "") + ".out",
+          r->side.result->out + (r->side.result->err.empty() ? "" : "\n" + r->side.result->err));
   }
 }
 

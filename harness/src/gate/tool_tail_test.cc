@@ -8,14 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "../tail/tail_test_util.h"
-#include "labgate/gate/records.h"
 #include "gate/fake_lab_test_util.h"
+#include "labgate/gate/records.h"
 
 namespace labgate::gate {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
+using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
@@ -58,7 +58,8 @@ struct RecordedToolRun {
 
 TEST(ToolTail, TheRunIsPlacedOnEachHostsClockFromTheWatchsStop) {
   const RecordedToolRun r;
-  const json t = explain_tool_run(spec_of(profile::Tool::kSockperf, profile::TestKind::kUdpRr), r.tool, r.a, r.b);
+  const json t =
+      explain_tool_run(spec_of(profile::Tool::kSockperf, profile::TestKind::kUdpRr), r.tool, r.a, r.b);
   const tail::WatchOutput w = tail::parse_watch(tail::testdata("hog_watch.json"), "a");
   const std::uint64_t end = w.windows.back().t1;
   const json& a = t["over_run"]["a"];
@@ -87,7 +88,8 @@ TEST(ToolTail, AWatchThatSaidNothingUsableIsALimitOfItsHost) {
   EXPECT_THAT(b, HasSubstr("watch: --cpus: '9' is not a list of CPUs"));
   EXPECT_THAT(t["limits"].dump(), HasSubstr("host b: noise watch: not available"));
   for (const json& c : t["causes"]) EXPECT_NE(c["host"], "b");
-  EXPECT_THAT(t["top"].get<std::string>(), ::testing::StartsWith("over the whole run (netperf gives no moment"))
+  EXPECT_THAT(t["top"].get<std::string>(),
+              ::testing::StartsWith("over the whole run (netperf gives no moment"))
       << "host a's causes stand with their evidence";
   r.a.result.reset();
   r.a.why_not = "the watch could not be started: host a: no space";
@@ -101,7 +103,8 @@ TEST(ToolTail, IperfsRecordedIntervalsAreJoinedAndTheSlackIsItsStartUpAndWrapUp)
   RecordedToolRun r;
   r.tool.client.out = gate::testing::testdata("tests/fixtures/tools/iperf3/iperf312-tcp-j.json");
   r.tool.measurement = {};
-  const json t = explain_tool_run(spec_of(profile::Tool::kIperf3, profile::TestKind::kTcpStream), r.tool, r.a, r.b);
+  const json t =
+      explain_tool_run(spec_of(profile::Tool::kIperf3, profile::TestKind::kTcpStream), r.tool, r.a, r.b);
   const json& w = t["worst_interval"];
   // 6.53 and 7.99 Gbit/s over 1.000032 s and 1.000510 s: the first is the worst.
   EXPECT_EQ(w["index"], 0);
@@ -127,8 +130,9 @@ TEST(ToolTail, AFailingMaxOfAToolCarriesTheRunsTopLine) {
   rec.verdict = results::TestVerdict::kFail;
   rec.budget = {results::BudgetLine{"max", 412000.0, 200000, "ns", -1.06, false, "exceeds the budget"}};
   rec.failure = "max = 412 us exceeds the budget of 200 us by 212 us";
-  const json tail = {{"top", "over the whole run (netperf gives no moment for its max): tailhog (pid 7) ran 600 ms"},
-                     {"over_run", json::object()}};
+  const json tail = {
+      {"top", "over the whole run (netperf gives no moment for its max): tailhog (pid 7) ran 600 ms"},
+      {"over_run", json::object()}};
   add_tail(rec, tail);
   EXPECT_EQ(rec.failure,
             "max = 412 us exceeds the budget of 200 us by 212 us; why: over the whole run (netperf gives no "

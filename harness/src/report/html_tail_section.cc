@@ -24,13 +24,15 @@ double number_at(const json& j, const char* key) {
 /// A tool's case (no outliers of its own): the join's depth, each host's watch
 /// over the run on the tool's CPUs, the causes named with their evidence.
 std::string tool_tail_section(const json& tail) {
-  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" + html_escape(str(tail, "top")) +
-                  "</p><p class=\"meta\">" + html_escape(str(tail, "join")) + "</p>";
+  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
+                  html_escape(str(tail, "top")) + "</p><p class=\"meta\">" + html_escape(str(tail, "join")) +
+                  "</p>";
   s += "<table class=\"params\"><tr><th>Host</th><th>CPU</th><th>Over the run</th></tr>";
   for (const auto& [host, h] : tail["over_run"].items()) {
     const auto cpus = h.find("cpus");
     if (cpus == h.end() || !cpus->is_array()) {
-      s += "<tr><td>" + html_escape(host) + "</td><td></td><td>" + html_escape(str(h, "watch")) + "</td></tr>";
+      s +=
+          "<tr><td>" + html_escape(host) + "</td><td></td><td>" + html_escape(str(h, "watch")) + "</td></tr>";
       continue;
     }
     for (const json& c : *cpus) {

@@ -205,8 +205,9 @@ std::string format_ns(std::uint64_t ns) {
 
 std::string kept_limit(const WatchOutput& w, const std::string& then) {
   if (w.windows_not_kept == 0 || w.windows.empty()) return "";
-  return "host " + w.host + ": noise watch: only its last " + format_ns(w.windows.back().t1 - w.windows.front().t0) +
-         " were kept (" + std::to_string(w.windows_not_kept) + " earlier windows not kept): " + then;
+  return "host " + w.host + ": noise watch: only its last " +
+         format_ns(w.windows.back().t1 - w.windows.front().t0) + " were kept (" +
+         std::to_string(w.windows_not_kept) + " earlier windows not kept): " + then;
 }
 
 void watch_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits) {
@@ -220,8 +221,8 @@ void watch_limits(const WatchOutput* w, const std::string& host, std::vector<std
     if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *s);
 }
 
-std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns, std::uint64_t to_ns,
-                                      std::uint64_t excess_ns, const std::string& host,
+std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns,
+                                      std::uint64_t to_ns, std::uint64_t excess_ns, const std::string& host,
                                       const std::vector<std::string>& own_comms) {
   return host_evidence(w, cpu, Span{from_ns, to_ns}, excess_ns, host, own_comms, baseline(w, cpu), "");
 }

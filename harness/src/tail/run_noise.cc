@@ -52,8 +52,8 @@ std::vector<int> tool_cpus(const RunNoiseInput& in, const RunHost& h, std::strin
         }
   std::string names;
   for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
-  from = cpus.empty() ? "not known: not pinned, and the watch saw no " + std::string(profile::to_string(in.tool)) +
-                            " process run on the CPUs it watched"
+  from = cpus.empty() ? "not known: not pinned, and the watch saw no " +
+                            std::string(profile::to_string(in.tool)) + " process run on the CPUs it watched"
                       : "not pinned: where the watch saw " + names + " run";
   return {cpus.begin(), cpus.end()};
 }
@@ -110,7 +110,8 @@ json top_counts(const std::map<std::string, std::uint64_t>& m, std::size_t n) {
     if (c > 0) v.emplace_back(c, name);
   std::sort(v.rbegin(), v.rend());
   json out = json::array();
-  for (std::size_t i = 0; i < v.size() && i < n; ++i) out.push_back({{"name", v[i].second}, {"count", v[i].first}});
+  for (std::size_t i = 0; i < v.size() && i < n; ++i)
+    out.push_back({{"name", v[i].second}, {"count", v[i].first}});
   return out;
 }
 
@@ -127,7 +128,9 @@ json cpu_json(const CpuRun& r, int user_hz) {
     if (tasks.size() == 5) break;
     tasks.push_back({{"pid", pid}, {"comm", comm}, {"ran_ns", ns}});
   }
-  const auto ms = [&](std::uint64_t j) { return static_cast<double>(j) * 1000.0 / (user_hz > 0 ? user_hz : 100); };
+  const auto ms = [&](std::uint64_t j) {
+    return static_cast<double>(j) * 1000.0 / (user_hz > 0 ? user_hz : 100);
+  };
   return {{"cpu", r.cpu},
           {"irq_ms", ms(r.irq_j)},
           {"softirq_ms", ms(r.soft_j)},
@@ -164,8 +167,8 @@ void run_causes(const CpuRun& r, const RunHost& h, int user_hz, std::uint64_t le
                     "steal " + ms_of(r.steal_j, user_hz) + " (hypervisor) over the run on " + where, r.cpu}});
   if (r.smi > 0)
     out.push_back({0,
-                   {"smi", h.host, "SMI on " + where, "SMI +" + std::to_string(r.smi) + " over the run on " + where,
-                    r.cpu}});
+                   {"smi", h.host, "SMI on " + where,
+                    "SMI +" + std::to_string(r.smi) + " over the run on " + where, r.cpu}});
 }
 
 /// What a host's watch could not show, as limits of that host, and whether
@@ -214,9 +217,11 @@ json worst_interval(const RunNoiseInput& in, const std::vector<std::vector<int>>
     if (!h.watch) continue;
     // It ended `after` seconds before the last interval did, which ended at
     // most slack before the tool's exit (to_ns).
-    const auto after_ns = static_cast<std::uint64_t>(after * 1e9), len = static_cast<std::uint64_t>(w.seconds * 1e9);
+    const auto after_ns = static_cast<std::uint64_t>(after * 1e9),
+               len = static_cast<std::uint64_t>(w.seconds * 1e9);
     const std::uint64_t back = after_ns + len + in.slack_ns + h.align_ns;
-    const std::uint64_t from = h.to_ns - std::min(h.to_ns, back), to = h.to_ns - std::min(h.to_ns, after_ns) + h.align_ns;
+    const std::uint64_t from = h.to_ns - std::min(h.to_ns, back),
+                        to = h.to_ns - std::min(h.to_ns, after_ns) + h.align_ns;
     joined[h.host] = {{"from_ns", from}, {"to_ns", to}};
     if (excess == 0) continue;  // as fast as the rest: nothing to account for
     for (int cpu : cpus[i])
@@ -295,17 +300,16 @@ json explain_run(const RunNoiseInput& in) {
       if (!cpus[i].empty()) run_causes(r, h, h.watch->user_hz, least, span, enough, causes);
     }
     if (cpus[i].empty()) limits.push_back("host " + h.host + ": the " + h.role + "'s CPUs: " + from);
-    over[h.host] = {{"role", h.role},        {"watch", "ok"},      {"from_ns", h.from_ns}, {"to_ns", h.to_ns},
-                    {"align_ns", h.align_ns}, {"windows", windows}, {"tool_cpus", cpus[i]}, {"tool_cpus_from", from},
-                    {"cpus", per_cpu}};
+    over[h.host] = {{"role", h.role},       {"watch", "ok"},          {"from_ns", h.from_ns},
+                    {"to_ns", h.to_ns},     {"align_ns", h.align_ns}, {"windows", windows},
+                    {"tool_cpus", cpus[i]}, {"tool_cpus_from", from}, {"cpus", per_cpu}};
   }
   // Longest-running task first, then steal and SMIs in host order.
-  std::stable_sort(causes.begin(), causes.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
   json cause_list = json::array();
   for (const auto& [ns, e] : causes) cause_list.push_back(evidence_json(e));
-  json j = {{"join", join_depth(in.tool, !in.intervals.empty())},
-            {"over_run", over},
-            {"causes", cause_list}};
+  json j = {{"join", join_depth(in.tool, !in.intervals.empty())}, {"over_run", over}, {"causes", cause_list}};
   std::string unknown;  // a host whose tool CPUs are not known: none of its tasks was judged
   for (std::size_t i = 0; i < in.hosts.size(); ++i)
     if (in.hosts[i].watch && cpus[i].empty()) unknown = in.hosts[i].host;
@@ -337,8 +341,9 @@ json explain_run(const RunNoiseInput& in) {
                  "): " + w["cause"].get<std::string>();
     j["worst_interval"] = w;
   }
-  limits.push_back("interrupts and softirqs over the whole run are figures only: with no moment to compare, "
-                   "a burst cannot be told from routine");
+  limits.push_back(
+      "interrupts and softirqs over the whole run are figures only: with no moment to compare, "
+      "a burst cannot be told from routine");
   j["limits"] = limits;
   return j;
 }

@@ -12,9 +12,9 @@
 namespace labgate::tail {
 namespace {
 
+using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using nlohmann::json;
 
 struct Recorded {
   WatchOutput a = parse_watch(testdata("hog_watch.json"), "a");
@@ -44,8 +44,9 @@ TEST(RunNoise, TheHogOnTheClientsCpuIsNamedWithItsRunTimeAndTheToolNever) {
   const json t = explain_run(r.input(200000000));
   EXPECT_THAT(t["join"].get<std::string>(), HasSubstr("whole run only: sockperf prints percentiles"));
   const std::string all = texts(t["causes"]);
-  EXPECT_THAT(all, ::testing::ContainsRegex("tailhog \\(pid 14260\\) ran 429.1 ms of the run's 3000.0 ms on CPU 1 "
-                                            "of host a, the client's CPU \\(enough for the max's 200.0 ms"));
+  EXPECT_THAT(all,
+              ::testing::ContainsRegex("tailhog \\(pid 14260\\) ran 429.1 ms of the run's 3000.0 ms on CPU 1 "
+                                       "of host a, the client's CPU \\(enough for the max's 200.0 ms"));
   EXPECT_THAT(all, Not(HasSubstr("pingpong"))) << "the tool itself is never a cause";
   EXPECT_THAT(all, Not(HasSubstr("watch (pid")));
   for (const json& c : t["causes"])
@@ -89,9 +90,10 @@ TEST(RunNoise, NoTaskAsLongAsTheExcessAndNoStealIsNothingOnTheHosts) {
   in.hosts[1].watch = &r.b;
   const json t = explain_run(in);
   EXPECT_TRUE(t["causes"].empty()) << t["causes"].dump();
-  EXPECT_EQ(t["top"],
-            "nothing on the hosts over the run: no other task ran as long as the max's 5000.0 ms over the p50 on "
-            "sockperf's CPUs, no steal, no SMI");
+  EXPECT_EQ(
+      t["top"],
+      "nothing on the hosts over the run: no other task ran as long as the max's 5000.0 ms over the p50 on "
+      "sockperf's CPUs, no steal, no SMI");
 }
 
 TEST(RunNoise, AHostWithoutItsWatchIsALimitAndNothingIsMadeUpForIt) {
@@ -103,7 +105,8 @@ TEST(RunNoise, AHostWithoutItsWatchIsALimitAndNothingIsMadeUpForIt) {
     for (CpuTick& c : w.cpu) c.steal_jiffies = 0;
   const json t = explain_run(in);
   EXPECT_EQ(t["over_run"]["b"]["watch"], "not available: the watch could not be started: host b: no space");
-  EXPECT_THAT(t["limits"].dump(), HasSubstr("host b: noise watch: not available: the watch could not be started"));
+  EXPECT_THAT(t["limits"].dump(),
+              HasSubstr("host b: noise watch: not available: the watch could not be started"));
   EXPECT_EQ(t["top"], "unexplained: the noise watch did not see every host of the run");
   for (const json& c : t["causes"]) EXPECT_NE(c["host"], "b");
 }
@@ -113,9 +116,10 @@ TEST(RunNoise, ARunLongerThanTheWatchsRingSaysItsStartWasNotWatched) {
   r.a.windows_not_kept = 7;
   RunNoiseInput in = r.input(200000000);
   in.hosts[0].from_ns = r.t0 - 1000000000;  // a second before the first kept window
-  EXPECT_THAT(explain_run(in)["limits"].dump(),
-              HasSubstr("host a: noise watch: only its last 3490.2 ms were kept (7 earlier windows not kept): the "
-                        "run's start was not watched"));
+  EXPECT_THAT(
+      explain_run(in)["limits"].dump(),
+      HasSubstr("host a: noise watch: only its last 3490.2 ms were kept (7 earlier windows not kept): the "
+                "run's start was not watched"));
   in.hosts[0].from_ns = r.t0 + 300000000;  // all of it kept
   EXPECT_THAT(explain_run(in)["limits"].dump(), Not(HasSubstr("were kept")));
 }
@@ -139,9 +143,11 @@ TEST(RunNoise, UnpinnedTheToolsCpusAreWhereTheWatchSawItRun) {
   const json none = explain_run(in);
   EXPECT_TRUE(none["over_run"]["a"]["tool_cpus"].empty());
   EXPECT_EQ(none["over_run"]["a"]["cpus"].size(), 2u) << "every watched CPU, as figures";
-  for (const json& c : none["causes"]) EXPECT_NE(c["host"], "a") << "no task judged where the tool's CPU is unknown";
-  EXPECT_THAT(none["limits"].dump(), HasSubstr("host a: the client's CPUs: not known: not pinned, and the watch "
-                                               "saw no netperf process run"));
+  for (const json& c : none["causes"])
+    EXPECT_NE(c["host"], "a") << "no task judged where the tool's CPU is unknown";
+  EXPECT_THAT(none["limits"].dump(),
+              HasSubstr("host a: the client's CPUs: not known: not pinned, and the watch "
+                        "saw no netperf process run"));
 }
 
 TEST(RunNoise, IperfsWorstIntervalIsJoinedWithTheWindowsOfItsSpan) {
@@ -164,7 +170,8 @@ TEST(RunNoise, IperfsWorstIntervalIsJoinedWithTheWindowsOfItsSpan) {
   for (const json& e : w["evidence"]) EXPECT_FALSE(e["text"].get<std::string>().empty());
   if (!w["evidence"].empty()) {
     EXPECT_EQ(w["cause"], w["evidence"][0]["text"]);
-    EXPECT_EQ(t["top"].get<std::string>().rfind("worst interval (2 s to 3 s: 4Gbit/s, median 9Gbit/s): ", 0), 0u)
+    EXPECT_EQ(t["top"].get<std::string>().rfind("worst interval (2 s to 3 s: 4Gbit/s, median 9Gbit/s): ", 0),
+              0u)
         << t["top"];
   }
   // An interval no slower than the rest: the run's causes lead, saying the interval showed nothing.
@@ -172,8 +179,9 @@ TEST(RunNoise, IperfsWorstIntervalIsJoinedWithTheWindowsOfItsSpan) {
   const json flat = explain_run(in);
   EXPECT_EQ(flat["worst_interval"]["short_of_median_s"], 0.0);
   EXPECT_TRUE(flat["worst_interval"]["evidence"].empty()) << "no time short: nothing to account for";
-  EXPECT_THAT(flat["top"].get<std::string>(),
-              ::testing::StartsWith("over the whole run (its worst interval showed nothing beyond the routine): "));
+  EXPECT_THAT(
+      flat["top"].get<std::string>(),
+      ::testing::StartsWith("over the whole run (its worst interval showed nothing beyond the routine): "));
   EXPECT_THAT(flat["limits"].dump(), HasSubstr("no interval stands out"));
   // A throughput tool: a task is named over the run from 1 % of it.
   EXPECT_THAT(texts(t["causes"]), Not(HasSubstr("enough for the max")));
@@ -185,7 +193,8 @@ TEST(RunNoise, EachToolSaysHowFarItsOutputGoes) {
   EXPECT_THAT(join_depth(profile::Tool::kSockperf, false), HasSubstr("need --full-log"));
   EXPECT_THAT(join_depth(profile::Tool::kSfntPingpong, false), HasSubstr("whole run only: sfnt-pingpong"));
   EXPECT_THAT(join_depth(profile::Tool::kIperf3, true), HasSubstr("per interval"));
-  EXPECT_THAT(join_depth(profile::Tool::kIperf3, false), HasSubstr("whole run only: this iperf3 output has no intervals"));
+  EXPECT_THAT(join_depth(profile::Tool::kIperf3, false),
+              HasSubstr("whole run only: this iperf3 output has no intervals"));
 }
 
 }  // namespace

@@ -81,8 +81,8 @@ std::string kept_limit(const WatchOutput& w, const std::string& then);
 /// at least a quarter of `excess_ns` (and 10 us), an interrupt or softirq burst,
 /// softirq time, steal, SMIs. The rules attribute() applies to one outlier, for
 /// any span of that host's clock (a tool's interval: tail/run_noise.h).
-std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns, std::uint64_t to_ns,
-                                      std::uint64_t excess_ns, const std::string& host,
+std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns,
+                                      std::uint64_t to_ns, std::uint64_t excess_ns, const std::string& host,
                                       const std::vector<std::string>& own_comms);
 
 /// The attribution as run.json records it: {"top","outliers_total","unexplained",

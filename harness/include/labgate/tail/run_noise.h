@@ -40,8 +40,8 @@ struct ToolInterval {
 
 struct RunNoiseInput {
   profile::Tool tool = profile::Tool::kNetperf;
-  std::vector<RunHost> hosts;          ///< the client's first
-  std::vector<std::string> tool_comms; ///< the tool's own programs, either side's: never a cause
+  std::vector<RunHost> hosts;           ///< the client's first
+  std::vector<std::string> tool_comms;  ///< the tool's own programs, either side's: never a cause
   /// A latency tool's max - p50: how long one stall must have lasted to make
   /// its max. nullopt for a throughput tool (iperf3).
   std::optional<std::uint64_t> excess_ns;
