@@ -19,6 +19,15 @@
 #            never to tailhog or the wire
 #   quiet    nothing injected: every outlier's cause is evidence or "unexplained",
 #            never tailhog, never "wire" without both watches having seen the moment
+#   tool_hog   the same hog as hog_a beside a sockperf udp_rr (point 5: a tool
+#            keeps no outliers): the watch runs on both hosts for the tool's
+#            run and run.json's over_run names tailhog (pid, CPU 1 of host a,
+#            the client's CPU) with its run time, as far as sockperf's output
+#            goes (the whole run); the failing max carries "why:" in junit.xml
+#   tool_quiet the sockperf case with nothing injected: both hosts watched,
+#            tailhog never named, every cause with its figure, the top line a
+#            cause, "nothing on the hosts" or "unexplained", never made up
+# TAIL_LAB_PAIR runs it on another lab pair (a helper's); the default is 23.
 # The lab's namespaces share this machine's 2 CPUs with everything else running
 # here, so the checks look for the injected cause by name (comm and pid) on the
 # samples only it can produce (a 200 ms stall, a 3 ms wire delay), never for timings.
@@ -29,41 +38,48 @@ src=$3
 # shellcheck source=../e2e_work.sh
 . "$src/tests/e2e_work.sh"
 e2e_work "$bin" "tail-$case_name"
-pair=23
+pair=${TAIL_LAB_PAIR:-23}
 ns_a=lg$pair-a ns_b=lg$pair-b
 fail() { echo "FAIL: $*" >&2; exit 1; }
-impair() { bash "$src/ci/impair" --pair $pair --wire "$bin/labgate-wire" "$@"; }
+impair() { bash "$src/ci/impair" --pair "$pair" --wire "$bin/labgate-wire" "$@"; }
 cleanup() {
   local rc=$?
   [ -n "${hog:-}" ] && kill "$hog" 2>/dev/null
   [ -n "${flood:-}" ] && kill "$flood" 2>/dev/null
   [ -n "${rps:-}" ] && rps_cpus 0
   [ -n "${impaired:-}" ] && impair clear >/dev/null 2>&1
-  if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair $pair >/dev/null 2>&1; fi
+  if [ -n "${brought_up:-}" ]; then "$src/ci/lab" down --pair "$pair" >/dev/null 2>&1; fi
   e2e_work_done $rc
 }
 trap cleanup EXIT
 cd "$src"
-if ! ci/lab status --pair $pair >/dev/null 2>&1; then
-  timeout 180 ci/lab up --pair $pair >"$work/lab.out" 2>&1 || { cat "$work/lab.out"; fail "ci/lab up --pair $pair"; }
+if ! ci/lab status --pair "$pair" >/dev/null 2>&1; then
+  timeout 180 ci/lab up --pair "$pair" >"$work/lab.out" 2>&1 || { cat "$work/lab.out"; fail "ci/lab up --pair $pair"; }
   brought_up=1
 fi
 # shellcheck source=../lab_pair_profile.sh
 . "$src/tests/lab_pair_profile.sh"
+# The built-in probe (its outliers kept from 2 ms), or for tool_* sockperf in
+# its place (point 5: no outliers of its own), pinned the same way.
+if [ "${case_name#tool_}" != "$case_name" ]; then
+  test_name=sockperf_tail warmup=0s own='tool = "sockperf"'
+else
+  test_name=udp_rr_tail warmup=500ms own='interval = "1s"
+outlier = "2ms"'
+fi
 {
   lab_pair_profile "$pair"
   cat <<TOML
 [[test]]
-name = "udp_rr_tail"
+name = "$test_name"
 kind = "udp_rr"
 from = "a"
 to = "b"
 duration = "3s"
-warmup = "500ms"
-interval = "1s"
+warmup = "$warmup"
 message_size = 64
 cpu = { client = 1, server = 0 }
-outlier = "2ms"
+$own
 budget = { p50 = "50ms", max = "20ms" }
 TOML
 } >"$work/p.toml"
@@ -83,6 +99,31 @@ start_hog() {
 rps_cpus() { ip netns exec $ns_a sh -c "echo $1 >/sys/class/net/mgmt0/queues/rx-0/rps_cpus"; }
 # NET_RX softirqs run so far on CPU $1 (/proc/softirqs is the machine's, as the namespaces share it).
 net_rx() { awk -v c=$(($1 + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
+
+# A tool case's run: both hosts watched over the run, how far the join goes said.
+gate_tool() {
+  timeout 240 "$bin/labgate" run "$work/p.toml" --suffix tail --results "$work/results" >"$work/out" 2>&1
+  rc=$?
+  run=$(ls -d "$work"/results/*-tail 2>/dev/null | tail -1)
+  [ -n "$run" ] && [ -s "$run/run.json" ] || { cat "$work/out"; fail "no run.json (exit $rc)"; }
+  [ "$(q '.tests[0].tool')" = sockperf ] || fail "the case did not run sockperf: $(q '.tests[0].tool')"
+  [ "$(q '.tests[0].tail.over_run | type')" = object ] || { cat "$work/out"; fail "run.json has no over_run for the tool case"; }
+  for h in a b; do
+    [ "$(q ".tests[0].tail.over_run.$h.watch")" = ok ] || fail "host $h's watch: $(q ".tests[0].tail.over_run.$h.watch")"
+  done
+  [ "$(q '.tests[0].tail.over_run.a.tool_cpus | join(",")')" = 1 ] || fail "host a's tool CPUs: $(q '.tests[0].tail.over_run.a.tool_cpus')"
+  q '.tests[0].tail.join' | grep -q '^whole run only: sockperf' || fail "the join's depth is not said: $(q '.tests[0].tail.join')"
+  # Every cause carries its figure; a task its pid.
+  bad=$(q '[.tests[0].tail.causes[] | select((.text | length) == 0 or (.kind == "shared_cpu" and ((.pid // 0) == 0 or (.text | test(" ran [0-9.]+ (ns|us|ms|s) ") | not))))] | length')
+  [ "$bad" = 0 ] || fail "$bad causes without their evidence: $(q '.tests[0].tail.causes')"
+  # No watch left behind on either host.
+  for ns in $ns_a $ns_b; do
+    ! ip netns exec "$ns" sh -c 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = watch ] && echo $p; done' | grep -q . ||
+      fail "a watch is still running after the case (namespace $ns)"
+  done
+  echo "top: $(q '.tests[0].tail.top')"
+  q '.tests[0].tail.causes[:5][] | "  \(.text)"'
+}
 
 gate() {
   timeout 240 "$bin/labgate" run "$work/p.toml" --suffix tail --results "$work/results" >"$work/out" 2>&1
@@ -217,6 +258,31 @@ case $case_name in
     bad=$(q '[.tests[0].tail.outliers[] | select(.cause != "unexplained" and (.evidence | length) == 0)] | length')
     [ "$bad" = 0 ] || fail "$bad outliers carry a cause without evidence"
     echo "quiet: $total outliers, $unexplained unexplained"
+    ;;
+  tool_hog)
+    start_hog $ns_a 1
+    gate_tool
+    [ "$(q '[.tests[0].figures[] | select(.stat == "max") | .value][0] // 0 | floor')" -ge 100000000 ] ||
+      fail "sockperf's max $(q '[.tests[0].figures[] | select(.stat == "max") | .value][0]') ns with tailhog 200 ms of every second on its CPU"
+    q '.tests[0].tail.causes[] | select(.host == "a" and .cpu == 1) | .text' |
+      grep -q "^tailhog (pid $hog_pid) ran .* on CPU 1 of host a, the client's CPU" ||
+      fail "tailhog (pid $hog_pid) on CPU 1 of host a not named: $(q '.tests[0].tail.causes')"
+    ! q '.tests[0].tail.causes[] | select(.host == "b") | .text' | grep -q tailhog || fail "tailhog put on host b"
+    [ $rc -eq 1 ] || fail "max = 20ms with a 200 ms stall: exit $rc, expected 1"
+    grep -q "max = .*why: over the whole run (sockperf gives no moment for its max): " "$run/junit.xml" ||
+      fail "junit.xml's failing max does not carry the run's why"
+    grep -q "tailhog (pid $hog_pid)" "$run/report.html" || fail "report.html does not name tailhog (pid $hog_pid)"
+    ;;
+  tool_quiet)
+    gate_tool
+    ! q '.tests[0].tail.causes[].text' | grep -q tailhog || fail "tailhog named with no tailhog running"
+    top=$(q '.tests[0].tail.top')
+    first=$(q '.tests[0].tail.causes[0].text // ""')
+    case $top in
+      "over the whole run (sockperf gives no moment for its max): $first") [ -n "$first" ] || fail "a top cause without evidence" ;;
+      "nothing on the hosts over the run: "*) [ -z "$first" ] || fail "nothing on the hosts, yet causes: $first" ;;
+      *) fail "top line neither a cause nor nothing: $top" ;;
+    esac
     ;;
   *) fail "unknown case $case_name" ;;
 esac

@@ -16,6 +16,7 @@
 #include "labgate/gate/preload_check.h"
 #include "labgate/gate/progress_line.h"
 #include "labgate/gate/tail_case.h"
+#include "labgate/gate/tool_tail.h"
 #include "labgate/measure/figures.h"
 #include "labgate/measure/one_way.h"
 #include "labgate/measure/probe_command.h"
@@ -331,18 +332,21 @@ CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   endpoint.client_address = session.host(c.client).test_address_of(c.spec->network);
   endpoint.port = c.spec->port.value_or(0);
   tools::ToolRun t;
+  // Why the tail (issue 25): the noise watch on both hosts for the tool's run.
+  ToolWatch noise(session, c);
   try {
     tools::run_tool_test(*c.spec, session.transport(c.client), session.transport(c.server), endpoint, {}, &t);
   } catch (...) {
     keep_tool_run(run, c, t);
+    noise.stop(run);  // stopped and kept whatever became of the tool
     throw;
   }
   keep_tool_run(run, c, t);
+  run.tail = noise.finish(t, run);
   t.measurement.host = c.client;
   t.measurement.peer = c.server;
   // The invocation's warnings are already in the measurement (tools::run_tool_test adds them).
   run.measurements.push_back(std::move(t.measurement));
-  run.tail = tool_tail(c.spec->tool);  // no watch beside a tool: said, not left out
   return run;
 }
 

@@ -13,6 +13,7 @@
 #include "labgate/gate/bdp_rule.h"
 #include "labgate/gate/case_step.h"
 #include "labgate/gate/congestion_check.h"
+#include "labgate/gate/counter_bracket.h"
 #include "labgate/transport/shell_quote.h"
 
 namespace labgate::gate {
@@ -80,6 +81,15 @@ const char* kUdpBound =
     "pointer drops\n"
     "  123: 0201A8C0:A028 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 1 2 0 0\n";
 
+/// Scripts the noise watch on a and b (watch_argv's shell line) to print the
+/// recorded hog run's document when it is stopped.
+void script_watch(lt::FakeLab& lab) {
+  const std::vector<std::string> sh = watch_argv(NoiseWatch{"w", "", "1s"});
+  for (const char* h : {"a", "b"})
+    lab.host(h).on({sh[0], sh[1], sh[2]},
+                   FakeTransport::ok(lt::testdata("harness/src/tail/testdata/hog_watch.json")));
+}
+
 TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   const TestCase& c = open(
       "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
@@ -91,6 +101,7 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
       .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
   lab_.host("a").on({"sockperf", "pp"},
                     FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
+  script_watch(lab_);
   const CaseOutcome out = run_judge_record(*session_, *book_, c);
   ASSERT_FALSE(out.could_not_run) << out.error;
   ASSERT_EQ(out.records.size(), 1u);
@@ -98,12 +109,27 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   EXPECT_EQ(r.tool, "sockperf");
   ASSERT_NE(r.figures.find("p50"), nullptr);
   EXPECT_EQ(r.verdict, results::TestVerdict::kPass) << r.failure;
-  EXPECT_EQ(lab_.host("b").stopped(), 1) << "the sockperf server was left running";
+  // The sockperf server and the watch on b, the watch on a: nothing left running.
+  EXPECT_EQ(lab_.host("b").stopped(), 2) << "the sockperf server or the watch was left running";
+  EXPECT_EQ(lab_.host("a").stopped(), 1) << "the watch was left running";
   EXPECT_THAT(read("tests/sp/a-to-b/command.txt"),
               HasSubstr("server@b: sockperf sr -i 192.168.1.2 -p 41000"));
-  // No noise watch beside a tool: its tail says so, and how far sockperf's output goes.
-  EXPECT_THAT(r.tail.value("why_not", ""), HasSubstr("its per-sample times need --full-log"))
-      << r.tail.dump();
+  // The watch ran on every CPU of each host (not pinned), on a channel of its own, before the server.
+  const auto& sent_b = lab_.host("b").sent;
+  const auto watch_at = std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) {
+    return a.size() == 8 && a[4] == "$RUN/watch" && a[5] == "all";
+  });
+  ASSERT_NE(watch_at, sent_b.end());
+  EXPECT_EQ((*watch_at)[7], "30ms") << "a 120 s run: windows long enough that the ring holds it";
+  EXPECT_LT(watch_at - sent_b.begin(), std::find_if(sent_b.begin(), sent_b.end(), [](const auto& a) {
+                                         return a[0] == "sockperf";
+                                       }) - sent_b.begin());
+  // Its tail: both hosts watched over the run, and how far sockperf's output goes.
+  EXPECT_EQ(r.tail["over_run"]["a"]["watch"], "ok") << r.tail.dump();
+  EXPECT_EQ(r.tail["over_run"]["b"]["watch"], "ok");
+  EXPECT_THAT(r.tail.value("join", ""), HasSubstr("per-sample times need --full-log"));
+  EXPECT_FALSE(r.tail.value("top", "").empty());
+  EXPECT_THAT(read("tests/sp/a-to-b/watch-a.out"), HasSubstr("\"probe\":\"watch\""));
 }
 
 TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {
@@ -120,6 +146,7 @@ TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {
   transport::RunResult client = FakeTransport::ok(cut);
   client.err = "a line on stderr\n";
   lab_.host("a").on({"sockperf", "pp"}, client);
+  script_watch(lab_);
   const CaseOutcome out = run_judge_record(*session_, *book_, c);
   ASSERT_TRUE(out.could_not_run);
   EXPECT_THAT(out.error, HasSubstr("truncated or failed run?"));
@@ -130,7 +157,11 @@ TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {
   EXPECT_THAT(read("tests/sp/a-to-b/server.out"), HasSubstr("to block on socket(s)"));
   EXPECT_THAT(read("tests/sp/a-to-b/command.txt"),
               HasSubstr("client@a: sockperf pp -i 192.168.1.2 -p 41000"));
-  EXPECT_EQ(lab_.host("b").stopped(), 1) << "the sockperf server was left running";
+  // The server and both watches stopped, the watches' outputs kept, though the tool failed.
+  EXPECT_EQ(lab_.host("b").stopped(), 2) << "the sockperf server or the watch was left running";
+  EXPECT_EQ(lab_.host("a").stopped(), 1) << "the watch was left running";
+  EXPECT_FALSE(read("tests/sp/a-to-b/watch-a.out").empty());
+  EXPECT_FALSE(read("tests/sp/a-to-b/watch-b.out").empty());
 }
 
 TEST_F(CaseKinds, ACongestionControlAHostLacksStopsTheCaseBeforeItMeasures) {

@@ -17,13 +17,24 @@ constexpr const char* kScriptTail =
     "printf '\\037labgate-counters-end %d\\n' $?; "
     "if [ $s -gt 128 ] && [ $s -lt 160 ]; then kill -$((s-128)) $$; fi; exit $s";
 
+// Sets $lc from $lc: "all" is every CPU /proc/stat lists (the watch takes 16).
+constexpr const char* kWatchCpus =
+    "if [ \"$lc\" = all ]; then "
+    "lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
+    "lc=${lc%,}; fi; ";
 // The watch's three words come first ($1 binary, $2 CPUs or "all", $3 duration).
-// "all" is every CPU /proc/stat lists (the watch takes 16). Its output waits in
-// a file beside it ($$: one per shell) so it never mixes with the program's.
+// Its output waits in a file beside it ($$: one per shell) so it never mixes
+// with the program's.
 constexpr const char* kWatchStart =
-    "lw=$1; lc=$2; ld=$3; shift 3; "
-    "if [ \"$lc\" = all ]; then lc=$(sed -n 's/^cpu\\([0-9][0-9]*\\) .*/\\1/p' /proc/stat | head -16 | tr '\\n' ,); "
-    "lc=${lc%,}; fi; lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --away --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";
+    "lw=$1; lc=$2; ld=$3; shift 3; %CPUS%"
+    "lf=$lw.$$.out; \"$lw\" --cpus \"$lc\" --away --duration \"$ld\" >\"$lf\" 2>&1 </dev/null & lp=$!; ";
+
+/// `text` with %CPUS% replaced by kWatchCpus.
+std::string with_cpus(std::string text) {
+  const std::string tag = "%CPUS%";
+  text.replace(text.find(tag), tag.size(), kWatchCpus);
+  return text;
+}
 constexpr const char* kWatchEnd =
     "kill -TERM $lp 2>/dev/null; wait $lp; printf '\\037labgate-watch %d\\n' $?; cat \"$lf\" 2>&1; rm -f \"$lf\"; ";
 
@@ -33,7 +44,7 @@ std::string script(bool watched) {
   std::string tail = kScriptTail;
   if (watched) tail.insert(tail.find("printf"), kWatchEnd);
   std::string s = cat + " 2>&1; printf '\\037labgate-counters-before %d\\n' $?; " +
-                  (watched ? std::string(kWatchStart) : std::string()) + tail;
+                  (watched ? with_cpus(kWatchStart) : std::string()) + tail;
   const std::string tag = "%CAT%";
   s.replace(s.find(tag), tag.size(), cat);
   return s;
@@ -57,6 +68,13 @@ std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
   std::vector<std::string> args{watch->binary, watch->cpus.empty() ? "all" : watch->cpus, watch->duration};
   args.insert(args.end(), argv.begin(), argv.end());
   return transport::sh_argv(script(true), args);
+}
+
+std::vector<std::string> watch_argv(const NoiseWatch& watch) {
+  // exec: the watch is the process the transport stops (SIGTERM), so it prints its document.
+  return transport::sh_argv(
+      with_cpus("lc=$2; %CPUS%exec \"$1\" --cpus \"$lc\" --away --duration \"$3\" --interval \"$4\""),
+      {watch.binary, watch.cpus.empty() ? "all" : watch.cpus, watch.duration, watch.interval});
 }
 
 std::optional<std::vector<std::string>> bracketed_program(const std::vector<std::string>& argv) {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "labgate/counters/snapshot.h"
 #include "labgate/transport/transport.h"
@@ -88,6 +89,31 @@ TEST(CounterBracket, TheNoiseWatchRunsBesideTheProgramAndItsOutputFollowsTheProg
   EXPECT_NE(b.watch->find("\"cpus\":\"0"), std::string::npos) << *b.watch;
   const std::vector<std::string> program{"/tmp/x/pingpong", "client"};
   EXPECT_EQ(bracketed_program(bracketed_argv(program, NoiseWatch{watch, "2", "9s"})), program);
+}
+
+TEST(CounterBracket, TheWatchOnAChannelOfItsOwnResolvesEveryCpuAndPrintsWhenStopped) {
+  // Beside an external tool: started alone, stopped (SIGTERM to its group) once
+  // the tool has ended; exec'd by the shell, so the watch itself gets the signal.
+  profile::Host h;
+  h.name = "here";
+  h.address = "local";
+  const auto t = transport::make_transport(h);
+  const std::string watch = fake_watch();
+  // --away here too: the tool's CPUs are the watched ones.
+  for (const auto& [cpus, want] : {std::pair<std::string, std::string>{"1,3", "{\"cpus\":\"1,3\",\"then\":\"--away\"}"},
+                                   std::pair<std::string, std::string>{"", "{\"cpus\":\"0"}}) {
+    auto p = t->start(watch_argv(NoiseWatch{watch, cpus, "30s"}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const transport::RunResult r = p->stop();
+    EXPECT_EQ(r.exit_status, 0) << r.describe() << r.err;
+    EXPECT_EQ(r.out.rfind(want, 0), 0u) << r.out;
+    EXPECT_EQ(r.err.rfind("starting\n", 0), 0u) << r.err;  // then what sh says of the killed sleep
+  }
+  // Its window is the caller's (longer for a long tool run): the watch's 4th word.
+  const auto argv = watch_argv(NoiseWatch{watch, "1", "30s", "20ms"});
+  EXPECT_EQ(std::vector<std::string>(argv.end() - 4, argv.end()),
+            (std::vector<std::string>{watch, "1", "30s", "20ms"}));
+  EXPECT_NE(argv[2].find("--interval \"$4\""), std::string::npos) << argv[2];
 }
 
 TEST(CounterBracket, OutputCutShortKeepsWhatArrivedAndSaysWhatIsMissing) {

@@ -106,11 +106,8 @@ std::optional<tail::WatchOutput> host_watch(const TailSide& side, json& hosts, s
                      ": its own wake-ups (every 10 ms) are in the measured figures, never named as a cause");
   // Its ring keeps the last --keep windows (60 s at 10 ms): a longer test's
   // early outliers were not watched, and are unexplained for that reason.
-  if (w->windows_not_kept > 0 && !w->windows.empty())
-    limits.push_back("host " + side.host + ": noise watch: only its last " +
-                     tail::format_ns(w->windows.back().t1 - w->windows.front().t0) + " were kept (" +
-                     std::to_string(w->windows_not_kept) +
-                     " earlier windows not kept): outliers before that are unexplained");
+  if (std::string l = tail::kept_limit(*w, "outliers before that are unexplained"); !l.empty())
+    limits.push_back(l);
   return w;
 }
 
@@ -220,34 +217,6 @@ const json& tail_of_cpu(const json& tail, int cpu) {
   return it == per.end() ? kNone : *it;
 }
 
-json tool_tail(profile::Tool tool) {
-  // What each tool's output, as labgate runs it (tools/tool_commands.cc), has
-  // in time: the finest a watch's windows could be joined with.
-  std::string has;
-  switch (tool) {
-    case profile::Tool::kSockperf:
-      has =
-          "sockperf prints percentiles and the max of the whole run; its per-sample times need --full-log, "
-          "which labgate does not pass, so no outlier has a moment";
-      break;
-    case profile::Tool::kNetperf:
-      has =
-          "netperf prints one set of figures for the whole run (no interim results), so no outlier has a "
-          "moment";
-      break;
-    case profile::Tool::kIperf3:
-      has = "iperf3 prints per-interval figures only: windows of a second, never a sample";
-      break;
-    default:
-      has = "its output has no per-sample times";
-      break;
-  }
-  return {{"why_not",
-           "not explained: the noise watch runs beside the built-in probes only, not beside this "
-           "tool; and " +
-               has + ". Its tail cannot be put down to what happened on the hosts."}};
-}
-
 std::string tail_line(const json& tail) {
   if (!tail.is_object()) return "";
   const auto it = tail.find("top");
@@ -258,7 +227,8 @@ std::string tail_line(const json& tail) {
 std::string worst_line(const json& tail) {
   if (!tail.is_object()) return "";
   const auto it = tail.find("outliers");
-  if (it == tail.end() || !it->is_array() || it->empty()) return "";
+  if (it == tail.end()) return tail.contains("over_run") ? tail_line(tail) : "";
+  if (!it->is_array() || it->empty()) return "";
   const json& o = it->front();  // worst first
   if (!o.is_object() || !o.value("value_ns", json()).is_number()) return "";
   // A round trip's seq is its request; a jitter case's, its clock gap.

@@ -143,21 +143,6 @@ TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
   EXPECT_EQ(tail_line(t), "");
 }
 
-TEST(TailCase, AToolCaseSaysWhyItsTailIsNotExplainedAndHowFarItsOutputGoes) {
-  const std::pair<profile::Tool, const char*> tools[] = {
-      {profile::Tool::kSockperf, "sockperf prints percentiles and the max of the whole run"},
-      {profile::Tool::kNetperf, "netperf prints one set of figures for the whole run"},
-      {profile::Tool::kIperf3, "iperf3 prints per-interval figures only: windows of a second"}};
-  for (const auto& [tool, has] : tools) {
-    const nlohmann::json t = tool_tail(tool);
-    const std::string why = t.value("why_not", "");
-    EXPECT_EQ(why.rfind("not explained: the noise watch runs beside the built-in probes only", 0), 0u) << why;
-    EXPECT_NE(why.find(has), std::string::npos) << why;
-    EXPECT_EQ(tail_line(t), "") << "no cause to show";
-    EXPECT_EQ(worst_line(t), "");
-  }
-}
-
 TEST(TailCase, AFailingMaxCarriesItsOwnCauseAndAFailingP99TheRankedOne) {
   results::TestRecord r;
   r.verdict = results::TestVerdict::kFail;

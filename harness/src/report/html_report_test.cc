@@ -76,6 +76,32 @@ TEST(HtmlReport, WhyTheTailShowsTheRankedCausesTheWorstOutliersAndWhatTheHostsCo
   EXPECT_THAT(html, HasSubstr("1 unexplained"));
 }
 
+TEST(HtmlReport, AToolCasesTailShowsHowFarItsOutputGoesEachHostsRunAndItsCauses) {
+  results::RunResult run = testing::synthetic_run();
+  run.tests[0].tail =
+      nlohmann::json::parse(R"({"top":"over the whole run (sockperf gives no moment for its max): <hog>",
+    "join":"whole run only: sockperf prints percentiles and the max of the whole run",
+    "over_run":{"a":{"role":"client","watch":"ok","cpus":[{"cpu":1,"irq_ms":0,"softirq_ms":20,"steal_ms":0,
+                       "tasks":[{"pid":42,"comm":"tailhog","ran_ns":600000000}]}]},
+                "b":{"role":"server","watch":"not available: the watch could not be started: no space"}},
+    "causes":[{"kind":"shared_cpu","host":"a","text":"tailhog (pid 42) ran 600.0 ms of the run's 3000.0 ms on CPU 1 of host a"}],
+    "limits":["host b: noise watch: not available: the watch could not be started: no space"]})");
+  const std::string html = html_report(run);
+  EXPECT_THAT(html,
+              HasSubstr("<h4>Why the tail</h4><p class=\"meta\">over the whole run (sockperf gives no moment "
+                        "for its max): &lt;hog&gt;</p>"));
+  EXPECT_THAT(html, HasSubstr("whole run only: sockperf prints percentiles"));
+  EXPECT_THAT(
+      html, HasSubstr("<td>a (client)</td><td class=\"num\">1</td><td>IRQ 0 ns, softirq 20.0 ms, steal 0 ns; "
+                      "tailhog (pid 42) ran 600 ms</td>"));
+  EXPECT_THAT(
+      html, HasSubstr("<td>b</td><td></td><td>not available: the watch could not be started: no space</td>"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("<li>tailhog (pid 42) ran 600.0 ms of the run&#39;s 3000.0 ms on CPU 1 of host a</li>"));
+  EXPECT_THAT(html, HasSubstr("<li>host b: noise watch: not available"));
+}
+
 TEST(HtmlReport, SaysWhichMeshScheduleRanAndThatRoundsShareTheSwitch) {
   results::RunResult run = testing::synthetic_run();
   EXPECT_THAT(html_report(run), Not(HasSubstr("Mesh schedule")));

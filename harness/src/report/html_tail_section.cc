@@ -21,6 +21,44 @@ double number_at(const json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+/// A tool's case (no outliers of its own): the join's depth, each host's watch
+/// over the run on the tool's CPUs, the causes named with their evidence.
+std::string tool_tail_section(const json& tail) {
+  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
+                  html_escape(str(tail, "top")) + "</p><p class=\"meta\">" + html_escape(str(tail, "join")) +
+                  "</p>";
+  s += "<table class=\"params\"><tr><th>Host</th><th>CPU</th><th>Over the run</th></tr>";
+  for (const auto& [host, h] : tail["over_run"].items()) {
+    const auto cpus = h.find("cpus");
+    if (cpus == h.end() || !cpus->is_array()) {
+      s +=
+          "<tr><td>" + html_escape(host) + "</td><td></td><td>" + html_escape(str(h, "watch")) + "</td></tr>";
+      continue;
+    }
+    for (const json& c : *cpus) {
+      std::string what = "IRQ " + format_ns(number_at(c, "irq_ms") * 1e6) + ", softirq " +
+                         format_ns(number_at(c, "softirq_ms") * 1e6) + ", steal " +
+                         format_ns(number_at(c, "steal_ms") * 1e6);
+      for (const json& t : c.value("tasks", json::array()))
+        what += "; " + str(t, "comm") + " (pid " + t.value("pid", json(0)).dump() + ") ran " +
+                format_ns(number_at(t, "ran_ns"));
+      s += "<tr><td>" + html_escape(host + " (" + str(h, "role") + ")") + "</td><td class=\"num\">" +
+           c.value("cpu", json(0)).dump() + "</td><td>" + html_escape(what) + "</td></tr>";
+    }
+  }
+  s += "</table>";
+  std::vector<std::string> notes;
+  for (const char* key : {"causes", "limits"})
+    for (const json& c : tail.value(key, json::array()))
+      notes.push_back(c.is_string() ? c.get<std::string>() : str(c, "text"));
+  if (!notes.empty()) {
+    s += "<ul class=\"notes\">";
+    for (const std::string& n : notes) s += "<li>" + html_escape(n) + "</li>";
+    s += "</ul>";
+  }
+  return s + "</div>";
+}
+
 }  // namespace
 
 std::string tail_section(const results::TestRecord& t) {
@@ -30,6 +68,7 @@ std::string tail_section(const results::TestRecord& t) {
   if (const std::string why_not = str(tail, "why_not"); !why_not.empty())
     return "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" + html_escape(why_not) +
            "</p></div>";
+  if (tail.contains("over_run")) return tool_tail_section(tail);
   const std::string top = str(tail, "top");
   std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
                   (top.empty() ? std::string("No outliers were kept.") : html_escape(top)) + " &#183; " +

@@ -190,17 +190,6 @@ bool covers(const WatchOutput* w, const Span& s) {
   return false;
 }
 
-void add_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits) {
-  if (w == nullptr) {
-    limits.push_back("host " + host + ": no noise watch output");
-    return;
-  }
-  const std::pair<const char*, const std::string*> sources[] = {
-      {"SMI", &w->smi_source}, {"softirqs", &w->softirq_source}, {"tasks", &w->task_source}};
-  for (const auto& [what, s] : sources)
-    if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *s);
-}
-
 }  // namespace
 
 std::string format_ns(std::uint64_t ns) {
@@ -212,6 +201,30 @@ std::string format_ns(std::uint64_t ns) {
   else
     std::snprintf(buf, sizeof buf, "%.1f ms", static_cast<double>(ns) / 1e6);
   return buf;
+}
+
+std::string kept_limit(const WatchOutput& w, const std::string& then) {
+  if (w.windows_not_kept == 0 || w.windows.empty()) return "";
+  return "host " + w.host + ": noise watch: only its last " +
+         format_ns(w.windows.back().t1 - w.windows.front().t0) + " were kept (" +
+         std::to_string(w.windows_not_kept) + " earlier windows not kept): " + then;
+}
+
+void watch_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits) {
+  if (w == nullptr) {
+    limits.push_back("host " + host + ": no noise watch output");
+    return;
+  }
+  const std::pair<const char*, const std::string*> sources[] = {
+      {"SMI", &w->smi_source}, {"softirqs", &w->softirq_source}, {"tasks", &w->task_source}};
+  for (const auto& [what, s] : sources)
+    if (s->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *s);
+}
+
+std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns,
+                                      std::uint64_t to_ns, std::uint64_t excess_ns, const std::string& host,
+                                      const std::vector<std::string>& own_comms) {
+  return host_evidence(w, cpu, Span{from_ns, to_ns}, excess_ns, host, own_comms, baseline(w, cpu), "");
 }
 
 Attribution attribute(const AttributionInput& in) {
@@ -315,8 +328,8 @@ Attribution attribute(const AttributionInput& in) {
   for (auto& [k, r] : ranked) out.ranked.push_back(r);
   std::stable_sort(out.ranked.begin(), out.ranked.end(),
                    [](const RankedCause& x, const RankedCause& y) { return x.count > y.count; });
-  add_limits(in.watch_client, a, out.limits);
-  if (!in.one_host) add_limits(in.watch_server, b, out.limits);
+  watch_limits(in.watch_client, a, out.limits);
+  if (!in.one_host) watch_limits(in.watch_server, b, out.limits);
   const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
   if (out.outliers.empty())
     out.top = "";

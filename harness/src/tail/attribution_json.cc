@@ -3,6 +3,17 @@
 
 namespace labgate::tail {
 
+nlohmann::json to_json(const Evidence& ev) {
+  nlohmann::json x = {{"kind", ev.kind}, {"host", ev.host}, {"text", ev.text}};
+  if (ev.cpu) x["cpu"] = *ev.cpu;
+  if (!ev.irq.empty()) x["irq"] = ev.irq;
+  if (ev.pid) {
+    x["pid"] = ev.pid;
+    x["comm"] = ev.comm;
+  }
+  return x;
+}
+
 nlohmann::json to_json(const Attribution& a) {
   nlohmann::json j;
   j["top"] = a.top;
@@ -15,16 +26,7 @@ nlohmann::json to_json(const Attribution& a) {
   j["outliers"] = nlohmann::json::array();
   for (const OutlierCause& o : a.outliers) {
     nlohmann::json e = nlohmann::json::array();
-    for (const Evidence& ev : o.evidence) {
-      nlohmann::json x = {{"kind", ev.kind}, {"host", ev.host}, {"text", ev.text}};
-      if (ev.cpu) x["cpu"] = *ev.cpu;
-      if (!ev.irq.empty()) x["irq"] = ev.irq;
-      if (ev.pid) {
-        x["pid"] = ev.pid;
-        x["comm"] = ev.comm;
-      }
-      e.push_back(x);
-    }
+    for (const Evidence& ev : o.evidence) e.push_back(to_json(ev));
     j["outliers"].push_back(
         {{"seq", o.seq},
          {"value_ns", o.value_ns},

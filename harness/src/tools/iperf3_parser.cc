@@ -285,4 +285,19 @@ measure::Measurement parse_iperf3(const ToolText& t, const ParseOptions& options
   return std::move(flows.front());
 }
 
+std::vector<RateInterval> iperf3_intervals(const std::string& json_text) {
+  std::vector<RateInterval> out;
+  const json root = json::parse(json_text, nullptr, false);
+  const json* intervals = root.is_object() ? at(root, {"intervals"}) : nullptr;
+  if (!intervals || !intervals->is_array()) return out;
+  for (const json& i : *intervals) {
+    const json* sec = at(i, {"sum", "seconds"});
+    const json* bps = at(i, {"sum", "bits_per_second"});
+    if (!sec || !bps || !sec->is_number() || !bps->is_number()) continue;
+    const json* o = at(i, {"sum", "omitted"});
+    out.push_back({sec->get<double>(), bps->get<double>(), o && o->is_boolean() && o->get<bool>()});
+  }
+  return out;
+}
+
 }  // namespace labgate::tools

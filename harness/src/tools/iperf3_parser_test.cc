@@ -20,6 +20,19 @@ ParseError iperf3_error(const std::string& origin, const std::string& text, Pars
   return test_util::parse_error(parse_iperf3, origin, text, o);
 }
 
+TEST(Iperf3Parser, TheIntervalsOfARecordedRunInOrderWithTheWarmUpsMarked) {
+  const std::vector<RateInterval> iv =
+      iperf3_intervals(test_util::fixture_text("iperf3", "iperf312-tcp.json"));  // -t 3 -O 1
+  ASSERT_EQ(iv.size(), 4u);
+  EXPECT_TRUE(iv[0].omitted);
+  EXPECT_FALSE(iv[1].omitted);
+  EXPECT_DOUBLE_EQ(iv[1].seconds, 1.0002570152282715);
+  EXPECT_DOUBLE_EQ(iv[1].bits_per_second, 11164464962.489138);
+  EXPECT_DOUBLE_EQ(iv[3].bits_per_second, 17077854328.934563);
+  EXPECT_TRUE(iperf3_intervals("not json").empty());
+  EXPECT_TRUE(iperf3_intervals("{\"error\":\"unable to connect\"}").empty());
+}
+
 TEST(Iperf3Parser, RecordedTcp) {
   const measure::Measurement m = parse_iperf3(read_tool_file(iperf3_fixture("iperf312-tcp.json")));
   EXPECT_EQ(m.source, "iperf3");

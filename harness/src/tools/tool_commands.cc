@@ -262,6 +262,12 @@ void sfnt_pingpong_command(const TestSpec& spec, const Endpoint& ep, ToolInvocat
 
 }  // namespace
 
+std::chrono::nanoseconds tool_client_timeout(const TestSpec& spec) {
+  const auto total = spec.warmup + spec.duration;
+  // Generous but bounded: a tool that outlives its run by this much is hung.
+  return total + std::max<std::chrono::nanoseconds>(std::chrono::seconds(30), total / 5);
+}
+
 ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   if (spec.kind == TestKind::kJitter)
     refuse(spec, "jitter tests run the built-in jitter probe, not an external tool");
@@ -307,9 +313,7 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
     for (const auto& word : spec.wrapper) w += (w.empty() ? "" : " ") + word;
     inv.parameters["wrapper"] = w;
   }
-  const auto total = spec.warmup + spec.duration;
-  // Generous but bounded: a tool that outlives its run by this much is hung.
-  inv.client_timeout = total + std::max<std::chrono::nanoseconds>(std::chrono::seconds(30), total / 5);
+  inv.client_timeout = tool_client_timeout(spec);
   inv.parameters["message_size"] = str(spec.message_size);
   inv.parameters["duration"] = units::format_duration(spec.duration);
   inv.parameters["server_address"] = ep.server_address;

@@ -205,7 +205,9 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
     for (int attempt = 1;; ++attempt) {
       lines.clear();
       const auto t_client = Clock::now();
+      run.client_started = t_client;
       run.client = client_host.run(inv.client_argv, ro);
+      run.client_ended = Clock::now();
       spdlog::debug("timing: {}: {} client ran {} ms", host_of(client_host), tool, ms_since(t_client));
       if (run.client.timed_out) {
         run.server = server.stop();

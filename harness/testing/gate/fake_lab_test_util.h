@@ -374,7 +374,7 @@ inline profile::Profile write_profile(const fs::path& dir, const std::string& te
 inline void fake_probes(const fs::path& dir) {
   const fs::path probes = dir / "probes";
   fs::create_directories(probes);
-  for (const char* p : {"pingpong", "stream", "jitter", "cmdrun", "disk", "facts"}) {
+  for (const char* p : {"pingpong", "stream", "jitter", "cmdrun", "disk", "facts", "watch"}) {
     std::ofstream(probes / p) << "#!/bin/false\n# stand-in for the " << p << " probe\n";
     ::chmod((probes / p).c_str(), 0755);
   }

@@ -25,6 +25,9 @@ struct NoiseWatch {
   std::string binary;    ///< the deployed watch probe
   std::string cpus;      ///< "2" or "2,3"; empty: every CPU of the host (the first 16)
   std::string duration;  ///< its own deadline, a backstop ("90s")
+  /// Its window (watch_argv only): a long run gets longer windows, so its ring
+  /// of 6000 still holds all of it in the same memory.
+  std::string interval = "10ms";
 };
 
 /// /bin/sh -c SCRIPT labgate-sh ARGV...: prints counters::snapshot_command()'s output (its
@@ -39,6 +42,11 @@ struct NoiseWatch {
 /// program's) follows kWatchMarker and its status.
 std::vector<std::string> bracketed_argv(const std::vector<std::string>& argv,
                                         const std::optional<NoiseWatch>& watch = std::nullopt);
+
+/// The watch alone, for a channel of its own (beside an external tool): /bin/sh
+/// resolves "all" CPUs as bracketed_argv() does, then execs the watch, which
+/// prints its document when its duration ends or it is stopped (SIGTERM).
+std::vector<std::string> watch_argv(const NoiseWatch& watch);
 
 /// The program inside a bracketed_argv() command, nullopt for any other argv
 /// (what a fake host needs to answer it as the shell would).

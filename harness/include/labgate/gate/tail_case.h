@@ -50,16 +50,13 @@ nlohmann::json explain_jitter_tail(const TailSide& side, const std::map<int, std
 /// The tail one record carries: its CPU's of a jitter case, else the case's own.
 const nlohmann::json& tail_of_cpu(const nlohmann::json& tail, int cpu);
 
-/// run.json's "tail" of a netperf, sockperf or iperf3 round-trip case: the
-/// noise watch does not run beside them, and how far their output could be
-/// joined with it, said plainly ({"why_not": ...}) instead of silence.
-nlohmann::json tool_tail(profile::Tool tool);
-
 /// The one line the console and JUnit show: "why: <top cause>" ("" without one).
 std::string tail_line(const nlohmann::json& tail);
 
 /// What a failing max carries: the worst outlier's own cause, "why: the worst
-/// (204 ms, request 812): <its first evidence>" or "...: unexplained" ("" without outliers).
+/// (204 ms, request 812): <its first evidence>" or "...: unexplained"; a tool's
+/// case, which keeps no outliers, its run's top line (tail_line: it says how
+/// far the tool's output goes); "" without either.
 std::string worst_line(const nlohmann::json& tail);
 
 }  // namespace labgate::gate

@@ -72,11 +72,31 @@ struct Attribution {
 
 Attribution attribute(const AttributionInput& in);
 
+/// What a host's watch could not show, as limits of that host ("host a: SMI:
+/// not available: ..."); "host a: no noise watch output" without one.
+void watch_limits(const WatchOutput* w, const std::string& host, std::vector<std::string>& limits);
+
+/// "host a: noise watch: only its last 60.0 s were kept (7 earlier windows not
+/// kept): <then>" when its ring dropped its oldest windows, else "".
+std::string kept_limit(const WatchOutput& w, const std::string& then);
+
+/// What `w` shows on `cpu` during [from_ns, to_ns] beyond that CPU's routine
+/// (its counters' mean per window over the whole watch): another task that ran
+/// at least a quarter of `excess_ns` (and 10 us), an interrupt or softirq burst,
+/// softirq time, steal, SMIs. The rules attribute() applies to one outlier, for
+/// any span of that host's clock (a tool's interval: tail/run_noise.h).
+std::vector<Evidence> window_evidence(const WatchOutput& w, int cpu, std::uint64_t from_ns,
+                                      std::uint64_t to_ns, std::uint64_t excess_ns, const std::string& host,
+                                      const std::vector<std::string>& own_comms);
+
 /// The attribution as run.json records it: {"top","outliers_total","unexplained",
 /// "limits":[..],"ranked":[{"cause","kind","count"}],"outliers":[{"seq","value_ns",
 /// "at_ns","split","cause","evidence":[{"kind","host","text"[,"cpu"][,"irq"][,"pid","comm"]}]}]}, where an
 /// outlier's "cause" is its first evidence's text or "unexplained".
 nlohmann::json to_json(const Attribution& a);
+
+/// One piece of evidence as run.json records it: {"kind","host","text"[,"cpu"][,"irq"][,"pid","comm"]}.
+nlohmann::json to_json(const Evidence& e);
 
 /// "850 ns", "412 us", "2.1 ms".
 std::string format_ns(std::uint64_t ns);

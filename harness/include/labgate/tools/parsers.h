@@ -56,6 +56,16 @@ std::vector<measure::Measurement> parse_iperf3_runs(const ToolText& text, const 
 /// The same for a run of one direction; a --bidir run is a ParseError saying so.
 measure::Measurement parse_iperf3(const ToolText& text, const ParseOptions& options = {});
 
+/// One interval of an iperf3 -J run (all streams summed), in the order printed.
+struct RateInterval {
+  double seconds = 0;
+  double bits_per_second = 0;
+  bool omitted = false;  ///< inside -O, the warm-up
+};
+/// The intervals of iperf3 -J output `json_text` ("intervals[].sum"); empty when
+/// it has none or is not such output (the run's own parse says why).
+std::vector<RateInterval> iperf3_intervals(const std::string& json_text);
+
 /// Which tool wrote `text`, from what only that tool prints: iperf3 -J's JSON
 /// object with "start", sockperf's "sockperf:" lines, netperf's banner, -k keys,
 /// histogram or result table. nullopt when none of them is there.

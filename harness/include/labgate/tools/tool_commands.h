@@ -42,4 +42,9 @@ struct ToolInvocation {
 /// sockperf for a stream, jitter by any tool, a message below a tool's minimum).
 ToolInvocation build_invocation(const profile::TestSpec& spec, const Endpoint& endpoint);
 
+/// How long a tool's client may run (warm-up, duration and a bounded margin)
+/// before it is hung: ToolInvocation::client_timeout, and the backstop of what
+/// runs beside it (the noise watch).
+std::chrono::nanoseconds tool_client_timeout(const profile::TestSpec& spec);
+
 }  // namespace labgate::tools

@@ -39,6 +39,9 @@ struct ToolRun {
   ToolInvocation invocation;
   transport::RunResult client;
   transport::RunResult server;
+  /// When the client that measured was started and returned, on this
+  /// harness's steady clock: places its run on a host's clock (gate/tool_tail.h).
+  std::chrono::steady_clock::time_point client_started{}, client_ended{};
 };
 
 /// Runs `spec` (tool netperf, sockperf or iperf3) from `client_host` to
