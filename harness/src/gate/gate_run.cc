@@ -18,9 +18,7 @@ GateSession* GateRun::session(const std::vector<std::string>& hosts) {
   tried_ = true;
   if (stopped()) return nullptr;
   try {
-    SessionBoundaries b = boundaries_;
-    b.processes = true;  // the run's cases start probes and tools
-    session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), b);
+    session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), boundaries_);
     // run.json says which address each name was on its host (the tests' parameters carry it too).
     for (const ResolvedName& n : session_->resolved_names())
       book_.resolved_test_address(n.host, n.key, n.name, n.address);

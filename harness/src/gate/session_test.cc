@@ -246,7 +246,9 @@ TEST_F(GateSessionTest, ARunsSessionPreparesEachHostForProcessesRightAfterConnec
       const auto& steps = seen_.steps[h];
       ASSERT_GE(steps.size(), 2u) << h;
       EXPECT_EQ(std::count(steps.begin(), steps.end(), "prepare processes"), processes ? 1 : 0) << h;
-      if (processes) EXPECT_EQ(steps[1], "prepare processes") << h;
+      if (processes) {
+        EXPECT_EQ(steps[1], "prepare processes") << h;
+      }
     }
   }
 }
