@@ -17,8 +17,10 @@ use_pair() {
   if [ "$1" -eq 1 ]; then ns_a=lg-a ns_b=lg-b; else ns_a=lg$1-a ns_b=lg$1-b; fi
   mgmt_a=198.18.0.$((base + 2)) mgmt_b=198.18.0.$((base + 6))
   ic_a=198.19.$1.1 ic_b=198.19.$1.2
+  veth_a=lg$1a-m veth_b=lg$1b-m # the root namespace's ends of the management links
 }
-use_pair 3
+# LABGATE_FAULT_PAIR: another pair than CI's (a helper's own, already up).
+use_pair "${LABGATE_FAULT_PAIR:-3}"
 
 # lab_profile OUT [LAB_NAME]: profiles/lab.toml's SSH settings, hosts and
 # preconditions moved to the pair, lab name LAB_NAME (default lab-pairN), a
@@ -41,7 +43,7 @@ lab_profile() {
 # cases judge fault handling, and CI runs them beside other tests (label
 # `concurrent`), where a shared machine's scheduling must not decide their verdict.
 make_profile() {
-  local duration=$1 out=$work/pair3.toml
+  local duration=$1 out=$work/pair$pair.toml
   lab_profile "$out"
   rr_test "$duration" "$out" 1s '{ p50 = "5ms", p99 = "50ms", max = "1s" }'
   profile=$out
@@ -183,8 +185,8 @@ expect_clean() {
 # The lab repaired (sshd restarted, links up), then one gate step on both hosts:
 # a run after a fault that cut a host off must sweep what that host kept.
 recover() {
-  ip link set lg3a-m up 2>/dev/null
-  ip link set lg3b-m up 2>/dev/null
+  ip link set "$veth_a" up 2>/dev/null
+  ip link set "$veth_b" up 2>/dev/null
   ip netns exec "$ns_a" ip link set ic0 up 2>/dev/null
   ip netns exec "$ns_b" ip link set ic0 up 2>/dev/null
   "$src/ci/lab" up --pair "$pair" >/dev/null || fail "ci/lab up --pair $pair could not repair the lab"

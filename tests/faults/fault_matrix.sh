@@ -21,7 +21,7 @@ unset LABGATE_RUN_DIR LABGATE_RUN_DIR_FILE LABGATE_PROFILE
 . "$src/tests/faults/fault_lib.sh"
 cleanup() {
   [ -n "${gate_pid:-}" ] && kill -KILL -- -"$gate_pid" 2>/dev/null
-  tc qdisc del dev lg3b-m root 2>/dev/null
+  tc qdisc del dev "$veth_b" root 2>/dev/null
   mountpoint -q "$work/results" 2>/dev/null && umount "$work/results"
   [ -n "${FAULT_KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
   "$src/ci/lab" up --pair "$pair" >/dev/null 2>&1  # the next case finds the lab whole
@@ -55,17 +55,17 @@ case $case_name in
     # A slow management link to b (tbf) so the facts probe's upload takes seconds:
     # sshd dies while the upload's temporary file is growing on b.
     make_profile 20s
-    tc qdisc add dev lg3b-m root tbf rate 400kbit burst 4kb latency 400ms || fail "cannot slow lg3b-m"
+    tc qdisc add dev "$veth_b" root tbf rate 400kbit burst 4kb latency 400ms || fail "cannot slow $veth_b"
     start_gate
     until=$((SECONDS + 40))
     # The facts probe's upload (the run directory's small owner note goes first).
-    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair3.*/facts.part-* 2>/dev/null)" ]; do
+    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair$pair.*/facts.part-* 2>/dev/null)" ]; do
       [ $SECONDS -lt $until ] && kill -0 "$gate_pid" 2>/dev/null || fail "no upload of the facts probe to b seen within 40 s"
       sleep 0.02
     done
-    echo "uploading: $(ls "$state"/tmp-b/labgate-lab-pair3.*/facts.part-*)"
+    echo "uploading: $(ls "$state"/tmp-b/labgate-lab-pair$pair.*/facts.part-*)"
     kill_sshd "$ns_b"
-    tc qdisc del dev lg3b-m root
+    tc qdisc del dev "$veth_b" root
     wait_gate 60
     expect_rc 3
     expect_message 'host b .*SFTP .*facts.part.*connection lost'
@@ -94,10 +94,10 @@ case $case_name in
     start_gate
     client_probe >/dev/null
     sleep 3
-    ip link set lg3a-m down
+    ip link set "$veth_a" down
     # Silence, no RST: the keepalives (TCP_USER_TIMEOUT 20 s) notice it.
     wait_gate 120
-    ip link set lg3a-m up
+    ip link set "$veth_a" up
     expect_rc 3
     expect_message 'tcp_rr_64/a->b: host a .*connection lost while running .*pingpong client'
     expect_results

@@ -109,7 +109,7 @@ case $case_name in
     start_gate
     seen=
     while kill -0 "$gate_pid" 2>/dev/null && [ -z "$seen" ]; do
-      seen=$(ls "$state/tmp-a/lgreal/default" 2>/dev/null | grep '^labgate-lab-pair3\.')
+      seen=$(ls "$state/tmp-a/lgreal/default" 2>/dev/null | grep "^labgate-lab-pair$pair\\.")
       sleep 0.02
     done
     wait_gate 60

@@ -38,7 +38,7 @@ work=$(mktemp -d /var/tmp/labgate-reach-faults.XXXXXX)
 unset LABGATE_RUN_DIR LABGATE_RUN_DIR_FILE LABGATE_PROFILE
 # shellcheck source=fault_lib.sh
 . "$src/tests/faults/fault_lib.sh"
-use_pair 13
+use_pair "${LABGATE_FAULT_REACH_PAIR:-13}" # or a helper's own pair, up with --accounts
 shared=/var/tmp/labgate-shared # ci/lab --accounts: .lab/pair13/shared, on both hosts
 full=/tmp/lgfault-full         # host a's tiny tmpfs (probe-dir-full)
 lab_up() { "$src/ci/lab" up --pair "$pair" --accounts >/dev/null; }

@@ -74,7 +74,10 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   // /etc/default), and if everyone may write there, sticky (as /tmp is), or
   // another user could rename what follows away and put their own in its place.
   // Their owners are checked once the login uid is known (make_private_dir).
-  path_ = transport::resolve_remote_dir(transport_, probe_dir_, who, "probe_dir");
+  {
+    transport::ShellSteps in_shell;  // one request to the host's one shell, not an SFTP lstat each (issue 23)
+    path_ = transport::resolve_remote_dir(transport_, probe_dir_, who, "probe_dir");
+  }
   const transport::Transport::FileInfo* base = &path_.back().info;
   const std::string base_prefix = (probe_dir_ == "/" ? "" : probe_dir_) + "/";
   dir_ = base_prefix + prefix + random_token(8);

@@ -84,6 +84,10 @@ ExitCode run(const profile::Profile& profile, const Options& o, CaseRunner& runn
   if (!preconditions) book.set_not_checked("-L " + joined(labels) + " left the preconditions out");
   book.publish();
 
+  // Cases start probes and tools: each host's spare channel opens as soon as it
+  // is connected. A run of the preconditions alone starts none (issue 23: one
+  // shell start per host for them).
+  boundaries.processes = !cases.empty();
   gate::GateRun run(profile, book, std::move(boundaries));
   const bool runner_ok = runner.run(run, cases, run_hosts(profile, cases, preconditions), preconditions);
   run.close();

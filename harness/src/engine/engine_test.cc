@@ -89,6 +89,18 @@ TEST_F(Engine, ALabelRunsItsCasesWithoutThePreconditionsAndSaysSo) {
   EXPECT_EQ(r.tests[0].verdict, results::TestVerdict::kPass) << r.tests[0].failure;
 }
 
+// A run with cases has each host prepare for its probes and tools as soon as
+// it is connected (SSH: the spare channel); a run of the preconditions alone
+// starts none, so it prepares for none (issue 23: one shell start per host).
+TEST_F(Engine, OnlyARunWithCasesPreparesTheHostsForProcesses) {
+  EXPECT_EQ(run_engine({"preconditions"}), ExitCode::kPassed);
+  EXPECT_EQ(lab_.host("a").prepared, 0);
+  EXPECT_EQ(lab_.host("b").prepared, 0);
+  EXPECT_EQ(run_engine({"latency"}), ExitCode::kPassed);
+  EXPECT_EQ(lab_.host("a").prepared, 1);
+  EXPECT_EQ(lab_.host("b").prepared, 1);
+}
+
 TEST_F(Engine, NoLabelIsEveryLabelPreconditionsFirst) {
   EXPECT_EQ(run_engine(), ExitCode::kCouldNotRun) << "the unscripted jitter probe is an error record";
   EXPECT_TRUE(runner_.preconditions);

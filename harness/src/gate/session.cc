@@ -111,6 +111,7 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
       [&](std::size_t i) {
         auto t = boundaries.connect(leased[i]);
         t->connect();
+        if (boundaries.processes) t->prepare_processes();
         spdlog::debug("host {}: {}", leased[i].name, t->describe());
         hosts_.at(leased[i].name).transport = std::move(t);
       },

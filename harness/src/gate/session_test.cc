@@ -231,6 +231,28 @@ TEST_F(GateSessionTest, EachHostsCleanUpAndLeaseReleaseAreOneExec) {
   EXPECT_EQ(seen_.alive_at_release, (std::vector<std::string>{"a", "b"}));
 }
 
+// A gate run's session has each host prepare for its probes and tools (SSH:
+// the spare channel) right after connecting, before the lease and the run
+// directory; `check`'s session starts none and prepares for none (issue 23).
+TEST_F(GateSessionTest, ARunsSessionPreparesEachHostForProcessesRightAfterConnecting) {
+  for (const bool processes : {false, true}) {
+    seen_.steps.clear();
+    SessionBoundaries b = fakes();
+    b.processes = processes;
+    {
+      GateSession s(profile_, {"a", "b"}, "r1", b);
+    }
+    for (const char* h : {"a", "b"}) {
+      const auto& steps = seen_.steps[h];
+      ASSERT_GE(steps.size(), 2u) << h;
+      EXPECT_EQ(std::count(steps.begin(), steps.end(), "prepare processes"), processes ? 1 : 0) << h;
+      if (processes) {
+        EXPECT_EQ(steps[1], "prepare processes") << h;
+      }
+    }
+  }
+}
+
 TEST_F(GateSessionTest, HostsAreConnectedAtOnce) {
   GateSession s(profile_, {"a", "b"}, "r1", fakes("connect"));
   EXPECT_TRUE(alone_.empty()) << *alone_.begin();

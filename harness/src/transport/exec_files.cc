@@ -119,20 +119,34 @@ std::optional<Transport::FileInfo> parse_stat_line(const std::string& out) {
 }
 
 std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path) {
+  return exec_lstat_each(t, {remote_path}).front();
+}
+
+std::vector<std::optional<Transport::FileInfo>> exec_lstat_each(Transport& t,
+                                                                const std::vector<std::string>& remote_paths) {
   RunOptions o;
   o.timeout = 30s;
-  const auto r =
-      t.run(sh_argv("if [ -e \"$1\" ] || [ -h \"$1\" ]; then exec stat -c '%f %u %s' -- \"$1\"; fi; "
-                    "echo ABSENT",
-                    {remote_path}),
-            o);
-  if (!r.ok())
-    could_not_run("host " + t.host_name() + ": cannot stat " + remote_path + ": " + trimmed(r.err));
-  try {
-    return parse_stat_line(r.out);
-  } catch (const std::exception& e) {
-    could_not_run("host " + t.host_name() + ": stat " + remote_path + ": " + e.what());
+  // One line per path, in order: stat's, or ABSENT; a stat that fails ends the
+  // command with its message (never a line short).
+  const auto r = t.run(sh_argv("for p; do if [ -e \"$p\" ] || [ -h \"$p\" ]; then "
+                               "stat -c '%f %u %s' -- \"$p\" || exit; else echo ABSENT; fi; done",
+                               remote_paths),
+                       o);
+  const std::string what = remote_paths.size() == 1 ? remote_paths.front() : std::to_string(remote_paths.size()) + " paths (" + remote_paths.front() + " ...)";
+  if (!r.ok()) could_not_run("host " + t.host_name() + ": cannot stat " + what + ": " + trimmed(r.err));
+  std::vector<std::optional<Transport::FileInfo>> out;
+  std::istringstream lines(r.out);
+  std::string line;
+  for (const std::string& p : remote_paths) {
+    if (!std::getline(lines, line))
+      could_not_run("host " + t.host_name() + ": stat " + p + ": no answer for it: " + excerpt(r.out, 200));
+    try {
+      out.push_back(parse_stat_line(line));
+    } catch (const std::exception& e) {
+      could_not_run("host " + t.host_name() + ": stat " + p + ": " + e.what());
+    }
   }
+  return out;
 }
 
 std::string describe_write_failure(Transport& t, const std::string& dir, std::uint64_t needed) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "labgate/transport/transport.h"
 #include "labgate/transport/write_failure.h"  // describe_write_failure
@@ -24,6 +25,9 @@ void exec_upload(Transport& t, std::string_view data, const std::string& remote_
 std::string exec_read(Transport& t, const std::string& remote_path, std::size_t limit);
 /// lstat through stat(1) (coreutils 5.97 has -c); nullopt if nothing has that name.
 std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path);
+/// The same for several paths in one command (one round trip), in order.
+std::vector<std::optional<Transport::FileInfo>> exec_lstat_each(Transport& t,
+                                                                const std::vector<std::string>& remote_paths);
 
 /// Parses exec_lstat's remote output ("%f %u %s" or ABSENT); exposed for tests.
 std::optional<Transport::FileInfo> parse_stat_line(const std::string& out);

@@ -36,6 +36,23 @@ class ExecFiles : public ::testing::Test {
   std::unique_ptr<LocalTransport> t_;
 };
 
+// Several paths in one command (a directory's components, issue 23): one
+// answer per path, in order, a symlink never followed, an absent one said.
+TEST_F(ExecFiles, StatsSeveralPathsInOneCommandInOrder) {
+  ASSERT_EQ(symlink("/etc", (dir_ + "/etclink").c_str()), 0);
+  const auto infos = exec_lstat_each(*t_, {"/", dir_, dir_ + "/absent", dir_ + "/etclink", dir_ + "/a b"});
+  ASSERT_EQ(infos.size(), 5u);
+  ASSERT_TRUE(infos[0] && infos[1]);
+  EXPECT_TRUE(infos[0]->is_dir);
+  EXPECT_TRUE(infos[1]->is_dir);
+  EXPECT_EQ(infos[1]->mode, 0700u);  // mkdtemp's
+  EXPECT_FALSE(infos[2]);
+  ASSERT_TRUE(infos[3]);
+  EXPECT_TRUE(infos[3]->is_symlink);
+  EXPECT_FALSE(infos[4]);
+  EXPECT_EQ(exec_lstat(*t_, dir_)->mode, infos[1]->mode);  // the one-path form is the same command
+}
+
 TEST_F(ExecFiles, UploadReadAndStatAnyBytes) {
   std::string data;
   for (int i = 0; i < 70000; ++i) data += static_cast<char>(i * 7);  // NULs and all

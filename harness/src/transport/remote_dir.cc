@@ -44,8 +44,12 @@ std::vector<DirComponent> resolve_remote_dir(Transport& t, const std::string& di
     paths.push_back(dir.substr(0, at));
   paths.push_back(dir);
   std::vector<DirComponent> out;
-  for (const std::string& p : paths) {
-    const auto info = t.lstat(p);
+  // All at once (over SSH one request in a housekeeping step); a later path
+  // seen through an earlier symlink is never used: the loop stops there.
+  const auto infos = t.lstat_each(paths);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = paths[i];
+    const auto& info = infos.at(i);
     if (!info) fail(p == dir ? "does not exist" : p + " does not exist");
     if (info->is_symlink) {
       const std::string target = resolved(t, dir);

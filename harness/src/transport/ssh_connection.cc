@@ -12,6 +12,7 @@
 #include "labgate/transport/libssh_log.h"
 #include "labgate/util/exit_code.h"
 #include "ssh_endpoint.h"
+#include "ssh_exec.h"
 
 namespace labgate::transport {
 
@@ -107,14 +108,63 @@ void SshConnection::mark_broken(const std::string& why) {
   disconnect();
 }
 
+sftp_session SshConnection::open_sftp_channel(std::chrono::nanoseconds limit) {
+  ssh_session s = session();
+  for (int attempt = 0;; ++attempt) {
+    ssh_channel ch = nullptr;
+    try {
+      ch = open_session_channel(*this, channel_wait_for(*this, limit, nullptr, false), "start SFTP");
+    } catch (const ConnectionLost& lost) {
+      if (!ssh_is_connected(s)) {
+        mark_broken(lost.why);
+        could_not_run(who() + ": connection lost before SFTP could start: " + lost.why);
+      }
+      // sshd's MaxSessions: open_sftp (ssh_sftp.cc) reads the refusal in this message.
+      could_not_run(who() + ": cannot open the SFTP channel: " + lost.why);
+    }
+    if (ssh_channel_request_sftp(ch) == SSH_OK) {
+      sftp_session sf = sftp_new_channel(s, ch);
+      if (sf) return sf;
+    }
+    const std::string why = ssh_get_error(s);
+    ssh_channel_free(ch);
+    if (!ssh_is_connected(s)) {
+      mark_broken(why);
+      could_not_run(who() + ": connection lost before SFTP could start: " + why);
+    }
+    // Under load sshd may fail to start the subsystem's process (fork, the
+    // login shell); a moment later it can, as for a command (SshExec::open).
+    if (attempt == 0) {
+      spdlog::warn("{}: sshd did not start SFTP ({}); asking once more", who(), why);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    could_not_run(who() +
+                  ": the server's SFTP subsystem does not answer (is `Subsystem sftp` configured in "
+                  "sshd_config?): " +
+                  why + " (asked twice)");
+  }
+}
+
+void SshConnection::open_sftp_ahead(std::chrono::nanoseconds limit) {
+  if (sftp_ || sftp_ahead_) return;
+  try {
+    sftp_ahead_ = open_sftp_channel(limit);
+  } catch (const std::exception& e) {
+    spdlog::debug("{}: SFTP not opened ahead: {}", who(), e.what());
+  }
+}
+
 sftp_session SshConnection::sftp() {
   ssh_session s = session();
   if (sftp_) return sftp_;
   const auto t0 = std::chrono::steady_clock::now();
-  sftp_session sf = sftp_new(s);
-  if (!sf || sftp_init(sf) != SSH_OK) {
+  const bool ahead = sftp_ahead_ != nullptr;
+  sftp_session sf = ahead ? sftp_ahead_ : open_sftp_channel(host_.ssh.command_timeout);
+  sftp_ahead_ = nullptr;
+  if (sftp_init(sf) != SSH_OK) {
     const std::string why = ssh_get_error(s);
-    if (sf) sftp_free(sf);
+    sftp_free(sf);
     // A session that died while idle: drop it so the caller may retry afresh.
     if (!ssh_is_connected(s)) {
       mark_broken(why);
@@ -127,8 +177,9 @@ sftp_session SshConnection::sftp() {
   }
   sftp_ = sf;
   spdlog::debug(
-      "{}: SFTP started in {} ms", who(),
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+      "{}: SFTP started in {} ms{}", who(),
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
+      ahead ? " (its channel opened ahead)" : "");
   return sftp_;
 }
 
@@ -144,7 +195,10 @@ void SshConnection::say_refused(const std::string& why, const std::string& inste
 
 bool SshConnection::close_sftp() {
   std::lock_guard lock(mutex_);
-  if (!sftp_) return false;
+  const bool ahead = sftp_ahead_ != nullptr;
+  if (ahead) sftp_free(sftp_ahead_);
+  sftp_ahead_ = nullptr;
+  if (!sftp_) return ahead;
   sftp_free(sftp_);
   sftp_ = nullptr;
   ++sftp_epoch_;

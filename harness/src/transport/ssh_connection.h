@@ -34,6 +34,15 @@ class SshConnection {
   ssh_session session();
   /// The session's SFTP subsystem, opened on first use and kept with the session.
   sftp_session sftp();
+  /// Opens the SFTP channel now and has sshd start sftp-server, without the
+  /// version exchange: sshd starts it through the account's login shell
+  /// (~350 ms with a slow ~/.bashrc), which then runs beside the run's other
+  /// steps instead of before the first file operation; sftp() later exchanges
+  /// versions on it (issue 23). Nothing is read from it before sftp(), so a
+  /// login shell that prints a banner cannot be mistaken for SFTP: the caller
+  /// closes it (close_sftp) once that is known. Never throws: what went wrong
+  /// is met again, and reported, by sftp().
+  void open_sftp_ahead(std::chrono::nanoseconds limit);
   /// Closes the SFTP channel if one is open (the next sftp() opens a new one),
   /// freeing its session slot for a server with a low MaxSessions. Call with
   /// mutex() held and no SFTP file open. Returns whether there was one.
@@ -91,6 +100,9 @@ class SshConnection {
   // One attempt: through the jump chain (left in `chain`) to the target, verified and logged in.
   ssh_session connect_once(std::unique_ptr<JumpChain>& chain);
   void disconnect();
+  // The SFTP channel with sftp-server asked for (one bounded retry when sshd
+  // refuses the subsystem while the session is up, said); throws Failure.
+  sftp_session open_sftp_channel(std::chrono::nanoseconds limit);
 
   profile::Host host_;
   ResolvedHost resolved_;      ///< host_ through ssh_config: address, login, jump chain
@@ -98,6 +110,7 @@ class SshConnection {
   std::unique_ptr<JumpChain> chain_;
   ssh_session session_ = nullptr;
   sftp_session sftp_ = nullptr;
+  sftp_session sftp_ahead_ = nullptr;  // open_sftp_ahead's, versions not yet exchanged
   int sftp_epoch_ = 0;
   bool refusal_said_ = false;
   std::function<bool()> idle_shell_closer_;

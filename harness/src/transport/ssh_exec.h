@@ -120,6 +120,15 @@ class SshExec {
   /// ssh_free freed the channel with it, so channel_ must not be touched.
   bool session_holds_channel() const { return conn_.connected() && conn_.generation() == generation_; }
   std::size_t output_limit() const { return out_.limit(); }
+  /// Bounds each stream by `limit` instead, while nothing was captured yet (a
+  /// spare channel given a program whose caller asked for another limit);
+  /// false, and nothing changed, once something was.
+  bool relimit(std::size_t limit) {
+    if (out_.total() || err_.total()) return false;
+    out_ = Capture(limit);
+    err_ = Capture(limit);
+    return true;
+  }
   /// After EOF: waits (session timeout) for exit-status or exit-signal and closes.
   void collect_status();
   /// Closes the channel without waiting for anything more.

@@ -137,8 +137,10 @@ bool SshTransport::sftp_unusable() {
   // next command would anyway: its start shows the login noise, so no separate
   // `true` session is spent on it (issue 23: one shell start per host).
   const auto limit = conn_->host().ssh.command_timeout;
-  if (!seen && ShellSteps::active() && shell_.run({"true"}, RunOptions{}, limit, limit))
-    seen = shell_.login_noise();
+  if (!seen && ShellSteps::active() && shell_.usable()) {
+    open_ahead();
+    if (shell_.run({"true"}, RunOptions{}, limit, limit)) seen = shell_.login_noise();
+  }
   std::unique_lock lock(conn_->mutex());
   conn_->session();  // connected (the check is per session)
   if (files_checked_ == conn_->generation()) return exec_files_;
@@ -165,6 +167,8 @@ bool SshTransport::sftp_unusable() {
   files_checked_ = conn_->generation();
   exec_files_ = !noise.empty();
   if (exec_files_) {
+    // Opened ahead before the noise was known: never read, closed unused.
+    conn_->close_sftp();
     spdlog::warn(
         "{}: the login shell of {} prints {} byte(s) on stdout before every command (\"{}\"); sshd starts "
         "sftp-server through that shell, so SFTP would read it as protocol. Files go through `cat` over "
@@ -272,6 +276,20 @@ std::string SshTransport::read_once(const std::string& remote_path, std::size_t 
 }
 
 std::optional<Transport::FileInfo> SshTransport::lstat(const std::string& remote_path) {
+  return lstat_each({remote_path}).front();
+}
+
+std::vector<std::optional<Transport::FileInfo>> SshTransport::lstat_each(
+    const std::vector<std::string>& remote_paths) {
+  // A housekeeping step's lstats are one request to the host's one shell: no
+  // SFTP round trip per path, and no wait for SFTP's start (issue 23).
+  if (ShellSteps::active() && shell_.usable()) return exec_lstat_each(*this, remote_paths);
+  std::vector<std::optional<FileInfo>> out;
+  for (const std::string& p : remote_paths) out.push_back(lstat_one(p));
+  return out;
+}
+
+std::optional<Transport::FileInfo> SshTransport::lstat_one(const std::string& remote_path) {
   std::lock_guard lock(conn_->mutex());
   if (sftp_unusable()) return exec_lstat(*this, remote_path);
   const auto t0 = std::chrono::steady_clock::now();

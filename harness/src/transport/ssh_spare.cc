@@ -30,8 +30,10 @@ std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mute
   try {
     // A session replaced since (reconnected) freed the channel with it; a shell
     // that ended (a login script that exits) left EOF: neither can run anything.
+    // Another output limit (a command-latency probe's 64 MiB) is the spare's
+    // own while it has captured nothing (its program has not started).
     if (!ex->session_holds_channel() || ex->pump(std::chrono::milliseconds(0)) ||
-        ex->output_limit() != output_limit) {
+        (ex->output_limit() != output_limit && !ex->relimit(output_limit))) {
       return nullptr;
     }
     ex->write_input(launcher_request(argv, pgid_file));

@@ -28,7 +28,7 @@ class SpareChannel {
   /// The caller holds the connection's lock. Gives the waiting spare argv (its
   /// group id appended to `pgid_file` first, as wrap_remote_command does) and
   /// returns it, the program started; nullptr when there is none (none opened
-  /// yet, its session replaced, its shell ended, another output limit): the
+  /// yet, its session replaced, its shell ended): the
   /// caller opens a channel of its own. Stdin is the caller's: send_input next.
   /// It waits for the program's group id (sshd or the spare's login shell may
   /// be slow) within the host's command_timeout, letting go of `lock` meanwhile.

@@ -86,6 +86,22 @@ std::string SshTransport::host_identity() {
   return id;
 }
 
+void SshTransport::prepare_processes() {
+  std::unique_lock lock(conn_->mutex());
+  if (conn_->connected()) spare_.replenish(lock);
+}
+
+void SshTransport::open_ahead() {
+  std::lock_guard lock(conn_->mutex());
+  // Not connected yet: the shell's start connects and reports what fails; the
+  // next housekeeping step opens it ahead.
+  if (!conn_->connected() || opened_ahead_ == conn_->generation()) return;
+  opened_ahead_ = conn_->generation();
+  // Known to print on stdout: files go through /bin/sh on this session.
+  if (files_checked_ == conn_->generation() && exec_files_) return;
+  conn_->open_sftp_ahead(conn_->host().ssh.command_timeout);
+}
+
 std::string SshTransport::describe() const {
   const auto& h = conn_->host();
   return "ssh " + h.ssh.user + "@" + h.address + ":" + std::to_string(h.ssh.port);
@@ -113,17 +129,20 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
   const auto answer_wait = answer_limit(timeout, conn_->host().ssh.command_timeout);
   // A housekeeping step goes to the host's one shell (before the connection's
   // lock: the shell takes its own first, then that one).
-  if (ShellSteps::active() && !options.on_stderr_line && !options.on_stdout_line) {
+  if (ShellSteps::active() && !options.on_stderr_line && !options.on_stdout_line && shell_.usable()) {
+    open_ahead();
     if (auto r = shell_.run(argv, options, timeout, answer_wait)) return *r;  // else: on a channel of its own
   }
   std::unique_lock lock(conn_->mutex());
   auto t0 = Clock::now();
   std::unique_ptr<SshExec> ex;
-  // A probe's or a tool's client (it streams its lines) starts in the spare
-  // channel, whose login shell started earlier, and leaves a new one behind.
+  // What does not go to the host's shell (a probe's or a tool's client, a
+  // probe run that prints no lines, a ping, the lease's heartbeat) starts in the
+  // spare channel, whose login shell started earlier, and leaves a new one
+  // behind: no login shell waited for (issue 23).
   const bool streams = options.on_stderr_line || options.on_stdout_line;
   try {
-    if (streams) ex = spare_.take(lock, argv, options.pgid_file, cmd, options.output_limit);
+    ex = spare_.take(lock, argv, options.pgid_file, cmd, options.output_limit);
     const bool spare = ex != nullptr;
     if (!ex) {
       try {
@@ -138,7 +157,7 @@ RunResult SshTransport::run(const std::vector<std::string>& argv, const RunOptio
     if (options.on_stderr_line) ex->on_stderr_line(options.on_stderr_line);
     if (options.on_stdout_line) ex->on_stdout_line(options.on_stdout_line);
     ex->send_input(options.input);
-    if (streams) spare_.replenish(lock);
+    if (spare || streams) spare_.replenish(lock);
     RunResult r;
     while (!ex->pump(milliseconds(0))) {
       if (ex->overflowed()) break;

@@ -28,9 +28,13 @@ class SshTransport : public Transport {
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
+  std::vector<std::optional<FileInfo>> lstat_each(const std::vector<std::string>& remote_paths) override;
   /// "hk-" and the first 16 hex digits of the SHA-256 of the host key the
   /// session verified against known_hosts.
   std::string host_identity() override;
+  /// Opens the spare channel now (ssh_spare.h), so the run's first probe or
+  /// tool does not wait for the account's login shell.
+  void prepare_processes() override;
 
  private:
   // One attempt of each SFTP operation (ssh_sftp.cc); the public ones retry once
@@ -38,9 +42,14 @@ class SshTransport : public Transport {
   void upload_once(std::string_view data, const std::string& remote_path, int mode);
   std::string read_once(const std::string& remote_path, std::size_t limit);
   std::optional<FileInfo> lstat_once(const std::string& remote_path);
+  std::optional<FileInfo> lstat_one(const std::string& remote_path);  // by SFTP (or exec_files)
   // True when this session's login shell prints on stdout (checked once per
   // session): SFTP cannot work, files go through exec_files.h instead.
   bool sftp_unusable();
+  // Before the host's one shell is first used on a session: has sshd start
+  // sftp-server now (SshConnection::open_sftp_ahead), so that its login shell
+  // starts beside the shell's rather than after it (issue 23).
+  void open_ahead();
   // A second connection to the same host, opened the first time this one's
   // server refuses a channel (sshd's MaxSessions below what is open at once:
   // a probe server holding the only slot must still be stopped, the run cleaned
@@ -53,6 +62,7 @@ class SshTransport : public Transport {
   // Shared with started processes, which may outlive a call but not the session.
   std::shared_ptr<SshConnection> conn_;
   int files_checked_ = -1;  // session generation sftp_unusable() last looked at
+  int opened_ahead_ = -1;   // session generation open_ahead() last opened SFTP on
   bool exec_files_ = false;
   int depth_ = 0;  // 0 for the run's connection, 1.. for overflow ones
   std::mutex overflow_mutex_;

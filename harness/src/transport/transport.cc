@@ -60,6 +60,12 @@ void Transport::upload(const std::string& local_path, const std::string& remote_
               remote_path, mode);
 }
 
+std::vector<std::optional<Transport::FileInfo>> Transport::lstat_each(const std::vector<std::string>& remote_paths) {
+  std::vector<std::optional<FileInfo>> out;
+  for (const std::string& p : remote_paths) out.push_back(lstat(p));
+  return out;
+}
+
 std::unique_ptr<Transport> make_transport(const profile::Host& host) {
   if (host.address == "local") return std::make_unique<LocalTransport>(host);
   return std::make_unique<SshTransport>(host);

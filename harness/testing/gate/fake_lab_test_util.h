@@ -299,6 +299,7 @@ class Borrowed : public transport::Transport {
   }
   std::optional<FileInfo> lstat(const std::string& path) override { return h_.lstat(path); }
   std::string host_identity() override { return h_.host_identity(); }
+  void prepare_processes() override { h_.prepare_processes(); }
 
  private:
   FakeHost& h_;

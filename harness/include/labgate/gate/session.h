@@ -54,6 +54,11 @@ struct SessionBoundaries {
   std::function<std::unique_ptr<LeaseHold>(const profile::Profile&, std::vector<lease::LeaseTarget> targets,
                                            const std::string& run_id)>
       take_lease;
+  /// The session will start probes or tools (a run with cases; not `check`, nor
+  /// a run of the preconditions alone):
+  /// each host's transport prepares for them as soon as it is connected
+  /// (Transport::prepare_processes), beside the session's other steps.
+  bool processes = false;
   /// The real ones: transport::make_transport and lease::LabLease.
   static SessionBoundaries real();
 };

@@ -77,6 +77,12 @@ class FakeTransport : public Transport {
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
   std::string host_identity() override { return identity; }
+  /// Counted in `prepared`, and recorded as the step "prepare processes".
+  void prepare_processes() override {
+    ++prepared;
+    step("prepare processes");
+  }
+  int prepared = 0;  ///< prepare_processes() calls
 
  private:
   struct Rule {

@@ -132,6 +132,10 @@ class Transport {
     std::uint64_t size = 0;
   };
   virtual std::optional<FileInfo> lstat(const std::string& remote_path) = 0;
+  /// lstat of each path, in order (a directory's components): SSH asks for all
+  /// of them in one request to the host's one shell during housekeeping steps
+  /// (issue 23: a round trip, not one per path); others ask one by one.
+  virtual std::vector<std::optional<FileInfo>> lstat_each(const std::vector<std::string>& remote_paths);
 
   /// What identifies the host itself, whatever address, alias or profile name
   /// reaches it: for SSH its host key ("hk-" and 16 hex of the key's SHA-256;
@@ -140,6 +144,11 @@ class Transport {
   /// name a file on the host; "" when this transport cannot tell (fakes).
   /// Connects if needed; throws Failure(kCouldNotRun) as run() does.
   virtual std::string host_identity() { return ""; }
+
+  /// The run will start probes or tools on this host: prepares what they start
+  /// in ahead of need (SSH: a spare channel, so the first one does not wait for
+  /// the account's login shell, issue 23). Never throws; local and fake: nothing.
+  virtual void prepare_processes() {}
 };
 
 /// SSH for a host with an address, local (Boost.Process, optionally inside the
