@@ -258,9 +258,21 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   };
   BuiltinServer server(session.deployment(c.server).start(wrap(server_argv, noise_b)), run);
   // The listening line is the first JSON line after the counters (which hold no brace).
-  if (!server.process().wait_for_output("}\n", 10s))
-    throw Failure(ExitCode::kCouldNotRun,
-                  "host " + c.server + ": " + probe + " server did not report a listening port within 10 s");
+  // It listens within milliseconds; a server that fails exits at once and is
+  // seen at once. Silence past 10 s is a stopped or swapping sshd as often as a
+  // hung server (the spare channel starts it before sshd can stall, so the
+  // stall lands here): said, and waited for within the step's timeout.
+  const auto step_timeout = std::max<transport::Nanos>(session.host(c.server).ssh.command_timeout, 10s);
+  if (!server.process().wait_for_output("}\n", 10s)) {
+    spdlog::warn("host {}: {} server has not reported a listening port in 10 s (sshd stopped, swapping or "
+                 "overloaded, or the server slow to start?); waiting within command_timeout ({} s)",
+                 c.server, probe, std::chrono::duration_cast<std::chrono::seconds>(step_timeout).count());
+    if (!server.process().wait_for_output("}\n", step_timeout - 10s))
+      throw Failure(ExitCode::kCouldNotRun,
+                    "host " + c.server + ": " + probe + " server did not report a listening port within " +
+                        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(step_timeout).count()) +
+                        " s (command_timeout)");
+  }
   const std::string first = split_bracketed(server.process().stdout_so_far()).body;
   measure::ListeningLine listening;
   try {
