@@ -158,6 +158,13 @@ case $case_name in
     [ "$n" -ge $want ] || fail "only $n round trips of >= $((least / 1000000)) ms with tailhog 200 ms of every second on CPU $cpu"
     [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $cpu of host $host named for $named of $n stalled round trips"
     ! echo "$stalled" | grep -q "tailhog[^|]*host $other" || fail "tailhog put on host $other"
+    # Host b's watch is placed by the one-way estimator's clock offset (a server
+    # the hog stalled before its read keeps no long turnaround to join by), and
+    # the lab's namespaces share one clock: zero within its bound.
+    q '.tests[0].tail.clock_offset.source' | grep -q "^the one-way estimator's" ||
+      fail "host b's watch was not placed by the one-way estimator: $(q '.tests[0].tail.clock_offset')"
+    [ "$(q '.tests[0].tail.clock_offset | (.ns | fabs) <= .bound_ns')" = true ] ||
+      fail "the hosts share one clock, yet the offset is not zero within its bound: $(q '.tests[0].tail.clock_offset')"
     if [ $host = a ]; then
       [ $rc -eq 1 ] || fail "max = 20ms with a 200 ms stall: exit $rc, expected 1"
       grep -q "max = .*why: the worst ([^)]*): [^;]*;* *tailhog (pid $hog_pid) ran" "$run/junit.xml" ||

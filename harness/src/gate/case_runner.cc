@@ -195,7 +195,7 @@ void explain(CaseRun& run, const TestCase& c, const TailSide& client, const Tail
       const measure::JudgedFigures judged = measure::judge_figures(run.measurements.front());
       if (const stats::Figure* p50 = judged.figures.find("p50")) typical = static_cast<std::uint64_t>(p50->value);
     }
-    run.tail = explain_tail(client, server, typical, c.spec->cpu.server);
+    run.tail = explain_tail(client, server, typical, c.spec->cpu.server, run.one_way);
   } catch (const std::exception& e) {
     spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
   }

@@ -125,6 +125,21 @@ json tail_document(const tail::Attribution& a, std::vector<std::string> limits, 
   return j;
 }
 
+/// The one-way record's offset between the hosts' monotonic clocks, when it
+/// found one (measure/one_way.h), whether or not its figures were reported:
+/// a bound of microseconds places 10-ms watch windows either way.
+std::optional<tail::ClockOffset> monotonic_offset(const json& one_way) {
+  if (!one_way.is_object()) return std::nullopt;
+  const auto ns = one_way.find("monotonic_offset_ns"), bound = one_way.find("bound_ns");
+  if (ns == one_way.end() || bound == one_way.end() || !ns->is_number_integer() ||
+      !bound->is_number_integer() || bound->get<std::int64_t>() < 0)
+    return std::nullopt;
+  std::string from = "the one-way estimator's exchange of the shortest round trip";
+  if (const auto ex = one_way.find("from_exchange"); ex != one_way.end() && ex->is_object())
+    from += " (request " + ex->value("seq", json(0)).dump() + ")";
+  return tail::ClockOffset{ns->get<std::int64_t>(), bound->get<std::uint64_t>(), from};
+}
+
 }  // namespace
 
 std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
@@ -142,7 +157,7 @@ std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, c
 }
 
 json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
-                  std::optional<int> server_cpu) {
+                  std::optional<int> server_cpu, const json& one_way) {
   std::vector<std::string> limits;
   json hosts = json::object();
   std::optional<tail::WatchOutput> watches[2] = {host_watch(client, hosts, limits),
@@ -161,6 +176,7 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
     in.server_cpu = server_cpu;
     in.typical_ns = typical_ns;
     in.own_comms = {"pingpong", "pingpong-dyn", "watch"};
+    in.clock_offset = monotonic_offset(one_way);
     a = tail::attribute(in);
   }
   return tail_document(a, limits, hosts, typical_ns);

@@ -46,6 +46,22 @@ TEST(TailCase, TheRecordedHogIsTheTopCauseWithEveryOutlierInRunJson) {
   EXPECT_EQ(t["typical_ns"], 60000);
 }
 
+TEST(TailCase, TheOneWayRecordsMonotonicOffsetPlacesHostBsWatchAndIsRecorded) {
+  const json one_way = {{"reported", false},
+                        {"offset_ns", 123},
+                        {"bound_ns", 4000},
+                        {"monotonic_offset_ns", -250},
+                        {"from_exchange", {{"seq", 77}, {"round_trip_ns", 8000}}}};
+  const json t = explain_tail(client_side(), server_side(), 60000, 0, one_way);
+  EXPECT_EQ(t["clock_offset"]["ns"], -250);
+  EXPECT_EQ(t["clock_offset"]["bound_ns"], 4000);
+  EXPECT_EQ(t["clock_offset"]["source"],
+            "the one-way estimator's exchange of the shortest round trip (request 77)");
+  // Without it, the requests both probes kept (the recorded run has some).
+  const json by_seq = explain_tail(client_side(), server_side(), 60000, 0);
+  EXPECT_THAT(by_seq["clock_offset"]["source"].get<std::string>(), ::testing::StartsWith("the median over "));
+}
+
 TailSide jitter_side() {
   return {"a", tail::testdata("hog_jitter.json"), tail::testdata("hog_jitter_watch.json"), 0, ""};
 }

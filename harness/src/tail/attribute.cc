@@ -166,21 +166,25 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   return out;
 }
 
-/// Host b's clock minus host a's, from the requests both kept (the server's
-/// reply leaves about half a round trip before the client reads it).
-std::optional<std::int64_t> clock_offset(const OutlierSet& client, const OutlierSet& server) {
+/// Host b's clock minus host a's, from the requests both kept: the server
+/// read each somewhere inside the client's round trip, taken as its middle, so
+/// the median's error is at most half that request's round trip.
+std::optional<ClockOffset> clock_offset(const OutlierSet& client, const OutlierSet& server) {
   std::map<std::uint64_t, const OutlierRecord*> by_seq;
   for (const OutlierRecord& s : server.items) by_seq[s.seq] = &s;
-  std::vector<std::int64_t> d;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> d;  // offset, its bound
   for (const OutlierRecord& c : client.items) {
     auto it = by_seq.find(c.seq);
     if (it != by_seq.end())
-      d.push_back(static_cast<std::int64_t>(it->second->at_ns) -
-                  static_cast<std::int64_t>(c.at_ns - c.value_ns / 2));
+      d.emplace_back(static_cast<std::int64_t>(it->second->at_ns) -
+                         static_cast<std::int64_t>(c.at_ns - c.value_ns / 2),
+                     (c.value_ns + 1) / 2);
   }
   if (d.empty()) return std::nullopt;
   std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
-  return d[d.size() / 2];
+  const auto& [ns, bound] = d[d.size() / 2];
+  return ClockOffset{ns, bound,
+                     "the median over " + std::to_string(d.size()) + " requests both probes kept as outliers"};
 }
 
 bool covers(const WatchOutput* w, const Span& s) {
@@ -235,9 +239,13 @@ Attribution attribute(const AttributionInput& in) {
   std::map<std::uint64_t, const OutlierRecord*> server_by_seq;
   if (in.server)
     for (const OutlierRecord& s : in.server->items) server_by_seq[s.seq] = &s;
-  const std::optional<std::int64_t> offset_found =
-      in.server ? clock_offset(*in.client, *in.server) : std::optional<std::int64_t>();
-  const std::int64_t offset = offset_found.value_or(0);
+  // Host b's watch is joined on host b's clock: the estimator's offset (its
+  // best exchange's round trip, microseconds) before the outliers' (theirs, up
+  // to the round trips that make them outliers).
+  std::optional<ClockOffset> offset_found = in.clock_offset;
+  if (!offset_found && in.server) offset_found = clock_offset(*in.client, *in.server);
+  out.clock_offset = offset_found;
+  const std::int64_t offset = offset_found ? offset_found->ns : 0;
   std::optional<int> server_cpu = in.server_cpu;
   if (!server_cpu && in.server)
     for (const OutlierRecord& s : in.server->items)
@@ -330,6 +338,9 @@ Attribution attribute(const AttributionInput& in) {
                    [](const RankedCause& x, const RankedCause& y) { return x.count > y.count; });
   watch_limits(in.watch_client, a, out.limits);
   if (!in.one_host) watch_limits(in.watch_server, b, out.limits);
+  if (!in.one_host && in.watch_server && !offset_found)
+    out.limits.push_back("host " + b + ": its noise watch could not be placed on host " + a +
+                         "'s clock (no one-way clock offset, no request both probes kept): not consulted");
   const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
   if (out.outliers.empty())
     out.top = "";

@@ -37,9 +37,11 @@ struct TailSide {
 
 /// run.json's "tail" (tail::to_json's document plus "hosts": per host whether
 /// the watch saw it and why not). Pure; unusable outputs are limits, never throws.
-/// `typical_ns` is the case's p50; `server_cpu` where the server was pinned.
+/// `typical_ns` is the case's p50; `server_cpu` where the server was pinned;
+/// `one_way` the case's one-way record, whose monotonic clock offset places
+/// host a's moments on host b's clock (null: the outliers' own join only).
 nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
-                            std::optional<int> server_cpu);
+                            std::optional<int> server_cpu, const nlohmann::json& one_way = nullptr);
 
 /// run.json's "tail" of a jitter case: {"per_cpu": {"<cpu_asked>": tail}}, each
 /// CPU's worst clock gaps (the probe's "outliers") joined with the watch on the
