@@ -279,6 +279,11 @@ case $case_name in
     grep -q "max = .*why: over the whole run (sockperf gives no moment for its max): " "$run/junit.xml" ||
       fail "junit.xml's failing max does not carry the run's why"
     grep -q "tailhog (pid $hog_pid)" "$run/report.html" || fail "report.html does not name tailhog (pid $hog_pid)"
+    # The fix script from the run-level cause (no outliers: "seen in the tool case").
+    grep -A2 "^# --- host a, CPU 1: tailhog (pid $hog_pid)" "$run/fix-tail.sh" 2>/dev/null |
+      grep -q "^# seen in the tool case sockperf_tail" ||
+      fail "fix-tail.sh has no evidence block for tailhog (pid $hog_pid): $(head -c 600 "$run/fix-tail.sh" 2>&1)"
+    grep -q "taskset -p .*(1 << 1).* $hog_pid " "$run/fix-tail.sh" || fail "fix-tail.sh does not move tailhog (pid $hog_pid) off CPU 1"
     ;;
   tool_quiet)
     gate_tool
