@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "lg_outliers.h"
 
@@ -35,6 +36,16 @@ void lg_moment_init(lg_moment* m, int single_thread);
 /** Finds the receive-stamp source for socket `fd` and turns stamping on
  * (`udp`: the per-socket stamp of the last datagram read; TCP has none). */
 void lg_moment_stamps(lg_moment* m, int fd, int udp);
+
+/** For a reader that needs every datagram's receive stamp, not an outlier's
+ * (the pingpong server, whose outliers are ranked by the time a request lay in
+ * its socket too): asks for it inline with each recvmsg (SO_TIMESTAMPNS, before
+ * 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 when on, else 0
+ * (then lg_moment_cmsg_stamp finds nothing and the wait is unknown). */
+int lg_moment_inline_stamps(int fd);
+
+/** The realtime receive stamp (ns) in recvmsg's control data, 0 when none. */
+uint64_t lg_moment_cmsg_stamp(const struct msghdr* msg);
 
 /** Starts a new window at request `seq` (reads the counters now). */
 void lg_moment_rebase(lg_moment* m, uint64_t seq);

@@ -8,7 +8,9 @@
 #            2); the failing max carries "why:" in junit.xml; the report shows it
 #   hog_b    the same hog on CPU 0 in host b's namespace: the round trips it
 #            stalled (>= 50 ms; the client gives up on a reply at 100 ms) are put
-#            down to tailhog on CPU 0 of host b, never to host a
+#            down to tailhog on CPU 0 of host b, never to host a, and to the
+#            server not running (the request's wait in its socket, the server's
+#            own record)
 #   wire     delay spikes through ci/impair: a spiked round trip (>= 3 ms) with
 #            nothing on either host is "wire", never unexplained; one whose
 #            client's record clears it is never put down to host a's tasks
@@ -158,6 +160,13 @@ case $case_name in
     [ "$n" -ge $want ] || fail "only $n round trips of >= $((least / 1000000)) ms with tailhog 200 ms of every second on CPU $cpu"
     [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $cpu of host $host named for $named of $n stalled round trips"
     ! echo "$stalled" | grep -q "tailhog[^|]*host $other" || fail "tailhog put on host $other"
+    # The server's own record of a stalled request: its wait in host b's socket
+    # (kernel receive stamp to read) told from its turnaround, the server not running.
+    if [ $host = b ]; then
+      waited=$(echo "$stalled" | count "the request waited .* in host b's socket: the server was not running")
+      [ $((waited * 100)) -ge $((n * 80)) ] ||
+        fail "the server not running (its socket wait) named for $waited of $n stalled round trips"
+    fi
     # Host b's watch is placed by the one-way estimator's clock offset (a server
     # the hog stalled before its read keeps no long turnaround to join by), and
     # the lab's namespaces share one clock: zero within its bound.

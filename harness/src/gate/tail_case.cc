@@ -51,6 +51,7 @@ std::optional<tail::OutlierSet> read_outliers(const TailSide& s, const char* mem
   }
   try {
     tail::OutlierSet set = tail::parse_outliers(*doc, member, who);
+    set.from_arrival = doc->value("turnaround_from", json()) == "arrival";
     source_limits(set, s.host, limits);
     return set;
   } catch (const std::invalid_argument& e) {

@@ -295,12 +295,25 @@ Attribution attribute(const AttributionInput& in) {
     auto rec = server_by_seq.find(o.seq);
     if (rec != server_by_seq.end()) {
       const OutlierRecord& s = *rec->second;
-      split.push_back("server turnaround " + format_ns(s.value_ns) + " on host " + b);
-      if (s.value_ns >= excess / 2 && excess > 0)
+      // A stamped server's value opens with the request's wait in its socket:
+      // the server not running then (held off its CPU) is told from its turnaround.
+      const std::uint64_t waited =
+          in.server->from_arrival && s.sock_wait_ns ? std::min<std::uint64_t>(*s.sock_wait_ns, s.value_ns) : 0;
+      const std::uint64_t turnaround = s.value_ns - waited;
+      if (in.server->from_arrival && s.sock_wait_ns)
+        split.push_back("request waited " + format_ns(waited) + " in host " + b + "'s socket");
+      split.push_back("server turnaround " + format_ns(turnaround) + " on host " + b);
+      if (waited >= excess / 2 && excess > 0)
+        c.evidence.push_back({"server_not_running", b,
+                              "server not running (request waited in its socket) on host " + b,
+                              "the request waited " + format_ns(waited) + " in host " + b +
+                                  "'s socket: the server was not running"});
+      if (turnaround >= excess / 2 && excess > 0)
         c.evidence.push_back({"server_turnaround", b, "server turnaround on host " + b,
-                              "server turnaround " + format_ns(s.value_ns) + " on host " + b});
+                              "server turnaround " + format_ns(turnaround) + " on host " + b});
     } else if (in.server && in.server->floor_ns > 0) {
-      split.push_back("server turnaround at most " + format_ns(in.server->floor_ns) + " on host " + b);
+      split.push_back("server " + std::string(in.server->from_arrival ? "time from arrival" : "turnaround") +
+                      " at most " + format_ns(in.server->floor_ns) + " on host " + b);
     }
     std::optional<Span> on_b;
     if (offset_found) {

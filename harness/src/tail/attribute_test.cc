@@ -297,6 +297,27 @@ TEST(Attribute, AStalledServerKeptNoCommonRequestTheEstimatorsOffsetPlacesHostBs
   EXPECT_EQ(a.top, "1 of 1 outliers: tailhog (pid 4242) on CPU 2 of host b");
 }
 
+TEST(Attribute, AStampedServersWaitInItsSocketIsTheServerNotRunningNotItsTurnaround) {
+  Case k;
+  k.server.from_arrival = true;
+  add(k, 60, kStart + 305000000, 99000000, 98000000);  // 98 ms from arrival to reply...
+  k.server.items.back().sock_wait_ns = 97990000;         // ...of which 97.99 ms in the socket
+  add(k, 61, kStart + 405000000, 5000000, 4900000);      // a slow turnaround, no wait
+  k.server.items.back().sock_wait_ns = 1000;
+  const Attribution a = attribute(k.input());
+  const OutlierCause& stalled = a.outliers.at(0);
+  ASSERT_EQ(stalled.seq, 60u);
+  ASSERT_EQ(stalled.evidence.size(), 1u);
+  EXPECT_EQ(stalled.evidence[0].kind, "server_not_running");
+  EXPECT_EQ(stalled.evidence[0].text, "the request waited 98.0 ms in host b's socket: the server was not running");
+  EXPECT_NE(stalled.split.find("request waited 98.0 ms in host b's socket; server turnaround 10 us on host b"),
+            std::string::npos)
+      << stalled.split;
+  const OutlierCause& slow = a.outliers.at(1);
+  ASSERT_EQ(slow.evidence.size(), 1u);
+  EXPECT_EQ(slow.evidence[0].text, "server turnaround 4.9 ms on host b");
+}
+
 TEST(Attribute, TheRequestsBothKeptGiveTheOffsetWhenThereIsNoEstimate) {
   Case k;
   add(k, 11, kStart + 305000000, 400000, 380000);

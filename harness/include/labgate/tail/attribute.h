@@ -47,7 +47,7 @@ struct AttributionInput {
 /// ranking ("stress-ng (pid 4242) on CPU 1 of host a"); `text` is what is shown.
 struct Evidence {
   std::string
-      kind;  ///< preempted | irq | softirq | steal | smi | server_turnaround | client_not_running | wire
+      kind;  ///< preempted | irq | softirq | steal | smi | server_turnaround | server_not_running | client_not_running | wire
   std::string host;
   std::string key;
   std::string text;
