@@ -52,12 +52,7 @@ static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, si
   if (n < PP_HDR) return;
   seq = pp_get_seq(buf);
   if (lg_outliers_wants(&t->outliers, t_sent - t_read)) {
-    lg_outlier r;
-    r.value_ns = t_sent - t_read;
-    r.at_ns = t_sent;
-    r.seq = seq;
-    lg_moment_capture(&t->moment, &r, fd, t_read);
-    lg_outliers_add(&t->outliers, &r);
+    lg_moment_keep(&t->moment, &t->outliers, fd, seq, t_sent - t_read, t_sent, t_read);
   } else {
     lg_moment_tick(&t->moment, seq + 1);
   }
