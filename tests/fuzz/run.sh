@@ -28,16 +28,18 @@ declare -A LIBS=(
   [sockperf]="tools measure profile stats util"
   [iperf3]="tools measure profile stats util"
   [outliers]=""
+  [stream_gaps]="stats/hist_core"
 )
 # Probe (C) sources a target compiles itself, beside the harness archives.
 declare -A PROBE_SRCS=(
   [outliers]="common/lg_outliers.c common/lg_measure_util.c"
+  [stream_gaps]="stream/st_gaps.c common/lg_outliers.c common/lg_moment.c common/lg_measure_util.c"
 )
 declare -A MAXLEN=(
   [profile]=16384 [units]=64 [facts]=16384 [probe_output]=16384
-  [netperf]=8192 [sockperf]=8192 [iperf3]=32768 [outliers]=4096
+  [netperf]=8192 [sockperf]=8192 [iperf3]=32768 [outliers]=4096 [stream_gaps]=4096
 )
-TARGETS=(units profile facts probe_output netperf sockperf iperf3 outliers)
+TARGETS=(units profile facts probe_output netperf sockperf iperf3 outliers stream_gaps)
 
 version="$(sed -n 's/^project(labgate VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLists.txt")"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
