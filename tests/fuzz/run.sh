@@ -28,7 +28,7 @@ declare -A LIBS=(
   [sockperf]="tools measure profile stats util"
   [iperf3]="tools measure profile stats util"
   [outliers]=""
-  [stream_gaps]="stats/hist_core"
+  [stream_gaps]="stats"
 )
 # Probe (C) sources a target compiles itself, beside the harness archives.
 declare -A PROBE_SRCS=(
@@ -83,17 +83,22 @@ ninja_file="$BUILD/build.ninja"
     done
     echo "build lib/liblabgate_${c//\//_}.a: ar ${objs[*]}"
   done
+  declare -A probe_built=()
   for t in "${TARGETS[@]}"; do
     echo "build obj/fuzz/${t}_fuzz.o: cxx $HERE/${t}_fuzz.cc"
-    archives=""
+    archives="" objects=""
     for c in ${LIBS[$t]}; do archives+=" lib/liblabgate_${c//\//_}.a"; done
     for src in ${PROBE_SRCS[$t]:-}; do
       obj="obj/probes/${src//\//_}.o"
-      echo "build $obj: cc $ROOT/probes/$src"
-      echo "  cflags = \$cflags -D_GNU_SOURCE"
-      archives+=" $obj"
+      if [[ -z "${probe_built[$obj]:-}" ]]; then  # one rule per object, whatever targets share it
+        probe_built[$obj]=1
+        echo "build $obj: cc $ROOT/probes/$src"
+        echo "  cflags = \$cflags -D_GNU_SOURCE"
+      fi
+      objects+=" $obj"
     done
-    echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$archives"
+    # The probe objects before the archives, so the linker pulls what they call.
+    echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$objects$archives"
   done
 } >"$ninja_file.new"
 mv "$ninja_file.new" "$ninja_file"

@@ -298,6 +298,11 @@ json explain_stream_tail(const TailSide& receiver, std::optional<int> receiver_c
   // last byte the read that ended it returned (a read is not a packet).
   j["sample"] = udp ? "receive gap ending at datagram" : "receive gap ending at byte";
   j["applies_to"] = {"min_throughput", "max_loss"};
+  // The report's table and chart: what the columns are, and that the gaps are
+  // stamped on the receiver's clock, not the sender's series (no marks there).
+  j["seq_name"] = udp ? "Datagram" : "Byte offset";
+  j["value_name"] = "receive gap";
+  j["on_series_clock"] = false;
   if (udp)
     explain_loss(j, gaps, watch ? &*watch : nullptr, receiver_cpu_of(receiver_cpu, set), receiver.host, typical,
                  own);

@@ -194,6 +194,9 @@ TEST(TailCase, ATcpStreamPutsItsWorstReceiveGapsDownToWhatRanOnTheReceiversCpu) 
   EXPECT_THAT(t["limits"].dump(),
               ::testing::HasSubstr("host b: socket wait: not available: the kernel keeps no per-socket receive stamp"));
   EXPECT_FALSE(t.contains("loss_bursts")) << "TCP loses nothing the receiver can count";
+  EXPECT_EQ(t["value_name"], "receive gap");
+  EXPECT_EQ(t["seq_name"], "Byte offset");
+  EXPECT_EQ(t["on_series_clock"], false) << "the receiver's clock: never marked on the sender's series";
 }
 
 TEST(TailCase, AUdpStreamPutsItsGapsAndItsLossBurstsDownToTheHog) {

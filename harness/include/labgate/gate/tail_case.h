@@ -55,7 +55,8 @@ nlohmann::json explain_jitter_tail(const TailSide& side, const std::map<int, std
 /// each put down to what the watch saw on the receiver's CPU during the
 /// longest receive pause before it, with "loss_top" their one line.
 /// "applies_to": the failing budgets it explains (min_throughput, max_loss),
-/// never the sender's send-time max. `receiver_cpu`: where the server was
+/// never the sender's send-time max; "seq_name"/"value_name" the report's
+/// columns, "on_series_clock": false (the receiver's clock: no chart marks). `receiver_cpu`: where the server was
 /// pinned. Pure; never throws on probe output.
 nlohmann::json explain_stream_tail(const TailSide& receiver, std::optional<int> receiver_cpu);
 
