@@ -34,6 +34,7 @@
 #            CPU 0 of host b (>= 80 %, at least 2), never to host a; the
 #            datagrams lost while it ran are too (loss_top), and the failing
 #            max_loss carries that "why:" in junit.xml, min_throughput the gaps'
+#            (the cause with the most gap time: tailhog)
 # TAIL_LAB_PAIR runs it on another lab pair (a helper's); the default is 23.
 # The lab's namespaces share this machine's 2 CPUs with everything else running
 # here, so the checks look for the injected cause by name (comm and pid) on the
@@ -335,8 +336,9 @@ case $case_name in
     [ $rc -eq 1 ] || fail "max_loss = 0% with 200 ms stalls: exit $rc, expected 1"
     grep -q "max_loss = .*why: [0-9]* of [0-9]* lost datagrams came after a receive pause with tailhog (pid $hog_pid)" "$run/junit.xml" ||
       fail "junit.xml's failing max_loss does not carry tailhog (pid $hog_pid) as its why"
-    grep -q "min_throughput = .*why: [0-9]* of [0-9]* receive gaps: " "$run/junit.xml" ||
-      fail "junit.xml's failing min_throughput does not carry the gaps' why"
+    # Throughput is lost to time not read: the hog's stalls, whatever else made short gaps.
+    grep -q "min_throughput = .*why: [0-9.]* ms of the [0-9.]* ms in the 64 worst receive gaps: tailhog (pid $hog_pid) on CPU 0 of host b" "$run/junit.xml" ||
+      fail "junit.xml's failing min_throughput does not put the gaps' time down to tailhog (pid $hog_pid): $(grep -o 'min_throughput = [^&]*' "$run/junit.xml" | head -1)"
     grep -q 'why: ' "$work/out" || fail "the console shows no why: line"
     ;;
   *) fail "unknown case $case_name" ;;

@@ -50,7 +50,8 @@ nlohmann::json explain_jitter_tail(const TailSide& side, const std::map<int, std
 /// run.json's "tail" of a stream case (tcp_stream, udp_stream): the receiver's
 /// (the server's) worst receive gaps (its "gap_outliers") joined with the watch
 /// on the receiver's host, one host as explain_jitter_tail's ("sample": what
-/// a gap's seq is; "outliers" are "receive gaps" in the top line), its
+/// a gap's seq is; "top" the cause with the most gap time among them, as
+/// throughput is lost to time not read; "ranked" by count as ever), its
 /// "receive_gaps" summary, and for udp "loss_bursts": the largest sequence gaps,
 /// each put down to what the watch saw on the receiver's CPU during the
 /// longest receive pause before it, with "loss_top" their one line.
