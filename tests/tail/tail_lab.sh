@@ -35,6 +35,11 @@
 #            datagrams lost while it ran are too (loss_top), and the failing
 #            max_loss carries that "why:" in junit.xml, min_throughput the gaps'
 #            (the cause with the most gap time: tailhog)
+#   stream_hog_tcp the same with an unpaced tcp_stream (16 KiB writes): the
+#            receiver's gaps (time between reads that returned data: a read is
+#            not a packet) put down to tailhog the same way, the warm-up's left
+#            out by the client's warm-up in its hello; TCP loses nothing the
+#            receiver can count, so no loss line
 # TAIL_LAB_PAIR runs it on another lab pair (a helper's); the default is 23.
 # The lab's namespaces share this machine's 2 CPUs with everything else running
 # here, so the checks look for the injected cause by name (comm and pid) on the
@@ -71,8 +76,8 @@ fi
 # its place (point 5: no outliers of its own), pinned the same way.
 if [ "${case_name#tool_}" != "$case_name" ]; then
   test_name=sockperf_tail warmup=0s own='tool = "sockperf"'
-elif [ "$case_name" = stream_hog ]; then
-  test_name=udp_stream_tail warmup=500ms
+elif [ "${case_name#stream_hog}" != "$case_name" ]; then
+  test_name=stream_tail warmup=500ms
 else
   test_name=udp_rr_tail warmup=500ms own='interval = "1s"
 outlier = "2ms"'
@@ -82,18 +87,25 @@ fi
   if [ "$case_name" = stream_hog ]; then
     # 1 KiB datagrams at 20000/s: the receiver's buffer holds a few ms of them,
     # so each 200 ms stall loses datagrams as well as making a receive gap.
+    stream='kind = "udp_stream"
+message_size = 1024
+rate = "20000/s"
+budget = { max_loss = "0%", min_throughput = "1Gbit/s" }'
+  else
+    stream='kind = "tcp_stream"
+message_size = 16384
+budget = { min_throughput = "100Gbit/s" }'
+  fi
+  if [ "${case_name#stream_hog}" != "$case_name" ]; then
     cat <<TOML
 [[test]]
 name = "$test_name"
-kind = "udp_stream"
 from = "a"
 to = "b"
 duration = "3s"
 warmup = "$warmup"
-message_size = 1024
-rate = "20000/s"
 cpu = { client = 1, server = 0 }
-budget = { max_loss = "0%", min_throughput = "1Gbit/s" }
+$stream
 TOML
   else
     cat <<TOML
@@ -314,13 +326,16 @@ case $case_name in
       *) fail "top line neither a cause nor nothing: $top" ;;
     esac
     ;;
-  stream_hog)
+  stream_hog | stream_hog_tcp)
+    if [ $case_name = stream_hog ]; then proto=udp; else proto=tcp; fi
     start_hog $ns_b 0
     run_gate
     [ "$(q '.tests[0].tail | type')" = object ] || { cat "$work/out"; fail "run.json has no tail for the stream"; }
     [ "$(q '.tests[0].tail.hosts.b.watch')" = ok ] || fail "the receiver's watch: $(q '.tests[0].tail.hosts.b.watch')"
     [ "$(q '.tests[0].tail.hosts.a // "none"')" = none ] || fail "the sender's host watched: $(q '.tests[0].tail.hosts.a')"
-    [ "$(q '.tests[0].tail.sample')" = "receive gap ending at datagram" ] || fail "sample: $(q '.tests[0].tail.sample')"
+    [ "$(q '.tests[0].tail.receive_gaps.proto')" = $proto ] || fail "receive gaps of $(q '.tests[0].tail.receive_gaps.proto'), not $proto"
+    if [ $proto = udp ]; then sample=datagram; else sample=byte; fi
+    [ "$(q '.tests[0].tail.sample')" = "receive gap ending at $sample" ] || fail "sample: $(q '.tests[0].tail.sample')"
     echo "top: $(q '.tests[0].tail.top')"
     echo "loss: $(q '.tests[0].tail.loss_top')"
     echo "gaps: $(q '.tests[0].tail.receive_gaps | del(.what, .warmup) | tostring')"
@@ -331,11 +346,16 @@ case $case_name in
     [ "$n" -ge 2 ] || fail "only $n receive gaps of >= 100 ms with tailhog 200 ms of every second on the receiver's CPU"
     [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU 0 of host b named for $named of $n stalled gaps"
     ! q '.tests[0].tail.outliers[].evidence[].host' | grep -qv '^b$' || fail "a cause put on a host other than the receiver's"
-    q '.tests[0].tail.loss_top' | grep -q "lost datagrams came after a receive pause with tailhog (pid $hog_pid) on CPU 0 of host b" ||
-      fail "the lost datagrams are not put down to tailhog (pid $hog_pid): $(q '.tests[0].tail.loss_top')"
-    [ $rc -eq 1 ] || fail "max_loss = 0% with 200 ms stalls: exit $rc, expected 1"
-    grep -q "max_loss = .*why: [0-9]* of [0-9]* lost datagrams came after a receive pause with tailhog (pid $hog_pid)" "$run/junit.xml" ||
-      fail "junit.xml's failing max_loss does not carry tailhog (pid $hog_pid) as its why"
+    [ $rc -eq 1 ] || fail "a failing budget: exit $rc, expected 1"
+    if [ $proto = udp ]; then
+      q '.tests[0].tail.loss_top' | grep -q "lost datagrams came after a receive pause with tailhog (pid $hog_pid) on CPU 0 of host b" ||
+        fail "the lost datagrams are not put down to tailhog (pid $hog_pid): $(q '.tests[0].tail.loss_top')"
+      grep -q "max_loss = .*why: [0-9]* of [0-9]* lost datagrams came after a receive pause with tailhog (pid $hog_pid)" "$run/junit.xml" ||
+        fail "junit.xml's failing max_loss does not carry tailhog (pid $hog_pid) as its why"
+    else
+      [ "$(q '.tests[0].tail.loss_bursts // "none"')" = none ] || fail "loss bursts for TCP: $(q '.tests[0].tail.loss_bursts')"
+      q '.tests[0].tail.receive_gaps.what' | grep -q "not a packet boundary" || fail "a TCP gap not said to be a read's"
+    fi
     # Throughput is lost to time not read: the hog's stalls, whatever else made short gaps.
     grep -q "min_throughput = .*why: [0-9.]* ms of the [0-9.]* ms in the 64 worst receive gaps: tailhog (pid $hog_pid) on CPU 0 of host b" "$run/junit.xml" ||
       fail "junit.xml's failing min_throughput does not put the gaps' time down to tailhog (pid $hog_pid): $(grep -o 'min_throughput = [^&]*' "$run/junit.xml" | head -1)"
