@@ -193,6 +193,16 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
   m->ivcsw = iv;
 }
 
+void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
+                    uint64_t read_ns) {
+  lg_outlier r;
+  r.value_ns = value_ns;
+  r.at_ns = at_ns;
+  r.seq = seq;
+  lg_moment_capture(m, &r, fd, read_ns);
+  lg_outliers_add(o, &r);
+}
+
 void lg_moment_write_json(const lg_moment* m, FILE* out) {
   static const char* const kCtx[] = {NULL, "getrusage_thread", "proc_task_status", "getrusage_self"};
   static const char* const kStamp[] = {NULL, "SIOCGSTAMPNS", "SIOCGSTAMP"};

@@ -59,6 +59,12 @@ static inline void lg_moment_tick(lg_moment* m, uint64_t next_seq) {
  * when the packet was read, on CLOCK_MONOTONIC) and starts the next window. */
 void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns);
 
+/** The slow path of every probe's sample loop: a sample of `value_ns` (sequence
+ * `seq`, completed at `at_ns`, its packet read at `read_ns`) with its
+ * circumstances (lg_moment_capture) into `o`. */
+void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
+                    uint64_t read_ns);
+
 /** Writes {"cpu":"getcpu"|"proc_stat","context_switches":"...","sock_wait":"...",
  * "window_samples":N,"sock_wait_missing":N}: each source, or "not available: why". */
 void lg_moment_write_json(const lg_moment* m, FILE* out);

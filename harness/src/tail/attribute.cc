@@ -283,13 +283,13 @@ Attribution attribute(const AttributionInput& in) {
         c.evidence.push_back(std::move(e));
     }
     if (o.sock_wait_ns) {
-      split.push_back("reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
-      if (client_ran) split.push_back("the client was not held up (no involuntary switch)");
+      split.push_back(in.packet + " waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
+      if (client_ran) split.push_back("the " + in.reader + " was not held up (no involuntary switch)");
       if (*o.sock_wait_ns >= excess / 2 && excess > 0 && c.evidence.empty())
         c.evidence.push_back({"client_not_running", a,
-                              "client not running (reply waited in the socket) on host " + a,
-                              "the reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a +
-                                  "'s socket: the client was not running"});
+                              in.reader + " not running (" + in.packet + " waited in the socket) on host " + a,
+                              "the " + in.packet + " waited " + format_ns(*o.sock_wait_ns) + " in host " + a +
+                                  "'s socket: the " + in.reader + " was not running"});
     }
     // Host b: the server's record of the same request, and its watch.
     auto rec = server_by_seq.find(o.seq);
@@ -354,7 +354,7 @@ Attribution attribute(const AttributionInput& in) {
   if (!in.one_host && in.watch_server && !offset_found)
     out.limits.push_back("host " + b + ": its noise watch could not be placed on host " + a +
                          "'s clock (no one-way clock offset, no request both probes kept): not consulted");
-  const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
+  const std::string of = " of " + std::to_string(out.outliers.size()) + " " + in.outliers_name;
   if (out.outliers.empty())
     out.top = "";
   else if (out.ranked.empty())

@@ -49,6 +49,26 @@ nlohmann::json explain_tail(const TailSide& client, const TailSide& server, std:
 /// `typical_by_cpu`: each CPU's p50 gap. Pure; never throws on probe output.
 nlohmann::json explain_jitter_tail(const TailSide& side, const std::map<int, std::uint64_t>& typical_by_cpu);
 
+/// run.json's "tail" of a stream case (tcp_stream, udp_stream): the receiver's
+/// (the server's) worst receive gaps (its "gap_outliers") joined with the watch
+/// on the receiver's host, one host as explain_jitter_tail's ("sample": what
+/// a gap's seq is; "top" the cause with the most gap time among them, as
+/// throughput is lost to time not read; "ranked" by count as ever), its
+/// "receive_gaps" summary, and for udp "loss_bursts": the largest sequence gaps,
+/// each put down to what the watch saw on the receiver's CPU during the
+/// longest receive pause before it, with "loss_top" their one line.
+/// "applies_to": the failing budgets it explains (min_throughput, max_loss),
+/// never the sender's send-time max; "seq_name"/"value_name" the report's
+/// columns, "on_series_clock": false (the receiver's clock: no chart marks). `receiver_cpu`: where the server was
+/// pinned. Pure; never throws on probe output.
+nlohmann::json explain_stream_tail(const TailSide& receiver, std::optional<int> receiver_cpu);
+
+/// The "why:" line a failing `stat` ("max", "p99", "min_throughput", ...)
+/// carries: the tail's "applies_to" when it has one (a stream's: its
+/// "loss_top" for max_loss, else tail_line), else worst_line for max and
+/// tail_line for p99*; "" when the tail says nothing about that stat.
+std::string why_line(const nlohmann::json& tail, const std::string& stat);
+
 /// The tail one record carries: its CPU's of a jitter case, else the case's own.
 const nlohmann::json& tail_of_cpu(const nlohmann::json& tail, int cpu);
 

@@ -41,6 +41,10 @@ struct AttributionInput {
   /// no wire, and nothing said of a second host.
   bool one_host = false;
   std::string samples = "requests";  ///< what seq numbers, in the switch counts' text
+  std::string outliers_name = "outliers";  ///< what the top line counts ("14 of 16 outliers: ...")
+  /// Who read the packet whose socket wait the records give, and what it was
+  /// ("the reply waited 12 us in host a's socket: the client was not running").
+  std::string reader = "client", packet = "reply";
 };
 
 /// One piece of evidence for an outlier. `key` groups like causes for the
