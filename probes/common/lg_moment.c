@@ -103,6 +103,37 @@ void lg_moment_stamps(lg_moment* m, int fd, int udp) {
   }
 }
 
+#ifndef SO_TIMESTAMPNS
+#define SO_TIMESTAMPNS 35
+#endif
+#ifndef SCM_TIMESTAMPNS
+#define SCM_TIMESTAMPNS SO_TIMESTAMPNS
+#endif
+
+int lg_moment_inline_stamps(int fd) {
+  int one = 1;
+  if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0) return 1;
+  return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) == 0; /* 2.6.18 */
+}
+
+uint64_t lg_moment_cmsg_stamp(const struct msghdr* msg) {
+  struct cmsghdr* c;
+  for (c = CMSG_FIRSTHDR((struct msghdr*)msg); c != NULL; c = CMSG_NXTHDR((struct msghdr*)msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET) continue;
+    if (c->cmsg_type == SCM_TIMESTAMPNS && c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+      struct timespec ts;
+      memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+      return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    if (c->cmsg_type == SCM_TIMESTAMP && c->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
+      struct timeval tv;
+      memcpy(&tv, CMSG_DATA(c), sizeof(tv));
+      return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+    }
+  }
+  return 0;
+}
+
 void lg_moment_rebase(lg_moment* m, uint64_t seq) {
   const char* src;
   m->countdown = m->every;
@@ -160,6 +191,16 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
   m->cpu = r->cpu_after;
   m->vcsw = v;
   m->ivcsw = iv;
+}
+
+void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
+                    uint64_t read_ns) {
+  lg_outlier r;
+  r.value_ns = value_ns;
+  r.at_ns = at_ns;
+  r.seq = seq;
+  lg_moment_capture(m, &r, fd, read_ns);
+  lg_outliers_add(o, &r);
 }
 
 void lg_moment_write_json(const lg_moment* m, FILE* out) {

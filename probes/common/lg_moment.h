@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "lg_outliers.h"
 
@@ -36,6 +37,16 @@ void lg_moment_init(lg_moment* m, int single_thread);
  * (`udp`: the per-socket stamp of the last datagram read; TCP has none). */
 void lg_moment_stamps(lg_moment* m, int fd, int udp);
 
+/** For a reader that needs every datagram's receive stamp, not an outlier's
+ * (the pingpong server, whose outliers are ranked by the time a request lay in
+ * its socket too): asks for it inline with each recvmsg (SO_TIMESTAMPNS, before
+ * 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 when on, else 0
+ * (then lg_moment_cmsg_stamp finds nothing and the wait is unknown). */
+int lg_moment_inline_stamps(int fd);
+
+/** The realtime receive stamp (ns) in recvmsg's control data, 0 when none. */
+uint64_t lg_moment_cmsg_stamp(const struct msghdr* msg);
+
 /** Starts a new window at request `seq` (reads the counters now). */
 void lg_moment_rebase(lg_moment* m, uint64_t seq);
 
@@ -47,6 +58,12 @@ static inline void lg_moment_tick(lg_moment* m, uint64_t next_seq) {
 /** Fills r's circumstances (r->seq, r->at_ns set by the caller; `read_ns` is
  * when the packet was read, on CLOCK_MONOTONIC) and starts the next window. */
 void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns);
+
+/** The slow path of every probe's sample loop: a sample of `value_ns` (sequence
+ * `seq`, completed at `at_ns`, its packet read at `read_ns`) with its
+ * circumstances (lg_moment_capture) into `o`. */
+void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
+                    uint64_t read_ns);
 
 /** Writes {"cpu":"getcpu"|"proc_stat","context_switches":"...","sock_wait":"...",
  * "window_samples":N,"sock_wait_missing":N}: each source, or "not available: why". */

@@ -44,12 +44,7 @@ int pp_book_reply(pp_client* c, uint64_t seq) {
 }
 
 void pp_capture(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1) {
-  lg_outlier r;
-  r.value_ns = rtt_ns;
-  r.at_ns = t1;
-  r.seq = seq;
-  lg_moment_capture(&c->moment, &r, c->fd, t1);
-  lg_outliers_add(&c->outliers, &r);
+  lg_moment_keep(&c->moment, &c->outliers, c->fd, seq, rtt_ns, t1, t1);
 }
 
 void pp_follow_p50(pp_client* c) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lg_anchor.h"
@@ -36,27 +37,35 @@ static void stamp_reply(unsigned char* buf, size_t n, uint64_t t_read) {
   memcpy(buf + 8, &real, 8);
 }
 
-/* The server's outliers: the worst turnarounds (request read -> reply sent),
- * keyed by the request's sequence number so the harness can join them with the
- * client's round trips without a shared clock. */
+/* The server's outliers: its worst times per request, keyed by the request's
+ * sequence number so the harness can join them with the client's round trips
+ * without a shared clock. Over UDP, where each datagram's receive stamp comes
+ * with the read (`from_arrival`), that time runs from the request's arrival in
+ * the socket to the reply sent: a server held off its CPU before its read (a
+ * stall the client sees as a slow round trip) is kept with the wait as its
+ * sock_wait_ns. Over TCP it is the turnaround, request read to reply sent. */
 typedef struct server_tail {
   lg_outliers outliers;
   lg_moment moment;
+  int from_arrival;
 } server_tail;
 
-/* Books the turnaround of the request in `buf` (n bytes), read at t_read and
- * answered at t_sent. Requests shorter than PP_HDR carry no sequence number. */
-static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, size_t n, uint64_t t_read,
-                            uint64_t t_sent) {
+/* Books the request in `buf` (n bytes), read at t_read after `waited` ns in
+ * the socket (0: not known) and answered at t_sent. Requests shorter than
+ * PP_HDR carry no sequence number. */
+static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, size_t n, uint64_t waited,
+                            uint64_t t_read, uint64_t t_sent) {
   uint64_t seq;
   if (n < PP_HDR) return;
   seq = pp_get_seq(buf);
-  if (lg_outliers_wants(&t->outliers, t_sent - t_read)) {
+  if (lg_outliers_wants(&t->outliers, t_sent - t_read + waited)) {
     lg_outlier r;
-    r.value_ns = t_sent - t_read;
+    r.value_ns = t_sent - t_read + waited;
     r.at_ns = t_sent;
     r.seq = seq;
     lg_moment_capture(&t->moment, &r, fd, t_read);
+    /* The wait the value holds, not the ioctl's second reading of the same stamp. */
+    if (t->from_arrival) r.sock_wait_ns = (int64_t)waited;
     lg_outliers_add(&t->outliers, &r);
   } else {
     lg_moment_tick(&t->moment, seq + 1);
@@ -114,7 +123,7 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
     now = lg_now_ns();
     st->requests++;
     st->bytes += size;
-    book_turnaround(t, fd, buf, size, t_read, now);
+    book_turnaround(t, fd, buf, size, 0, t_read, now);
   }
   return 0;
 }
@@ -142,30 +151,50 @@ static const char* run_tcp(const pp_config* cfg, int lfd, lg_peer_filter* peer, 
 static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, unsigned char* buf,
                            server_stats* st, server_tail* t) {
   uint64_t last = lg_now_ns();
+  /* The stamp rides on the read (recvmsg's control data): no system call more per request. */
+  union {
+    struct cmsghdr align;
+    char bytes[CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(struct timeval))];
+  } control;
   lg_moment_stamps(&t->moment, fd, 1);
+  t->from_arrival = lg_moment_inline_stamps(fd);
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
   while (!g_stop) {
     lg_sockaddr from;
-    socklen_t flen = sizeof(from);
-    ssize_t n =
-        recvfrom(fd, buf, PP_MAX_UDP_SIZE, cfg->busy_poll ? MSG_DONTWAIT : 0, &from.sa, &flen);
+    struct iovec iov;
+    struct msghdr msg;
+    ssize_t n;
+    uint64_t stamp, waited = 0;
+    iov.iov_base = buf;
+    iov.iov_len = PP_MAX_UDP_SIZE;
+    memset(&msg, 0, sizeof(msg));
+    msg.msg_name = &from;
+    msg.msg_namelen = sizeof(from);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof(control.bytes);
+    n = recvmsg(fd, &msg, cfg->busy_poll ? MSG_DONTWAIT : 0);
     /* A datagram from a stranger gets no answer and is not activity. */
     if (n < 0 || !lg_peer_allows(peer, &from)) {
       if (lg_now_ns() - last >= cfg->idle_timeout_ns) return "idle_timeout";
       continue;
     }
     last = lg_now_ns();
+    /* The stamp is realtime; the read time is carried over with the anchor's delta. */
+    stamp = t->from_arrival ? lg_moment_cmsg_stamp(&msg) : 0;
+    if (stamp != 0 && lg_anchor_real(&g_anchor, last) > stamp) waited = lg_anchor_real(&g_anchor, last) - stamp;
     if (n == PP_BYE_LEN && memcmp(buf, PP_BYE, PP_BYE_LEN) == 0) { /* the client's end, not a request */
       if (cfg->once) return "once";
       continue;
     }
     if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
     stamp_reply(buf, (size_t)n, last);
-    sendto(fd, buf, (size_t)n, 0, &from.sa, flen);
+    sendto(fd, buf, (size_t)n, 0, &from.sa, msg.msg_namelen);
     st->requests++;
     st->bytes += (uint64_t)n;
-    book_turnaround(t, fd, buf, (size_t)n, last, lg_now_ns());
+    book_turnaround(t, fd, buf, (size_t)n, waited, last, lg_now_ns());
   }
   return "signal";
 }
@@ -196,7 +225,8 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
   lg_json_memory(stdout);
   printf(",\"anchor\":");
   lg_anchor_write_json(&g_anchor, stdout);
-  printf(",\"turnaround_outliers\":");
+  /* What the outliers' values time: from the request's arrival in the socket, or from its read. */
+  printf(",\"turnaround_from\":\"%s\",\"turnaround_outliers\":", t->from_arrival ? "arrival" : "read");
   lg_outliers_write_json(&t->outliers, stdout);
   printf(",\"outlier_sources\":");
   lg_moment_write_json(&t->moment, stdout);

@@ -1,8 +1,9 @@
 /* The stream probe (tcp_stream / udp_stream): configuration and protocol.
  *
  * Protocol. The client opens a TCP control connection to the server's port and
- * sends one line "LGST 1 tcp|udp SIZE TOKEN"; the server answers "OK UDP_PORT"
- * or "ERR reason".
+ * sends one line "LGST 1 tcp|udp SIZE TOKEN WARMUP_NS"; the server answers
+ * "OK UDP_PORT" or "ERR reason". WARMUP_NS (absent from an older client) lets
+ * the TCP receiver leave the warm-up's receive gaps out (st_gaps.h).
  *  - tcp: the payload then flows on that same connection; the client ends it
  *    with shutdown(SHUT_WR), the server reads to EOF and answers one line
  *    "REPORT datagrams=0 bytes=B total_datagrams=0 total_bytes=B out_of_order=0"

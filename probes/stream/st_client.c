@@ -72,8 +72,8 @@ static int handshake(client* c, const lg_sockaddr* addr) {
   if (cfg->udp || cfg->nodelay) setsockopt(c->ctrl, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   lg_set_io_timeout(c->ctrl, cfg->server_timeout_ns);
   c->token = (uint32_t)(lg_now_ns() ^ ((uint64_t)getpid() << 16));
-  n = snprintf(line, sizeof(line), "LGST %d %s %llu %u\n", ST_VERSION, cfg->udp ? "udp" : "tcp",
-               (unsigned long long)cfg->size, c->token);
+  n = snprintf(line, sizeof(line), "LGST %d %s %llu %u %llu\n", ST_VERSION, cfg->udp ? "udp" : "tcp",
+               (unsigned long long)cfg->size, c->token, (unsigned long long)cfg->warmup_ns);
   if (lg_write_full(c->ctrl, line, (size_t)n, lg_now_ns() + cfg->server_timeout_ns) != n ||
       lg_read_line(c->ctrl, line, sizeof(line), lg_now_ns() + cfg->server_timeout_ns) <= 0) {
     fail(c, "the server at %s:%d did not answer the stream hello (not a stream server?)", cfg->addr,

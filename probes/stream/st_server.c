@@ -14,6 +14,7 @@
 #include "lg_net.h"
 #include "lg_net_peer.h"
 #include "st.h"
+#include "st_gaps.h"
 
 #define ST_RECV_BUF (256u * 1024u)
 
@@ -25,6 +26,7 @@ typedef struct server {
   /** Its `foreign` counts reset connections and ignored datagrams. */
   lg_peer_filter peer;
   st_report all; /**< summed over every session, for the exit summary */
+  st_gaps gaps;  /**< the worst receive gaps of every session's measured phase */
 } server;
 
 static volatile int g_stop;
@@ -45,6 +47,7 @@ static int session_tcp(server* s, int fd, st_report* r) {
     ssize_t n = recv(fd, s->buf, ST_RECV_BUF, 0);
     if (n > 0) {
       r->total_bytes += (unsigned long long)n;
+      st_gaps_tcp(&s->gaps, lg_now_ns(), (uint64_t)n);
       continue;
     }
     if (n == 0) break;
@@ -56,9 +59,10 @@ static int session_tcp(server* s, int fd, st_report* r) {
   return 0;
 }
 
-/* Reads every datagram waiting on the UDP socket and counts this session's;
- * returns how many came from the peer (a stranger's are only counted foreign). */
-static int drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq) {
+/* Reads every datagram waiting on the UDP socket and counts this session's
+ * (and times them into `gaps`, NULL for an earlier run's leftovers); returns
+ * how many came from the peer (a stranger's are only counted foreign). */
+static int drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq, st_gaps* gaps) {
   int from_peer = 0;
   for (;;) {
     uint64_t seq;
@@ -75,6 +79,7 @@ static int drain_udp(server* s, uint32_t token, st_report* r, uint64_t* max_seq)
       continue;
     }
     memcpy(&seq, s->buf, 8);
+    if (gaps != NULL) st_gaps_udp(gaps, lg_now_ns(), seq, s->buf[8] == 1);
     r->total_datagrams++;
     r->total_bytes += (unsigned long long)n;
     if (s->buf[8] == 1) {
@@ -100,10 +105,10 @@ static int session_udp(server* s, int fd, uint32_t token, st_report* r) {
     p[0].revents = p[1].revents = 0;
     poll(p, 2, 100);
     /* Only the client's own datagrams (or its control line) are activity. */
-    if (p[0].revents && drain_udp(s, token, r, &max_seq) > 0) last = lg_now_ns();
+    if (p[0].revents && drain_udp(s, token, r, &max_seq, &s->gaps) > 0) last = lg_now_ns();
     if (p[1].revents) {
       char line[ST_LINE_MAX];
-      drain_udp(s, token, r, &max_seq);
+      drain_udp(s, token, r, &max_seq, &s->gaps);
       if (lg_read_line(fd, line, sizeof(line), lg_now_ns() + s->cfg->idle_timeout_ns) > 0 &&
           strcmp(line, "END") == 0)
         send_report(fd, r, lg_now_ns() + s->cfg->idle_timeout_ns);
@@ -118,7 +123,7 @@ static int session_udp(server* s, int fd, uint32_t token, st_report* r) {
 static int session(server* s, int fd) {
   char line[ST_LINE_MAX], proto[8], answer[64];
   unsigned version = 0, token = 0;
-  unsigned long long size = 0;
+  unsigned long long size = 0, warmup_ns = 0;
   st_report r;
   int idle;
   memset(&r, 0, sizeof(r));
@@ -129,7 +134,9 @@ static int session(server* s, int fd) {
     return 0;
   }
   if (lg_read_line(fd, line, sizeof(line), lg_now_ns() + s->cfg->idle_timeout_ns) <= 0) return 0;
-  if (sscanf(line, "LGST %u %7s %llu %u", &version, proto, &size, &token) != 4 || version != ST_VERSION ||
+  /* The warm-up (5th field) is absent from an older client's hello: then every gap counts. */
+  if (sscanf(line, "LGST %u %7s %llu %u %llu", &version, proto, &size, &token, &warmup_ns) < 4 ||
+      version != ST_VERSION ||
       strcmp(proto, s->cfg->udp ? "udp" : "tcp") != 0 || size == 0 ||
       size > (s->cfg->udp ? ST_MAX_UDP_SIZE : ST_MAX_TCP_SIZE)) {
     snprintf(answer, sizeof(answer), "ERR this server serves stream version %d over %s\n", ST_VERSION,
@@ -140,12 +147,13 @@ static int session(server* s, int fd) {
   }
   if (s->cfg->udp) { /* discard leftovers of an earlier run before the client starts */
     uint64_t ignored = 0;
-    drain_udp(s, token ^ 0xffffffffu, &r, &ignored);
+    drain_udp(s, token ^ 0xffffffffu, &r, &ignored, NULL);
     memset(&r, 0, sizeof(r));
   }
   snprintf(answer, sizeof(answer), "OK %d\n", s->cfg->udp ? s->udp_port : 0);
   if (lg_write_full(fd, answer, strlen(answer), lg_now_ns() + s->cfg->idle_timeout_ns) < 0) return 0;
   s->sessions++;
+  st_gaps_session(&s->gaps, s->cfg->udp ? s->ufd : fd, warmup_ns);
   idle = s->cfg->udp ? session_udp(s, fd, token, &r) : session_tcp(s, fd, &r);
   s->all.datagrams += r.datagrams;
   s->all.bytes += r.bytes;
@@ -221,7 +229,9 @@ int st_run_server(const st_config* cfg) {
   }
   cpu_actual = lg_current_cpu(&cpu_src);
   s.buf = (unsigned char*)malloc(ST_RECV_BUF);
-  if (s.buf == NULL || open_sockets(&s, &addr) != 0) return LG_EXIT_RUN;
+  if (s.buf == NULL || st_gaps_init(&s.gaps, cfg->udp, LG_OUTLIERS_WORST_DEFAULT) != 0 ||
+      open_sockets(&s, &addr) != 0)
+    return LG_EXIT_RUN;
   /* The harness waits for this line to learn the port (port 0 = any free one). */
   printf(
       "{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\",\"event\":\"listening\","
@@ -250,7 +260,9 @@ int st_run_server(const st_config* cfg) {
       cfg->once ? "true" : "false", s.sessions, s.refused, s.peer.foreign, s.stray, s.all.datagrams,
       s.all.bytes, s.all.total_datagrams, s.all.total_bytes);
   lg_json_memory(stdout);
+  st_gaps_write_json(&s.gaps, stdout);
   printf("}\n");
   fflush(stdout);
+  st_gaps_free(&s.gaps);
   return LG_EXIT_OK;
 }

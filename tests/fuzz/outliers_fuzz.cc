@@ -12,20 +12,13 @@
 #include <set>
 #include <vector>
 
+#include "store_fuzz.h"
+
 extern "C" {
 #include "lg_outliers.h"
 }
 
-namespace {
-
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "outlier store invariant broken: %s\n", what);
-    std::abort();
-  }
-}
-
-}  // namespace
+using labgate::fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 3) return 0;
@@ -77,14 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(n == seqs.size(), "collect does not give each kept sample once");
   for (std::size_t i = 1; i < n; ++i) check(out[i - 1].at_ns < out[i].at_ns, "collect not in time order");
 
-  char* buf = nullptr;
-  std::size_t len = 0;
-  FILE* f = open_memstream(&buf, &len);
-  check(f != nullptr, "open_memstream");
-  lg_outliers_write_json(&o, f);
-  std::fclose(f);
-  const nlohmann::json j = nlohmann::json::parse(buf, buf + len);
-  std::free(buf);
+  const nlohmann::json j = labgate::fuzz::printed_json([&o](FILE* f) { lg_outliers_write_json(&o, f); });
   check(j.at("items").size() == n, "JSON items differ from the kept samples");
   check(j.at("over_threshold").get<std::uint64_t>() == over_seen, "JSON over_threshold");
   lg_outliers_free(&o);

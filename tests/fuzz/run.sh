@@ -28,16 +28,18 @@ declare -A LIBS=(
   [sockperf]="tools measure profile stats util"
   [iperf3]="tools measure profile stats util"
   [outliers]=""
+  [stream_gaps]="stats"
 )
 # Probe (C) sources a target compiles itself, beside the harness archives.
 declare -A PROBE_SRCS=(
   [outliers]="common/lg_outliers.c common/lg_measure_util.c"
+  [stream_gaps]="stream/st_gaps.c common/lg_outliers.c common/lg_moment.c common/lg_measure_util.c"
 )
 declare -A MAXLEN=(
   [profile]=16384 [units]=64 [facts]=16384 [probe_output]=16384
-  [netperf]=8192 [sockperf]=8192 [iperf3]=32768 [outliers]=4096
+  [netperf]=8192 [sockperf]=8192 [iperf3]=32768 [outliers]=4096 [stream_gaps]=4096
 )
-TARGETS=(units profile facts probe_output netperf sockperf iperf3 outliers)
+TARGETS=(units profile facts probe_output netperf sockperf iperf3 outliers stream_gaps)
 
 version="$(sed -n 's/^project(labgate VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLists.txt")"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -81,17 +83,22 @@ ninja_file="$BUILD/build.ninja"
     done
     echo "build lib/liblabgate_${c//\//_}.a: ar ${objs[*]}"
   done
+  declare -A probe_built=()
   for t in "${TARGETS[@]}"; do
     echo "build obj/fuzz/${t}_fuzz.o: cxx $HERE/${t}_fuzz.cc"
-    archives=""
+    archives="" objects=""
     for c in ${LIBS[$t]}; do archives+=" lib/liblabgate_${c//\//_}.a"; done
     for src in ${PROBE_SRCS[$t]:-}; do
       obj="obj/probes/${src//\//_}.o"
-      echo "build $obj: cc $ROOT/probes/$src"
-      echo "  cflags = \$cflags -D_GNU_SOURCE"
-      archives+=" $obj"
+      if [[ -z "${probe_built[$obj]:-}" ]]; then  # one rule per object, whatever targets share it
+        probe_built[$obj]=1
+        echo "build $obj: cc $ROOT/probes/$src"
+        echo "  cflags = \$cflags -D_GNU_SOURCE"
+      fi
+      objects+=" $obj"
     done
-    echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$archives"
+    # The probe objects before the archives, so the linker pulls what they call.
+    echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$objects$archives"
   done
 } >"$ninja_file.new"
 mv "$ninja_file.new" "$ninja_file"

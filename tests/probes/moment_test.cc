@@ -81,6 +81,37 @@ TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
   EXPECT_GE(m.vcsw + 1, ru.ru_nvcsw) << "the base is the capture's counters";
 }
 
+TEST(Moment, AnInlineStampComesWithTheReadAndTimesTheWaitInTheSocket) {
+  UdpPair p;
+  ASSERT_EQ(lg_moment_inline_stamps(p.rx), 1);
+  char b[8];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + CMSG_SPACE(sizeof(timeval))];
+  const auto read_one = [&](uint64_t& read_real) {
+    iovec iov{b, sizeof b};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    EXPECT_EQ(recvmsg(p.rx, &msg, 0), 1);
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    read_real = static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+    return lg_moment_cmsg_stamp(&msg);
+  };
+  ASSERT_EQ(send(p.tx, "x", 1, 0), 1);
+  sleep_ms(20);  // the datagram waits unread
+  uint64_t read_real = 0;
+  const uint64_t stamp = read_one(read_real);
+  ASSERT_NE(stamp, 0u) << "no SCM_TIMESTAMPNS in the control data";
+  EXPECT_LE(stamp, read_real);
+  EXPECT_GE(read_real - stamp, 20000000u) << "slept 20 ms before reading";
+  EXPECT_LT(read_real - stamp, 2000000000u);
+  // Control data without a stamp: none found.
+  msghdr empty{};
+  EXPECT_EQ(lg_moment_cmsg_stamp(&empty), 0u);
+}
+
 TEST(Moment, TcpHasNoStampAndSaysWhy) {
   lg_moment m;
   lg_moment_init(&m, 1);

@@ -8,7 +8,9 @@
 #            2); the failing max carries "why:" in junit.xml; the report shows it
 #   hog_b    the same hog on CPU 0 in host b's namespace: the round trips it
 #            stalled (>= 50 ms; the client gives up on a reply at 100 ms) are put
-#            down to tailhog on CPU 0 of host b, never to host a
+#            down to tailhog on CPU 0 of host b, never to host a, and to the
+#            server not running (the request's wait in its socket, the server's
+#            own record)
 #   wire     delay spikes through ci/impair: a spiked round trip (>= 3 ms) with
 #            nothing on either host is "wire", never unexplained; one whose
 #            client's record clears it is never put down to host a's tasks
@@ -27,6 +29,19 @@
 #   tool_quiet the sockperf case with nothing injected: both hosts watched,
 #            tailhog never named, every cause with its figure, the top line a
 #            cause, "nothing on the hosts" or "unexplained", never made up
+#   stream_hog a udp_stream at 20000/s (client on CPU 1 of host a, the receiver,
+#            the stream server, on CPU 0 of host b) with the same hog on CPU 0
+#            in host b's namespace: only the receiver's host is watched; its
+#            receive gaps of >= 100 ms are put down to tailhog with its pid on
+#            CPU 0 of host b (>= 80 %, at least 2), never to host a; the
+#            datagrams lost while it ran are too (loss_top), and the failing
+#            max_loss carries that "why:" in junit.xml, min_throughput the gaps'
+#            (the cause with the most gap time: tailhog)
+#   stream_hog_tcp the same with an unpaced tcp_stream (16 KiB writes): the
+#            receiver's gaps (time between reads that returned data: a read is
+#            not a packet) put down to tailhog the same way, the warm-up's left
+#            out by the client's warm-up in its hello; TCP loses nothing the
+#            receiver can count, so no loss line
 # TAIL_LAB_PAIR runs it on another lab pair (a helper's); the default is 23.
 # The lab's namespaces share this machine's 2 CPUs with everything else running
 # here, so the checks look for the injected cause by name (comm and pid) on the
@@ -63,13 +78,39 @@ fi
 # its place (point 5: no outliers of its own), pinned the same way.
 if [ "${case_name#tool_}" != "$case_name" ]; then
   test_name=sockperf_tail warmup=0s own='tool = "sockperf"'
+elif [ "${case_name#stream_hog}" != "$case_name" ]; then
+  test_name=stream_tail warmup=500ms
 else
   test_name=udp_rr_tail warmup=500ms own='interval = "1s"
 outlier = "2ms"'
 fi
 {
   lab_pair_profile "$pair"
-  cat <<TOML
+  if [ "$case_name" = stream_hog ]; then
+    # 1 KiB datagrams at 20000/s: the receiver's buffer holds a few ms of them,
+    # so each 200 ms stall loses datagrams as well as making a receive gap.
+    stream='kind = "udp_stream"
+message_size = 1024
+rate = "20000/s"
+budget = { max_loss = "0%", min_throughput = "1Gbit/s" }'
+  else
+    stream='kind = "tcp_stream"
+message_size = 16384
+budget = { min_throughput = "100Gbit/s" }'
+  fi
+  if [ "${case_name#stream_hog}" != "$case_name" ]; then
+    cat <<TOML
+[[test]]
+name = "$test_name"
+from = "a"
+to = "b"
+duration = "3s"
+warmup = "$warmup"
+cpu = { client = 1, server = 0 }
+$stream
+TOML
+  else
+    cat <<TOML
 [[test]]
 name = "$test_name"
 kind = "udp_rr"
@@ -82,6 +123,7 @@ cpu = { client = 1, server = 0 }
 $own
 budget = { p50 = "50ms", max = "20ms" }
 TOML
+  fi
 } >"$work/p.toml"
 
 # Starts tailhog in namespace $1 on CPU $2 (real-time: while it spins, nothing
@@ -101,11 +143,16 @@ rps_cpus() { ip netns exec $ns_a sh -c "echo $1 >/sys/class/net/mgmt0/queues/rx-
 net_rx() { awk -v c=$(($1 + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
 
 # A tool case's run: both hosts watched over the run, how far the join goes said.
-gate_tool() {
+# The gate on the profile: $rc its exit, $run its results folder (with a run.json).
+run_gate() {
   timeout 240 "$bin/labgate" run "$work/p.toml" --suffix tail --results "$work/results" >"$work/out" 2>&1
   rc=$?
   run=$(ls -d "$work"/results/*-tail 2>/dev/null | tail -1)
   [ -n "$run" ] && [ -s "$run/run.json" ] || { cat "$work/out"; fail "no run.json (exit $rc)"; }
+}
+
+gate_tool() {
+  run_gate
   [ "$(q '.tests[0].tool')" = sockperf ] || fail "the case did not run sockperf: $(q '.tests[0].tool')"
   [ "$(q '.tests[0].tail.over_run | type')" = object ] || { cat "$work/out"; fail "run.json has no over_run for the tool case"; }
   for h in a b; do
@@ -126,10 +173,7 @@ gate_tool() {
 }
 
 gate() {
-  timeout 240 "$bin/labgate" run "$work/p.toml" --suffix tail --results "$work/results" >"$work/out" 2>&1
-  rc=$?
-  run=$(ls -d "$work"/results/*-tail 2>/dev/null | tail -1)
-  [ -n "$run" ] && [ -s "$run/run.json" ] || { cat "$work/out"; fail "no run.json (exit $rc)"; }
+  run_gate
   [ "$(q '.tests[0].tail | type')" = object ] || { cat "$work/out"; fail "run.json has no tail for the test"; }
   [ "$(q '.tests[0].tail.hosts.a.watch')" = ok ] || fail "host a's watch: $(q '.tests[0].tail.hosts.a.watch')"
   [ "$(q '.tests[0].tail.hosts.b.watch')" = ok ] || fail "host b's watch: $(q '.tests[0].tail.hosts.b.watch')"
@@ -158,6 +202,20 @@ case $case_name in
     [ "$n" -ge $want ] || fail "only $n round trips of >= $((least / 1000000)) ms with tailhog 200 ms of every second on CPU $cpu"
     [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $cpu of host $host named for $named of $n stalled round trips"
     ! echo "$stalled" | grep -q "tailhog[^|]*host $other" || fail "tailhog put on host $other"
+    # The server's own record of a stalled request: its wait in host b's socket
+    # (kernel receive stamp to read) told from its turnaround, the server not running.
+    if [ $host = b ]; then
+      waited=$(echo "$stalled" | count "the request waited .* in host b's socket: the server was not running")
+      [ $((waited * 100)) -ge $((n * 80)) ] ||
+        fail "the server not running (its socket wait) named for $waited of $n stalled round trips"
+    fi
+    # Host b's watch is placed by the one-way estimator's clock offset (a server
+    # the hog stalled before its read keeps no long turnaround to join by), and
+    # the lab's namespaces share one clock: zero within its bound.
+    q '.tests[0].tail.clock_offset.source' | grep -q "^the one-way estimator's" ||
+      fail "host b's watch was not placed by the one-way estimator: $(q '.tests[0].tail.clock_offset')"
+    [ "$(q '.tests[0].tail.clock_offset | (.ns | fabs) <= .bound_ns')" = true ] ||
+      fail "the hosts share one clock, yet the offset is not zero within its bound: $(q '.tests[0].tail.clock_offset')"
     if [ $host = a ]; then
       [ $rc -eq 1 ] || fail "max = 20ms with a 200 ms stall: exit $rc, expected 1"
       grep -q "max = .*why: the worst ([^)]*): [^;]*;* *tailhog (pid $hog_pid) ran" "$run/junit.xml" ||
@@ -272,6 +330,11 @@ case $case_name in
     grep -q "max = .*why: over the whole run (sockperf gives no moment for its max): " "$run/junit.xml" ||
       fail "junit.xml's failing max does not carry the run's why"
     grep -q "tailhog (pid $hog_pid)" "$run/report.html" || fail "report.html does not name tailhog (pid $hog_pid)"
+    # The fix script from the run-level cause (no outliers: "seen in the tool case").
+    grep -A2 "^# --- host a, CPU 1: tailhog (pid $hog_pid)" "$run/fix-tail.sh" 2>/dev/null |
+      grep -q "^# seen in the tool case sockperf_tail" ||
+      fail "fix-tail.sh has no evidence block for tailhog (pid $hog_pid): $(head -c 600 "$run/fix-tail.sh" 2>&1)"
+    grep -q "taskset -p .*(1 << 1).* $hog_pid " "$run/fix-tail.sh" || fail "fix-tail.sh does not move tailhog (pid $hog_pid) off CPU 1"
     ;;
   tool_quiet)
     gate_tool
@@ -283,6 +346,41 @@ case $case_name in
       "nothing on the hosts over the run: "*) [ -z "$first" ] || fail "nothing on the hosts, yet causes: $first" ;;
       *) fail "top line neither a cause nor nothing: $top" ;;
     esac
+    ;;
+  stream_hog | stream_hog_tcp)
+    if [ $case_name = stream_hog ]; then proto=udp; else proto=tcp; fi
+    start_hog $ns_b 0
+    run_gate
+    [ "$(q '.tests[0].tail | type')" = object ] || { cat "$work/out"; fail "run.json has no tail for the stream"; }
+    [ "$(q '.tests[0].tail.hosts.b.watch')" = ok ] || fail "the receiver's watch: $(q '.tests[0].tail.hosts.b.watch')"
+    [ "$(q '.tests[0].tail.hosts.a // "none"')" = none ] || fail "the sender's host watched: $(q '.tests[0].tail.hosts.a')"
+    [ "$(q '.tests[0].tail.receive_gaps.proto')" = $proto ] || fail "receive gaps of $(q '.tests[0].tail.receive_gaps.proto'), not $proto"
+    if [ $proto = udp ]; then sample=datagram; else sample=byte; fi
+    [ "$(q '.tests[0].tail.sample')" = "receive gap ending at $sample" ] || fail "sample: $(q '.tests[0].tail.sample')"
+    echo "top: $(q '.tests[0].tail.top')"
+    echo "loss: $(q '.tests[0].tail.loss_top')"
+    echo "gaps: $(q '.tests[0].tail.receive_gaps | del(.what, .warmup) | tostring')"
+    stalled=$(over 100000000)
+    echo "$stalled" | cut -c1-300
+    n=$(echo "$stalled" | count .)
+    named=$(echo "$stalled" | count "tailhog (pid $hog_pid) ran .* on CPU 0 of host b")
+    [ "$n" -ge 2 ] || fail "only $n receive gaps of >= 100 ms with tailhog 200 ms of every second on the receiver's CPU"
+    [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU 0 of host b named for $named of $n stalled gaps"
+    ! q '.tests[0].tail.outliers[].evidence[].host' | grep -qv '^b$' || fail "a cause put on a host other than the receiver's"
+    [ $rc -eq 1 ] || fail "a failing budget: exit $rc, expected 1"
+    if [ $proto = udp ]; then
+      q '.tests[0].tail.loss_top' | grep -q "lost datagrams came after a receive pause with tailhog (pid $hog_pid) on CPU 0 of host b" ||
+        fail "the lost datagrams are not put down to tailhog (pid $hog_pid): $(q '.tests[0].tail.loss_top')"
+      grep -q "max_loss = .*why: [0-9]* of [0-9]* lost datagrams came after a receive pause with tailhog (pid $hog_pid)" "$run/junit.xml" ||
+        fail "junit.xml's failing max_loss does not carry tailhog (pid $hog_pid) as its why"
+    else
+      [ "$(q '.tests[0].tail.loss_bursts // "none"')" = none ] || fail "loss bursts for TCP: $(q '.tests[0].tail.loss_bursts')"
+      q '.tests[0].tail.receive_gaps.what' | grep -q "not a packet boundary" || fail "a TCP gap not said to be a read's"
+    fi
+    # Throughput is lost to time not read: the hog's stalls, whatever else made short gaps.
+    grep -q "min_throughput = .*why: [0-9.]* ms of the [0-9.]* ms in the 64 worst receive gaps: tailhog (pid $hog_pid) on CPU 0 of host b" "$run/junit.xml" ||
+      fail "junit.xml's failing min_throughput does not put the gaps' time down to tailhog (pid $hog_pid): $(grep -o 'min_throughput = [^&]*' "$run/junit.xml" | head -1)"
+    grep -q 'why: ' "$work/out" || fail "the console shows no why: line"
     ;;
   *) fail "unknown case $case_name" ;;
 esac

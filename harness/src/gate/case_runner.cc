@@ -195,8 +195,19 @@ void explain(CaseRun& run, const TestCase& c, const TailSide& client, const Tail
       const measure::JudgedFigures judged = measure::judge_figures(run.measurements.front());
       if (const stats::Figure* p50 = judged.figures.find("p50")) typical = static_cast<std::uint64_t>(p50->value);
     }
-    run.tail = explain_tail(client, server, typical, c.spec->cpu.server);
+    run.tail = explain_tail(client, server, typical, c.spec->cpu.server, run.one_way);
   } catch (const std::exception& e) {
+    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+  }
+}
+
+/// run.tail of a stream case: the receiver's (the server's) worst gaps and
+/// its host's watch; the watch's output is kept beside the probe's.
+void explain_stream(CaseRun& run, const TestCase& c, const TailSide& receiver) {
+  if (receiver.watch) keep(run, "watch-" + receiver.host + ".out", *receiver.watch);
+  try {
+    run.tail = explain_stream_tail(receiver, c.spec->cpu.server);
+  } catch (const std::exception& e) {  // costs the explanation, never the measurement
     spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
   }
 }
@@ -235,18 +246,21 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   std::optional<CounterWatch> watch;
   if (watches_counters(c.spec->kind)) watch.emplace(session, c, CounterWatch::FromCommands{});
   // Why the tail (issue 25): the noise watch rides on the same shell lines, on
-  // the CPU each side is pinned to (every CPU when it is not).
-  const bool explains = watch && profile::is_rr(c.spec->kind);
+  // the CPU each side is pinned to (every CPU when it is not); a stream's only
+  // on the receiver (the server), whose receive gaps it explains.
+  const bool stream = profile::is_stream(c.spec->kind);
+  const bool explains = watch && (profile::is_rr(c.spec->kind) || stream);
   std::optional<NoiseWatch> noise_a, noise_b;
   std::string no_watch_a, no_watch_b;
   if (explains) {
     try {
-      session.install({c.server, c.client}, "watch");
+      session.install(stream ? std::vector<std::string>{c.server} : std::vector<std::string>{c.server, c.client},
+                      "watch");
     } catch (const std::exception& e) {
       spdlog::warn("{}: the noise watch will not run: {}", c.name(), e.what());
     }
     noise_b = noise_watch(session, c, c.server, c.spec->cpu.server, no_watch_b);
-    noise_a = noise_watch(session, c, c.client, c.spec->cpu.client, no_watch_a);
+    if (!stream) noise_a = noise_watch(session, c, c.client, c.spec->cpu.client, no_watch_a);
   }
   const auto wrap = [&](const std::vector<std::string>& argv, const std::optional<NoiseWatch>& noise) {
     return watch ? bracketed_argv(argv, noise) : argv;
@@ -288,7 +302,10 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
        "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
            transport::shell_join(client_argv) + "\n" +
            (watch ? "(each run by /bin/sh between two reads of /proc/net/{snmp,netstat,dev})\n" : "") +
-           (noise_a || noise_b ? "(with the noise watch beside each: watch --cpus <the side's CPU, else all>)\n"
+           (noise_a || noise_b ? (stream ? "(with the noise watch beside the server, the receiver: watch --cpus "
+                                           "<its CPU, else all>)\n"
+                                         : "(with the noise watch beside each: watch --cpus <the side's CPU, else "
+                                           "all>)\n")
                                : ""));
   spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
 
@@ -318,9 +335,12 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
     watch->finish(run);
   }
   if (profile::is_rr(c.spec->kind)) run.one_way = one_way_of(c, r.out, server_bracketed.body);
-  if (explains) explain(run, c, {c.client, r.out, client_out.watch, client_out.watch_status, no_watch_a},
-                        {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status,
-                         no_watch_b});
+  if (explains && stream)
+    explain_stream(run, c,
+                   {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b});
+  else if (explains)
+    explain(run, c, {c.client, r.out, client_out.watch, client_out.watch_status, no_watch_a},
+            {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b});
   if (c.spec->preload) run.rules.push_back(judge_preload(*c.spec->preload, c.client, r.err, c.server, kept(run, "server.err")));
   return run;
 }

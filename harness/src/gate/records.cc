@@ -128,9 +128,9 @@ void add_tail(results::TestRecord& r, const nlohmann::json& tail) {
   if (tail.is_null()) return;
   r.tail = tail;
   for (const results::BudgetLine& b : r.budget) {
-    if (b.pass || (b.stat != "max" && b.stat.rfind("p99", 0) != 0)) continue;
+    if (b.pass) continue;
     // The max is one sample: its own cause. A percentile is many: the ranked summary's.
-    const std::string why = b.stat == "max" ? worst_line(tail) : tail_line(tail);
+    const std::string why = why_line(tail, b.stat);
     if (why.empty()) continue;
     // That statistic's line of the failure text gets it at its end.
     for (std::size_t at = 0; at < r.failure.size();) {

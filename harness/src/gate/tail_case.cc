@@ -51,6 +51,7 @@ std::optional<tail::OutlierSet> read_outliers(const TailSide& s, const char* mem
   }
   try {
     tail::OutlierSet set = tail::parse_outliers(*doc, member, who);
+    set.from_arrival = doc->value("turnaround_from", json()) == "arrival";
     source_limits(set, s.host, limits);
     return set;
   } catch (const std::invalid_argument& e) {
@@ -125,6 +126,37 @@ json tail_document(const tail::Attribution& a, std::vector<std::string> limits, 
   return j;
 }
 
+/// The one-way record's offset between the hosts' monotonic clocks, when it
+/// found one (measure/one_way.h), whether or not its figures were reported:
+/// a bound of microseconds places 10-ms watch windows either way.
+std::optional<tail::ClockOffset> monotonic_offset(const json& one_way) {
+  if (!one_way.is_object()) return std::nullopt;
+  const auto ns = one_way.find("monotonic_offset_ns"), bound = one_way.find("bound_ns");
+  if (ns == one_way.end() || bound == one_way.end() || !ns->is_number_integer() ||
+      !bound->is_number_integer() || bound->get<std::int64_t>() < 0)
+    return std::nullopt;
+  std::string from = "the one-way estimator's exchange of the shortest round trip";
+  if (const auto ex = one_way.find("from_exchange"); ex != one_way.end() && ex->is_object())
+    from += " (request " + ex->value("seq", json(0)).dump() + ")";
+  return tail::ClockOffset{ns->get<std::int64_t>(), bound->get<std::uint64_t>(), from};
+}
+
+/// Samples of one host (a jitter CPU's clock gaps, a stream receiver's gaps)
+/// against that host's watch: no server, no wire, nothing said of another host.
+tail::AttributionInput one_host_input(const tail::OutlierSet& set, const std::optional<tail::WatchOutput>& watch,
+                                      const std::string& host, std::uint64_t typical,
+                                      std::vector<std::string> own) {
+  tail::AttributionInput in;
+  in.client = &set;
+  in.watch_client = watch ? &*watch : nullptr;
+  in.client_host = host;
+  in.one_host = true;
+  in.samples = "gaps";
+  in.typical_ns = typical;
+  in.own_comms = std::move(own);
+  return in;
+}
+
 }  // namespace
 
 std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, const std::string& host,
@@ -142,7 +174,7 @@ std::optional<NoiseWatch> noise_watch(GateSession& session, const TestCase& c, c
 }
 
 json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t typical_ns,
-                  std::optional<int> server_cpu) {
+                  std::optional<int> server_cpu, const json& one_way) {
   std::vector<std::string> limits;
   json hosts = json::object();
   std::optional<tail::WatchOutput> watches[2] = {host_watch(client, hosts, limits),
@@ -161,6 +193,7 @@ json explain_tail(const TailSide& client, const TailSide& server, std::uint64_t 
     in.server_cpu = server_cpu;
     in.typical_ns = typical_ns;
     in.own_comms = {"pingpong", "pingpong-dyn", "watch"};
+    in.clock_offset = monotonic_offset(one_way);
     a = tail::attribute(in);
   }
   return tail_document(a, limits, hosts, typical_ns);
@@ -191,22 +224,140 @@ json explain_jitter_tail(const TailSide& side, const std::map<int, std::uint64_t
       }
     }
     tail::Attribution a;
-    if (set) {
-      tail::AttributionInput in;
-      in.client = &*set;
-      in.watch_client = watch ? &*watch : nullptr;
-      in.client_host = side.host;
-      in.one_host = true;
-      in.samples = "gaps";
-      in.typical_ns = typical;
-      in.own_comms = {"jitter", "jitter-dyn", "watch"};
-      a = tail::attribute(in);
-    }
+    if (set) a = tail::attribute(one_host_input(*set, watch, side.host, typical, {"jitter", "jitter-dyn", "watch"}));
     json j = tail_document(a, limits, hosts, typical);
     j["sample"] = "gap";
     per_cpu[std::to_string(cpu)] = std::move(j);
   }
   return {{"per_cpu", per_cpu}};
+}
+
+namespace {
+
+std::uint64_t count_in(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
+/// The receiver's CPU: where it was pinned, else where its gaps ended.
+std::optional<int> receiver_cpu_of(std::optional<int> pinned, const std::optional<tail::OutlierSet>& set) {
+  if (pinned || !set) return pinned;
+  for (const tail::OutlierRecord& r : set->items)
+    if (r.cpu_after) return r.cpu_after;
+  return std::nullopt;
+}
+
+/// Each of the largest sequence gaps put down to what the watch saw on the
+/// receiver's CPU during the longest receive pause before it (a buffer
+/// overflows while nobody reads); "loss_top" says after which cause (a burst's
+/// first evidence) the most lost datagrams came.
+void explain_loss(json& j, const json& gaps, const tail::WatchOutput* watch, std::optional<int> cpu,
+                  const std::string& host, std::uint64_t typical, const std::vector<std::string>& own) {
+  std::vector<json> bursts;
+  if (gaps.contains("largest_seq_gaps") && gaps["largest_seq_gaps"].is_array())
+    for (const json& b : gaps["largest_seq_gaps"])
+      if (b.is_object()) bursts.push_back(b);
+  std::stable_sort(bursts.begin(), bursts.end(),
+                   [](const json& x, const json& y) { return count_in(x, "lost") > count_in(y, "lost"); });
+  std::map<std::string, std::uint64_t> lost_by_key;
+  json out = json::array();
+  for (const json& b : bursts) {
+    const std::uint64_t pause = count_in(b, "pause_ns"), end = count_in(b, "pause_end_ns"),
+                        lost = count_in(b, "lost");
+    json rec = {{"seq", count_in(b, "seq")}, {"lost", lost}, {"at_ns", count_in(b, "at_ns")}, {"pause_ns", pause}};
+    std::vector<tail::Evidence> ev;
+    if (watch && cpu && pause > 0 && end >= pause)
+      ev = tail::window_evidence(*watch, *cpu, end - pause, end, pause > typical ? pause - typical : 0, host, own);
+    json list = json::array();
+    for (const tail::Evidence& e : ev) list.push_back(tail::to_json(e));
+    // Counted by its cause (the first evidence: what ran there, before the
+    // interrupts beside it), so IPIs that come with any stall never outrank it.
+    if (!ev.empty()) lost_by_key[ev.front().key] += lost;
+    rec["cause"] = ev.empty() ? "unexplained" : ev.front().text;
+    rec["evidence"] = list;
+    out.push_back(rec);
+  }
+  j["loss_bursts"] = out;
+  const std::uint64_t total = count_in(gaps, "lost");
+  if (total == 0) return;
+  const auto top = std::max_element(lost_by_key.begin(), lost_by_key.end(),
+                                    [](const auto& x, const auto& y) { return x.second < y.second; });
+  j["loss_top"] = top == lost_by_key.end()
+                      ? std::to_string(total) + " lost datagrams: no evidence on host " + host +
+                            " in the receive pauses before them (unexplained)"
+                      : std::to_string(top->second) + " of " + std::to_string(total) +
+                            " lost datagrams came after a receive pause with " + top->first;
+}
+
+/// A stream's top line: the cause (an outlier's first evidence) with the most
+/// receive-gap time among the worst gaps, since throughput is lost to time not
+/// read, not to how many gaps there were ("600 ms of the 690 ms in the 64
+/// worst receive gaps: tailhog (pid 1381) on CPU 0 of host b"); the count's
+/// line (attribute's) when no gap has a cause.
+std::string gap_time_top(const tail::Attribution& a) {
+  std::map<std::string, std::uint64_t> time_by_cause;
+  std::uint64_t total = 0;
+  for (const tail::OutlierCause& o : a.outliers) {
+    total += o.value_ns;
+    if (!o.evidence.empty()) time_by_cause[o.evidence.front().key] += o.value_ns;
+  }
+  const auto top = std::max_element(time_by_cause.begin(), time_by_cause.end(),
+                                    [](const auto& x, const auto& y) { return x.second < y.second; });
+  if (top == time_by_cause.end()) return a.top;
+  return tail::format_ns(top->second) + " of the " + tail::format_ns(total) + " in the " +
+         std::to_string(a.outliers.size()) + " worst receive gaps: " + top->first;
+}
+
+}  // namespace
+
+json explain_stream_tail(const TailSide& receiver, std::optional<int> receiver_cpu) {
+  std::vector<std::string> limits;
+  json hosts = json::object();
+  const std::optional<tail::WatchOutput> watch = host_watch(receiver, hosts, limits);
+  const std::optional<tail::OutlierSet> set = read_outliers(receiver, "gap_outliers", "receiver", limits);
+  const std::optional<json> doc = last_doc_with(receiver.probe_out, "gap_outliers");
+  json gaps = doc && (*doc)["receive_gaps"].is_object() ? (*doc)["receive_gaps"] : json::object();
+  const bool udp = gaps.value("proto", json()) == "udp";
+  const std::uint64_t typical = count_in(gaps, "p50_ns");
+  const std::vector<std::string> own = {"stream", "stream-dyn", "watch"};
+  tail::Attribution a;
+  if (set) {
+    tail::AttributionInput in = one_host_input(*set, watch, receiver.host, typical, own);
+    in.samples = udp ? "datagrams" : "bytes";
+    in.outliers_name = "receive gaps";
+    in.reader = "receiver";
+    in.packet = "datagram";
+    a = tail::attribute(in);
+  }
+  json j = tail_document(a, limits, hosts, typical);
+  j["top"] = gap_time_top(a);
+  // A gap's seq: a datagram's sequence number, or the stream offset of the
+  // last byte the read that ended it returned (a read is not a packet).
+  j["sample"] = udp ? "receive gap ending at datagram" : "receive gap ending at byte";
+  j["applies_to"] = {"min_throughput", "max_loss"};
+  // The report's table and chart: what the columns are, and that the gaps are
+  // stamped on the receiver's clock, not the sender's series (no marks there).
+  j["seq_name"] = udp ? "Datagram" : "Byte offset";
+  j["value_name"] = "receive gap";
+  j["on_series_clock"] = false;
+  if (udp)
+    explain_loss(j, gaps, watch ? &*watch : nullptr, receiver_cpu_of(receiver_cpu, set), receiver.host, typical,
+                 own);
+  gaps.erase("largest_seq_gaps");  // in loss_bursts, explained
+  j["receive_gaps"] = gaps;
+  return j;
+}
+
+std::string why_line(const json& tail, const std::string& stat) {
+  if (!tail.is_object()) return "";
+  if (const auto it = tail.find("applies_to"); it != tail.end()) {
+    if (!it->is_array() || std::find(it->begin(), it->end(), json(stat)) == it->end()) return "";
+    const auto loss = tail.find("loss_top");
+    if (stat == "max_loss" && loss != tail.end() && loss->is_string()) return "why: " + loss->get<std::string>();
+    return tail_line(tail);
+  }
+  if (stat == "max") return worst_line(tail);
+  return stat.rfind("p99", 0) == 0 ? tail_line(tail) : "";
 }
 
 const json& tail_of_cpu(const json& tail, int cpu) {

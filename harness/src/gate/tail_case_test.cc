@@ -46,6 +46,22 @@ TEST(TailCase, TheRecordedHogIsTheTopCauseWithEveryOutlierInRunJson) {
   EXPECT_EQ(t["typical_ns"], 60000);
 }
 
+TEST(TailCase, TheOneWayRecordsMonotonicOffsetPlacesHostBsWatchAndIsRecorded) {
+  const json one_way = {{"reported", false},
+                        {"offset_ns", 123},
+                        {"bound_ns", 4000},
+                        {"monotonic_offset_ns", -250},
+                        {"from_exchange", {{"seq", 77}, {"round_trip_ns", 8000}}}};
+  const json t = explain_tail(client_side(), server_side(), 60000, 0, one_way);
+  EXPECT_EQ(t["clock_offset"]["ns"], -250);
+  EXPECT_EQ(t["clock_offset"]["bound_ns"], 4000);
+  EXPECT_EQ(t["clock_offset"]["source"],
+            "the one-way estimator's exchange of the shortest round trip (request 77)");
+  // Without it, the requests both probes kept (the recorded run has some).
+  const json by_seq = explain_tail(client_side(), server_side(), 60000, 0);
+  EXPECT_THAT(by_seq["clock_offset"]["source"].get<std::string>(), ::testing::StartsWith("the median over "));
+}
+
 TailSide jitter_side() {
   return {"a", tail::testdata("hog_jitter.json"), tail::testdata("hog_jitter_watch.json"), 0, ""};
 }
@@ -141,6 +157,126 @@ TEST(TailCase, AMissingOrBrokenWatchIsALimitOfItsHostAndNothingIsMadeUp) {
   EXPECT_NE(t["limits"].dump().find("host a: client outliers: not available: the probe printed none"),
             std::string::npos);
   EXPECT_EQ(tail_line(t), "");
+}
+
+// The recorded stream runs (testdata/README.md): tailhog busy 200 ms of every
+// second on the receiver's CPU 0; the receiver (a stream server) is host b.
+TailSide stream_side(const std::string& proto) {
+  return {"b", "{\"event\":\"listening\",\"port\":40000}\n" + tail::testdata("hog_stream_" + proto + ".json"),
+          tail::testdata("hog_stream_" + proto + "_watch.json"), 0, ""};
+}
+
+/// The gaps of at least `least` ns and how many of them name `cause`.
+std::pair<int, int> named_among(const json& t, std::uint64_t least, const std::string& cause) {
+  int n = 0, named = 0;
+  for (const json& o : t["outliers"]) {
+    if (o["value_ns"].get<std::uint64_t>() < least) continue;
+    ++n;
+    bool has = false;
+    for (const json& e : o["evidence"]) has = has || e["text"].get<std::string>().find(cause) != std::string::npos;
+    named += has ? 1 : 0;
+  }
+  return {n, named};
+}
+
+void expect_one_host_only(const json& t) {
+  for (const json& o : t["outliers"])
+    for (const json& e : o["evidence"]) {
+      EXPECT_NE(e["kind"], "wire") << o.dump();
+      EXPECT_NE(e["kind"], "server_turnaround") << o.dump();
+      EXPECT_EQ(e["host"], "b") << o.dump();
+      EXPECT_NE(e.value("comm", std::string()), "stream") << "the probe is never its own cause";
+      EXPECT_NE(e.value("comm", std::string()), "watch") << "nor the watch";
+    }
+  EXPECT_EQ(t["limits"].dump().find("host a"), std::string::npos) << t["limits"].dump();
+}
+
+TEST(TailCase, ATcpStreamPutsItsWorstReceiveGapsDownToWhatRanOnTheReceiversCpu) {
+  const json t = explain_stream_tail(stream_side("tcp"), 0);
+  EXPECT_EQ(t["hosts"]["b"]["watch"], "ok");
+  EXPECT_EQ(t["outliers_total"], 64);
+  EXPECT_EQ(t["sample"], "receive gap ending at byte");
+  EXPECT_EQ(t["receive_gaps"]["proto"], "tcp");
+  EXPECT_THAT(t["receive_gaps"]["what"].get<std::string>(), ::testing::HasSubstr("not a packet boundary"));
+  EXPECT_EQ(t["typical_ns"], t["receive_gaps"]["p50_ns"]);
+  const auto [n, named] = named_among(t, 100000000, "tailhog (pid 1381) ran ");
+  EXPECT_EQ(n, 3) << "tailhog stalled the receiver 200 ms in each of its seconds";
+  EXPECT_EQ(named, n);
+  // Ranked by time, not count: the hog's three 200 ms gaps outweigh the many short ones.
+  EXPECT_THAT(t["top"].get<std::string>(),
+              ::testing::MatchesRegex("[0-9.]+ ms of the [0-9.]+ ms in the 64 worst receive gaps: tailhog \\(pid "
+                                      "1381\\) on CPU 0 of host b"));
+  bool ranked = false;
+  for (const json& r : t["ranked"]) ranked = ranked || r["cause"] == "tailhog (pid 1381) on CPU 0 of host b";
+  EXPECT_TRUE(ranked) << t["ranked"].dump();
+  expect_one_host_only(t);
+  EXPECT_THAT(t["limits"].dump(),
+              ::testing::HasSubstr("host b: socket wait: not available: the kernel keeps no per-socket receive stamp"));
+  EXPECT_FALSE(t.contains("loss_bursts")) << "TCP loses nothing the receiver can count";
+  EXPECT_EQ(t["value_name"], "receive gap");
+  EXPECT_EQ(t["seq_name"], "Byte offset");
+  EXPECT_EQ(t["on_series_clock"], false) << "the receiver's clock: never marked on the sender's series";
+}
+
+TEST(TailCase, AUdpStreamPutsItsGapsAndItsLossBurstsDownToTheHog) {
+  const json t = explain_stream_tail(stream_side("udp"), 0);
+  EXPECT_EQ(t["sample"], "receive gap ending at datagram");
+  const auto [n, named] = named_among(t, 100000000, "tailhog (pid 1451) ran ");
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(named, n);
+  for (const json& o : t["outliers"]) {
+    if (o["value_ns"].get<std::uint64_t>() < 100000000) continue;
+    EXPECT_THAT(o["split"].get<std::string>(), ::testing::HasSubstr("datagram waited ")) << "the socket wait";
+  }
+  expect_one_host_only(t);
+  // The big bursts (a full buffer while tailhog ran) are put down to it; the
+  // pause before each is the stall, not the gap right before the jump.
+  ASSERT_TRUE(t["loss_bursts"].is_array());
+  EXPECT_EQ(t["loss_bursts"].size(), 16u);
+  int big = 0;
+  for (const json& b : t["loss_bursts"]) {
+    if (b["lost"].get<int>() < 1000) continue;
+    ++big;
+    EXPECT_GE(b["pause_ns"].get<std::uint64_t>(), 190000000u) << b.dump();
+    EXPECT_THAT(b["cause"].get<std::string>(), ::testing::HasSubstr("tailhog (pid 1451) ran ")) << b.dump();
+  }
+  EXPECT_EQ(big, 2);
+  EXPECT_THAT(t["loss_top"].get<std::string>(),
+              ::testing::MatchesRegex("[0-9]+ of 8282 lost datagrams came after a receive pause with tailhog "
+                                      "\\(pid 1451\\) on CPU 0 of host b"));
+  EXPECT_FALSE(t["receive_gaps"].contains("largest_seq_gaps")) << "they are in loss_bursts, explained";
+  // Without the watch: no host cause, for the gaps or the losses.
+  TailSide blind = stream_side("udp");
+  blind.watch.reset();
+  const json u = explain_stream_tail(blind, 0);
+  EXPECT_EQ(u["hosts"]["b"]["watch"], "not available: the command ended before the watch printed anything");
+  for (const json& b : u["loss_bursts"]) EXPECT_EQ(b["cause"], "unexplained");
+  EXPECT_THAT(u["loss_top"].get<std::string>(), ::testing::HasSubstr("(unexplained)"));
+  // A server of an older build keeps no gaps: said, nothing made up.
+  blind.probe_out = "{\"format\":\"labgate-probe-1\",\"probe\":\"stream\",\"role\":\"server\"}\n";
+  const json old = explain_stream_tail(blind, 0);
+  EXPECT_EQ(old["outliers_total"], 0);
+  EXPECT_THAT(old["limits"].dump(), ::testing::HasSubstr("host b: receiver outliers: not available: the probe printed none"));
+}
+
+TEST(TailCase, AStreamsTailExplainsItsFailingThroughputAndLossNeverTheSendersMax) {
+  const json t = explain_stream_tail(stream_side("udp"), 0);
+  results::TestRecord r;
+  r.verdict = results::TestVerdict::kFail;
+  r.budget = {results::BudgetLine{"min_throughput", 1e6, 1e9, "bit/s", -0.99, false, "below the floor"},
+              results::BudgetLine{"max_loss", 0.2, 0.001, "", -0.199, false, "exceeds the budget"},
+              results::BudgetLine{"max", 412000.0, 200000, "ns", -1.06, false, "exceeds the budget"}};
+  r.failure =
+      "min_throughput = 1Mbit/s is below the floor of 1Gbit/s\nmax_loss = 20% exceeds the budget of 0.1%\n"
+      "max = 412 us exceeds the budget of 200 us";
+  add_tail(r, t);
+  EXPECT_EQ(r.failure, "min_throughput = 1Mbit/s is below the floor of 1Gbit/s; " + tail_line(t) +
+                           "\nmax_loss = 20% exceeds the budget of 0.1%; why: " + t["loss_top"].get<std::string>() +
+                           "\nmax = 412 us exceeds the budget of 200 us")
+      << "the max is the sender's send() time: the receiver's gaps do not explain it";
+  EXPECT_EQ(why_line(t, "p99"), "");
+  EXPECT_EQ(why_line(json{{"top", "x"}}, "p99_9"), "why: x") << "a round trip's tail: p99* and max as before";
+  EXPECT_EQ(why_line(json{{"top", "x"}}, "min_throughput"), "");
 }
 
 TEST(TailCase, AFailingMaxCarriesItsOwnCauseAndAFailingP99TheRankedOne) {

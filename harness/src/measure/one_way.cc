@@ -87,6 +87,14 @@ json one_way_record(const json& client_one_way, const json& server_anchor,
   rec["bound_ns"] = est->bound_ns;
   rec["anchor_error_ns"] = anchor_error;
   rec["from_exchange"] = {{"seq", est->from.seq}, {"round_trip_ns", est->from.round_trip()}};
+  // The same offset between the hosts' monotonic clocks (every probe's and
+  // watch's stamps): realtime = monotonic + delta on each host, so host b's
+  // monotonic minus host a's is delta_a + offset - delta_b, within the same
+  // bound. It places host a's moments on host b's clock (tail/attribute.h).
+  // (An anchor without its delta, as a multicast subscriber's, gives none.)
+  const std::optional<long long> delta_a = r.object("anchor").opt_int("delta_ns"),
+                                 delta_b = JsonReader(server_anchor, "server.anchor").opt_int("delta_ns");
+  if (delta_a && delta_b) rec["monotonic_offset_ns"] = *delta_a + est->offset_ns - *delta_b;
   // Every exchange's interval holds the offset of its moment: if they share no
   // point, the offset moved during the run (drift, a step) and one figure is wrong.
   const JsonReader inter = r.object("intersection");

@@ -77,6 +77,8 @@ TEST(OneWayRecord, OnTheLabBothHostsShareOneClockSoZeroIsWithinTheBound) {
   const std::int64_t offset = rec["offset_ns"], bound = rec["bound_ns"];
   EXPECT_LE(std::llabs(offset), bound);
   EXPECT_EQ(rec["anchor_error_ns"], 45);  // 20 ns on the client, 25 on the server
+  // One machine, one monotonic clock: the namespaces' offset is zero within the bound.
+  EXPECT_LE(std::llabs(rec["monotonic_offset_ns"].get<std::int64_t>()), bound);
   EXPECT_EQ(rec["exchanges"].size(), 16u);
   for (const char* dir : {"a_to_b", "b_to_a"}) {
     const json& d = rec[dir];
@@ -127,6 +129,8 @@ TEST(OneWayRecord, TheDirectionsAreTheHistogramsShiftedByTheOffsetFound) {
   EXPECT_NEAR(rec["a_to_b"]["p50_ns"].get<double>(), 6'000, 10);
   EXPECT_NEAR(rec["b_to_a"]["max_ns"].get<double>(), 6'000, 10);
   EXPECT_EQ(rec["from_exchange"]["round_trip_ns"], 12'000);
+  // Host b's monotonic minus host a's: client delta 1 + offset - server delta 2.
+  EXPECT_EQ(rec["monotonic_offset_ns"], 1'001'999);
 }
 
 TEST(OneWayRecord, ABoundWiderThanTheLimitIsRecordedButTheFiguresAreNot) {

@@ -68,24 +68,49 @@ StatDelta delta_of(const std::string& stat, std::optional<double> a, std::option
   return d;
 }
 
-/// The ranked causes of a test's explained tail, pid left out -> outliers.
-std::map<std::string, std::size_t> tail_causes(const TestRecord& t) {
-  std::map<std::string, std::size_t> out;
-  const auto ranked = t.tail.is_object() ? t.tail.find("ranked") : t.tail.end();
-  if (!t.tail.is_object() || ranked == t.tail.end() || !ranked->is_array()) return out;
+/// How often a test's tail showed one cause: in how many of its outliers, and
+/// whether a tool case (no outliers of its own) showed it over its run.
+struct CauseSeen {
+  std::size_t outliers = 0;
+  bool over_run = false;
+};
+
+/// The causes of a test's explained tail, pid left out: a round-trip or
+/// stream case's ranked ones, each CPU's of a jitter case, a tool case's
+/// run-level causes and its worst interval's evidence.
+void tail_causes(const nlohmann::json& tail, std::map<std::string, CauseSeen>& out) {
   static const std::regex pid(" \\(pid [0-9]+\\)");
-  for (const auto& r : *ranked)
-    if (r.is_object() && r.value("cause", nlohmann::json()).is_string())
-      out[std::regex_replace(r["cause"].get<std::string>(), pid, "")] += r.value("count", std::size_t{0});
+  if (!tail.is_object()) return;
+  const auto key = [&](const nlohmann::json& v) { return std::regex_replace(v.get<std::string>(), pid, ""); };
+  if (const auto per = tail.find("per_cpu"); per != tail.end() && per->is_object())
+    for (const auto& [cpu, one] : per->items()) tail_causes(one, out);
+  if (const auto ranked = tail.find("ranked"); ranked != tail.end() && ranked->is_array())
+    for (const auto& r : *ranked)
+      if (r.is_object() && r.value("cause", nlohmann::json()).is_string())
+        out[key(r["cause"])].outliers += r.value("count", std::size_t{0});
+  std::vector<const nlohmann::json*> run_level;
+  if (const auto c = tail.find("causes"); c != tail.end() && c->is_array()) run_level.push_back(&*c);
+  if (const auto w = tail.find("worst_interval"); w != tail.end() && w->is_object())
+    if (const auto e = w->find("evidence"); e != w->end() && e->is_array()) run_level.push_back(&*e);
+  for (const nlohmann::json* list : run_level)
+    for (const auto& e : *list)
+      if (e.is_object() && e.value("key", nlohmann::json()).is_string()) out[key(e["key"])].over_run = true;
+}
+
+std::map<std::string, CauseSeen> tail_causes(const TestRecord& t) {
+  std::map<std::string, CauseSeen> out;
+  tail_causes(t.tail, out);
   return out;
 }
 
-/// Each cause of `from` that `other` lacks, "cause (N outliers)".
-std::vector<std::string> causes_not_in(const std::map<std::string, std::size_t>& from,
-                                       const std::map<std::string, std::size_t>& other) {
+/// Each cause of `from` that `other` lacks, "cause (N outliers)" or, a tool
+/// case's, "cause (over the run)".
+std::vector<std::string> causes_not_in(const std::map<std::string, CauseSeen>& from,
+                                       const std::map<std::string, CauseSeen>& other) {
   std::vector<std::string> out;
   for (const auto& [cause, n] : from)
-    if (!other.count(cause)) out.push_back(cause + " (" + std::to_string(n) + " outliers)");
+    if (!other.count(cause))
+      out.push_back(cause + (n.outliers > 0 ? " (" + std::to_string(n.outliers) + " outliers)" : " (over the run)"));
   return out;
 }
 

@@ -152,6 +152,26 @@ TEST(Compare, TailCausesThatAppearedOrVanishedAreListedWithoutTheirPids) {
       compare_runs(compared_run("A", {a}), compared_run("B", {b}), o).tests[0].causes_vanished.empty());
 }
 
+TEST(Compare, AToolCasesRunLevelCausesAndAJitterCasesPerCpuOnesAreCompared) {
+  results::TestRecord a = rr("sockperf", {1000}), b = rr("sockperf", {5000});
+  a.tail = nlohmann::json::parse(R"({"causes":[],"over_run":{}})");
+  b.tail = nlohmann::json::parse(R"({"over_run":{},"causes":[
+      {"kind":"shared_cpu","key":"tailhog (pid 4242) on CPU 1 of host a","text":"tailhog (pid 4242) ran 600 ms"}],
+      "worst_interval":{"evidence":[{"kind":"irq","key":"IRQ 57 eth2-rx-0 on CPU 1 of host a","text":"x"}]}})");
+  const CompareOptions o;
+  Comparison c = compare_runs(compared_run("A", {a}), compared_run("B", {b}), o);
+  EXPECT_EQ(c.tests[0].causes_appeared,
+            (std::vector<std::string>{"IRQ 57 eth2-rx-0 on CPU 1 of host a (over the run)",
+                                      "tailhog on CPU 1 of host a (over the run)"}));
+  EXPECT_TRUE(c.tests[0].causes_vanished.empty());
+  results::TestRecord j1 = rr("jitter", {1000}), j2 = rr("jitter", {1000});
+  j1.tail = nlohmann::json::parse(
+      R"({"per_cpu":{"1":{"ranked":[{"cause":"cc1plus (pid 5) on CPU 1 of host a","count":9}]}}})");
+  j2.tail = nlohmann::json::parse(R"({"per_cpu":{"1":{"ranked":[]}}})");
+  c = compare_runs(compared_run("A", {j1}), compared_run("B", {j2}), o);
+  EXPECT_EQ(c.tests[0].causes_vanished, std::vector<std::string>{"cc1plus on CPU 1 of host a (9 outliers)"});
+}
+
 TEST(Compare, TableShowsValuesDeltasAndVerdict) {
   CompareOptions o;
   o.fail_on_regression = 0.10;

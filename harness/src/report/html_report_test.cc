@@ -74,6 +74,11 @@ TEST(HtmlReport, WhyTheTailShowsTheRankedCausesTheWorstOutliersAndWhatTheHostsCo
   EXPECT_THAT(html, HasSubstr("<td>unexplained</td>"));
   EXPECT_THAT(html, HasSubstr("host b: SMI: not available: no /dev/cpu/0/msr"));
   EXPECT_THAT(html, HasSubstr("1 unexplained"));
+  EXPECT_THAT(html, HasSubstr("<th class=\"num\">Request</th>"));
+  // A stream's: the receiver's gaps by datagram, not the sender's send times.
+  run.tests[0].tail["seq_name"] = "Datagram";
+  run.tests[0].tail["value_name"] = "receive gap";
+  EXPECT_THAT(html_report(run), HasSubstr("<th class=\"num\">Datagram</th><th class=\"num\">receive gap</th>"));
 }
 
 TEST(HtmlReport, AToolCasesTailShowsHowFarItsOutputGoesEachHostsRunAndItsCauses) {

@@ -87,8 +87,10 @@ std::string tail_section(const results::TestRecord& t) {
     const std::size_t shown = std::min<std::size_t>(outliers->size(), 20);
     s += "<details open><summary>The " + std::to_string(shown) + " worst of " +
          std::to_string(outliers->size()) +
-         " outliers</summary><table class=\"params\"><tr><th class=\"num\">Request</th><th class=\"num\">" +
-         html_escape(t.metric.empty() ? "value" : t.metric) +
+         " outliers</summary><table class=\"params\"><tr><th class=\"num\">" +
+         html_escape(tail.value("seq_name", std::string("Request"))) + "</th><th class=\"num\">" +
+         // A stream's are the receiver's gaps, not the sender's metric (send_time).
+         html_escape(tail.value("value_name", t.metric.empty() ? std::string("value") : t.metric)) +
          "</th><th>Cause and evidence</th><th>Split</th></tr>";
     for (std::size_t i = 0; i < shown; ++i) {
       const json& o = (*outliers)[i];

@@ -136,10 +136,12 @@ std::string percentile_chart(const results::TestRecord& t, const ChartData& v) {
 // The worst outliers "Why the tail" lists (run.json's tail, worst first), placed
 // on the series' axis: the client's outliers are stamped on the clock its series
 // started on, so at_ns - origin is their time since warm-up. Without the origin
-// (an older probe, a tool) nothing is placed rather than placed by guess.
+// (an older probe, a tool) nothing is placed rather than placed by guess; nor
+// are a stream's, the receiver's gaps on its own host's clock ("on_series_clock": false).
 void mark_tail_outliers(Chart& c, const results::TestRecord& t, const ChartData& v, double t_end) {
   const auto outliers = t.tail.is_object() ? t.tail.find("outliers") : t.tail.end();
   if (!v.series_origin_ns || outliers == t.tail.end() || !outliers->is_array()) return;
+  if (t.tail.value("on_series_clock", true) == false) return;
   std::size_t shown = 0;
   for (const nlohmann::json& o : *outliers) {
     if (shown == 20) break;  // the report's table lists the 20 worst

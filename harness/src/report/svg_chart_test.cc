@@ -79,6 +79,9 @@ TEST(LatencyCharts, TheWorstOutliersAreMarkedWhereTheyHappenedWithTheirCause) {
   EXPECT_THAT(svg, HasSubstr("<title>request 7: 1.21 ms at 41.5 s: tailhog (pid 4242) ran</title>"));
   EXPECT_THAT(svg, HasSubstr("<title>request 9: 900 \xC2\xB5s at 10 s: unexplained</title>"));
   EXPECT_THAT(svg, Not(HasSubstr("a warm-up one")));
+  // A stream's tail: the receiver's gaps, on its host's clock, never on the sender's series.
+  t.tail["on_series_clock"] = false;
+  EXPECT_THAT(series_chart(t, chart_data(t.measurement)), Not(HasSubstr("request 7")));
 }
 
 TEST(LatencyCharts, NothingToDrawWithoutData) {

@@ -166,21 +166,25 @@ std::vector<Evidence> host_evidence(const WatchOutput& w, int cpu, const Span& s
   return out;
 }
 
-/// Host b's clock minus host a's, from the requests both kept (the server's
-/// reply leaves about half a round trip before the client reads it).
-std::optional<std::int64_t> clock_offset(const OutlierSet& client, const OutlierSet& server) {
+/// Host b's clock minus host a's, from the requests both kept: the server
+/// read each somewhere inside the client's round trip, taken as its middle, so
+/// the median's error is at most half that request's round trip.
+std::optional<ClockOffset> clock_offset(const OutlierSet& client, const OutlierSet& server) {
   std::map<std::uint64_t, const OutlierRecord*> by_seq;
   for (const OutlierRecord& s : server.items) by_seq[s.seq] = &s;
-  std::vector<std::int64_t> d;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> d;  // offset, its bound
   for (const OutlierRecord& c : client.items) {
     auto it = by_seq.find(c.seq);
     if (it != by_seq.end())
-      d.push_back(static_cast<std::int64_t>(it->second->at_ns) -
-                  static_cast<std::int64_t>(c.at_ns - c.value_ns / 2));
+      d.emplace_back(static_cast<std::int64_t>(it->second->at_ns) -
+                         static_cast<std::int64_t>(c.at_ns - c.value_ns / 2),
+                     (c.value_ns + 1) / 2);
   }
   if (d.empty()) return std::nullopt;
   std::nth_element(d.begin(), d.begin() + static_cast<long>(d.size() / 2), d.end());
-  return d[d.size() / 2];
+  const auto& [ns, bound] = d[d.size() / 2];
+  return ClockOffset{ns, bound,
+                     "the median over " + std::to_string(d.size()) + " requests both probes kept as outliers"};
 }
 
 bool covers(const WatchOutput* w, const Span& s) {
@@ -235,9 +239,13 @@ Attribution attribute(const AttributionInput& in) {
   std::map<std::uint64_t, const OutlierRecord*> server_by_seq;
   if (in.server)
     for (const OutlierRecord& s : in.server->items) server_by_seq[s.seq] = &s;
-  const std::optional<std::int64_t> offset_found =
-      in.server ? clock_offset(*in.client, *in.server) : std::optional<std::int64_t>();
-  const std::int64_t offset = offset_found.value_or(0);
+  // Host b's watch is joined on host b's clock: the estimator's offset (its
+  // best exchange's round trip, microseconds) before the outliers' (theirs, up
+  // to the round trips that make them outliers).
+  std::optional<ClockOffset> offset_found = in.clock_offset;
+  if (!offset_found && in.server) offset_found = clock_offset(*in.client, *in.server);
+  out.clock_offset = offset_found;
+  const std::int64_t offset = offset_found ? offset_found->ns : 0;
   std::optional<int> server_cpu = in.server_cpu;
   if (!server_cpu && in.server)
     for (const OutlierRecord& s : in.server->items)
@@ -275,24 +283,37 @@ Attribution attribute(const AttributionInput& in) {
         c.evidence.push_back(std::move(e));
     }
     if (o.sock_wait_ns) {
-      split.push_back("reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
-      if (client_ran) split.push_back("the client was not held up (no involuntary switch)");
+      split.push_back(in.packet + " waited " + format_ns(*o.sock_wait_ns) + " in host " + a + "'s socket");
+      if (client_ran) split.push_back("the " + in.reader + " was not held up (no involuntary switch)");
       if (*o.sock_wait_ns >= excess / 2 && excess > 0 && c.evidence.empty())
         c.evidence.push_back({"client_not_running", a,
-                              "client not running (reply waited in the socket) on host " + a,
-                              "the reply waited " + format_ns(*o.sock_wait_ns) + " in host " + a +
-                                  "'s socket: the client was not running"});
+                              in.reader + " not running (" + in.packet + " waited in the socket) on host " + a,
+                              "the " + in.packet + " waited " + format_ns(*o.sock_wait_ns) + " in host " + a +
+                                  "'s socket: the " + in.reader + " was not running"});
     }
     // Host b: the server's record of the same request, and its watch.
     auto rec = server_by_seq.find(o.seq);
     if (rec != server_by_seq.end()) {
       const OutlierRecord& s = *rec->second;
-      split.push_back("server turnaround " + format_ns(s.value_ns) + " on host " + b);
-      if (s.value_ns >= excess / 2 && excess > 0)
+      // A stamped server's value opens with the request's wait in its socket:
+      // the server not running then (held off its CPU) is told from its turnaround.
+      const std::uint64_t waited =
+          in.server->from_arrival && s.sock_wait_ns ? std::min<std::uint64_t>(*s.sock_wait_ns, s.value_ns) : 0;
+      const std::uint64_t turnaround = s.value_ns - waited;
+      if (in.server->from_arrival && s.sock_wait_ns)
+        split.push_back("request waited " + format_ns(waited) + " in host " + b + "'s socket");
+      split.push_back("server turnaround " + format_ns(turnaround) + " on host " + b);
+      if (waited >= excess / 2 && excess > 0)
+        c.evidence.push_back({"server_not_running", b,
+                              "server not running (request waited in its socket) on host " + b,
+                              "the request waited " + format_ns(waited) + " in host " + b +
+                                  "'s socket: the server was not running"});
+      if (turnaround >= excess / 2 && excess > 0)
         c.evidence.push_back({"server_turnaround", b, "server turnaround on host " + b,
-                              "server turnaround " + format_ns(s.value_ns) + " on host " + b});
+                              "server turnaround " + format_ns(turnaround) + " on host " + b});
     } else if (in.server && in.server->floor_ns > 0) {
-      split.push_back("server turnaround at most " + format_ns(in.server->floor_ns) + " on host " + b);
+      split.push_back("server " + std::string(in.server->from_arrival ? "time from arrival" : "turnaround") +
+                      " at most " + format_ns(in.server->floor_ns) + " on host " + b);
     }
     std::optional<Span> on_b;
     if (offset_found) {
@@ -330,7 +351,10 @@ Attribution attribute(const AttributionInput& in) {
                    [](const RankedCause& x, const RankedCause& y) { return x.count > y.count; });
   watch_limits(in.watch_client, a, out.limits);
   if (!in.one_host) watch_limits(in.watch_server, b, out.limits);
-  const std::string of = " of " + std::to_string(out.outliers.size()) + " outliers";
+  if (!in.one_host && in.watch_server && !offset_found)
+    out.limits.push_back("host " + b + ": its noise watch could not be placed on host " + a +
+                         "'s clock (no one-way clock offset, no request both probes kept): not consulted");
+  const std::string of = " of " + std::to_string(out.outliers.size()) + " " + in.outliers_name;
   if (out.outliers.empty())
     out.top = "";
   else if (out.ranked.empty())

@@ -268,6 +268,66 @@ TEST(Attribute, ServerTurnaroundJoinedBySequenceNumber) {
       "turnaround 380 us on host b");
 }
 
+/// A server stalled before it read the request (a hog on its CPU): its
+/// turnaround is short, so it kept none of the requests the client kept, and
+/// only the estimator's clock offset places host b's watch (the CI run of
+/// stop 29: tail.e2e.hog_b with three 99 ms round trips and no evidence).
+TEST(Attribute, AStalledServerKeptNoCommonRequestTheEstimatorsOffsetPlacesHostBsWatch) {
+  Case k;
+  const std::uint64_t at = kStart + 505000000, value = 90000000;
+  k.client.items.push_back(outlier(50, at, value, 1));
+  k.server.items.push_back(outlier(7, kStart + 105000000 + 5000, 30000, 2));  // another request
+  for (std::uint64_t t = at - value; t < at; t += kWin)
+    window_at(k.wb, t + 5000).tasks.push_back({2, 4242, "tailhog", kWin});
+  const Attribution without = attribute(k.input());
+  EXPECT_FALSE(without.clock_offset);
+  EXPECT_EQ(without.unexplained, 1u);
+  EXPECT_EQ(without.limits,
+            (std::vector<std::string>{"host b: its noise watch could not be placed on host a's clock (no one-way "
+                                      "clock offset, no request both probes kept): not consulted"}));
+  AttributionInput in = k.input();
+  in.clock_offset = ClockOffset{5000, 3000, "the estimator"};
+  const Attribution a = attribute(in);
+  EXPECT_TRUE(a.limits.empty());
+  ASSERT_TRUE(a.clock_offset);
+  EXPECT_EQ(a.clock_offset->source, "the estimator");
+  ASSERT_FALSE(a.outliers.at(0).evidence.empty());
+  EXPECT_EQ(a.outliers[0].evidence[0].pid, 4242);
+  EXPECT_EQ(a.outliers[0].evidence[0].host, "b");
+  EXPECT_EQ(a.top, "1 of 1 outliers: tailhog (pid 4242) on CPU 2 of host b");
+}
+
+TEST(Attribute, AStampedServersWaitInItsSocketIsTheServerNotRunningNotItsTurnaround) {
+  Case k;
+  k.server.from_arrival = true;
+  add(k, 60, kStart + 305000000, 99000000, 98000000);  // 98 ms from arrival to reply...
+  k.server.items.back().sock_wait_ns = 97990000;         // ...of which 97.99 ms in the socket
+  add(k, 61, kStart + 405000000, 5000000, 4900000);      // a slow turnaround, no wait
+  k.server.items.back().sock_wait_ns = 1000;
+  const Attribution a = attribute(k.input());
+  const OutlierCause& stalled = a.outliers.at(0);
+  ASSERT_EQ(stalled.seq, 60u);
+  ASSERT_EQ(stalled.evidence.size(), 1u);
+  EXPECT_EQ(stalled.evidence[0].kind, "server_not_running");
+  EXPECT_EQ(stalled.evidence[0].text, "the request waited 98.0 ms in host b's socket: the server was not running");
+  EXPECT_NE(stalled.split.find("request waited 98.0 ms in host b's socket; server turnaround 10 us on host b"),
+            std::string::npos)
+      << stalled.split;
+  const OutlierCause& slow = a.outliers.at(1);
+  ASSERT_EQ(slow.evidence.size(), 1u);
+  EXPECT_EQ(slow.evidence[0].text, "server turnaround 4.9 ms on host b");
+}
+
+TEST(Attribute, TheRequestsBothKeptGiveTheOffsetWhenThereIsNoEstimate) {
+  Case k;
+  add(k, 11, kStart + 305000000, 400000, 380000);
+  const Attribution a = attribute(k.input());
+  ASSERT_TRUE(a.clock_offset);
+  EXPECT_EQ(a.clock_offset->ns, 5000);
+  EXPECT_EQ(a.clock_offset->bound_ns, 200000u);  // half the round trip
+  EXPECT_EQ(a.clock_offset->source, "the median over 1 requests both probes kept as outliers");
+}
+
 TEST(Attribute, BothHostsQuietIsTheWireNeverAHostCause) {
   Case k;
   for (int i = 0; i < 5; ++i) add(k, 20 + i, kStart + 105000000 + i * 100000000, 900000);

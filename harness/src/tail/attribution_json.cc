@@ -20,6 +20,11 @@ nlohmann::json to_json(const Attribution& a) {
   j["outliers_total"] = a.outliers.size();
   j["unexplained"] = a.unexplained;
   j["limits"] = a.limits;
+  if (a.clock_offset)
+    j["clock_offset"] = {{"ns", a.clock_offset->ns},
+                         {"bound_ns", a.clock_offset->bound_ns},
+                         {"of", "host b's monotonic clock minus host a's"},
+                         {"source", a.clock_offset->source}};
   j["ranked"] = nlohmann::json::array();
   for (const RankedCause& r : a.ranked)
     j["ranked"].push_back({{"cause", r.key}, {"kind", r.kind}, {"count", r.count}});

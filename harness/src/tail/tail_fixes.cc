@@ -14,14 +14,42 @@ namespace {
 
 using nlohmann::json;
 
-/// One cause over the run: how many outliers of which tests showed it.
+/// One cause over the run: how many outliers of which tests showed it, and
+/// the tool cases that showed it over their whole run (no outliers of their own).
 struct Group {
   std::string kind, host, irq, comm;
   int cpu = -1, pid = 0;
   std::size_t count = 0;
   std::string example{};                         ///< one evidence text, as run.json has it
   std::map<std::string, std::size_t> of_test{};  ///< test -> outliers it has
+  std::map<std::string, std::string> over_run{};  ///< tool test -> where in it ("over the whole run")
 };
+
+/// One place a tail document keeps evidence: a sample's (`outliers` > 0: of
+/// how many kept) or a tool run's, over the run or its worst interval (`where`).
+struct EvidenceList {
+  const json* evidence;
+  std::size_t outliers;
+  std::string where;
+};
+
+/// Every evidence list of one test's tail: a round-trip or stream case's
+/// outliers, each CPU's of a jitter case ("per_cpu"), a tool case's run-level
+/// causes and its worst interval's evidence.
+void evidence_lists(const json& tail, std::vector<EvidenceList>& out) {
+  if (!tail.is_object()) return;
+  if (const auto per = tail.find("per_cpu"); per != tail.end() && per->is_object())
+    for (const auto& [cpu, one] : per->items()) evidence_lists(one, out);
+  if (const auto o = tail.find("outliers"); o != tail.end() && o->is_array())
+    for (const json& x : *o)
+      if (x.is_object() && x.contains("evidence") && x["evidence"].is_array())
+        out.push_back({&x["evidence"], o->size(), ""});
+  if (const auto c = tail.find("causes"); c != tail.end() && c->is_array())
+    out.push_back({&*c, 0, "over the whole run"});
+  if (const auto w = tail.find("worst_interval"); w != tail.end() && w->is_object())
+    if (const auto e = w->find("evidence"); e != w->end() && e->is_array())
+      out.push_back({&*e, 0, "in its worst interval"});
+}
 
 std::string one_line(std::string s) {
   for (char& ch : s)
@@ -57,11 +85,14 @@ bool per_cpu_kthread(const std::string& comm) {
 }
 
 std::string evidence_comment(const Group& g) {
-  std::string tests;
+  std::string tests, runs;
   for (const auto& [t, total] : g.of_test)
     tests += (tests.empty() ? "" : ", ") + t + " (" + std::to_string(total) + " outliers)";
-  return "# " + one_line(g.example) + "\n# seen in " + std::to_string(g.count) + " outliers of " +
-         one_line(tests) + "\n";
+  for (const auto& [t, where] : g.over_run) runs += (runs.empty() ? "" : ", ") + t + " " + where;
+  std::string s = "# " + one_line(g.example) + "\n";
+  if (!tests.empty()) s += "# seen in " + std::to_string(g.count) + " outliers of " + one_line(tests) + "\n";
+  if (!runs.empty()) s += "# seen in the tool case " + one_line(runs) + " (a tool keeps no samples of its own)\n";
+  return s;
 }
 
 void irq_fix(std::ostringstream& s, const Group& g, const HostTuning* t) {
@@ -131,11 +162,12 @@ void thp_fix(std::ostringstream& s, const Group& g, const HostTuning* t) {
   const std::string want = t && t->transparent_hugepage ? *t->transparent_hugepage : "never";
   const bool always = t && t->thp_mode && *t->thp_mode == "always";
   s << "\n# --- host " << one_line(g.host) << ": transparent huge pages\n";
-  if (g.count > 0) s << evidence_comment(g);
+  const bool evidence = g.count > 0 || !g.over_run.empty();
+  if (evidence) s << evidence_comment(g);
   if (t && t->thp_mode)
-    s << (g.count > 0 ? "# " : "# seen in ") << "the facts of host " << one_line(g.host)
+    s << (evidence ? "# " : "# seen in ") << "the facts of host " << one_line(g.host)
       << ": transparent huge pages " << one_line(*t->thp_mode) << " (" << one_line(t->thp_source) << ")\n";
-  if (always && g.count == 0)
+  if (always && !evidence)
     s << "# no outlier was put down to khugepaged or compaction, but with always a page fault in the test's\n"
          "# own thread can stall in direct compaction, which the watch cannot tell from the thread running\n";
   if (t && t->thp_mode && *t->thp_mode == want) {
@@ -180,14 +212,25 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
   std::vector<std::string> order;
   std::map<std::string, Group> thp;  // by host: outliers with a THP task among their causes
   bool outliers = false;
+  // Where one evidence was seen: an outlier of `test` (of `total` kept), or a tool run.
+  const auto seen = [](Group& g, const std::string& test, const EvidenceList& l) {
+    if (l.outliers > 0) {
+      ++g.count;
+      g.of_test[test] = l.outliers;
+    } else {
+      g.over_run.emplace(test, l.where);
+    }
+  };
   for (const auto& [test, tail] : tails) {
-    if (!tail.is_object() || !tail.contains("outliers") || !tail["outliers"].is_array()) continue;
-    const std::size_t total = tail["outliers"].size();
-    outliers = outliers || total > 0;
-    for (const json& o : tail["outliers"]) {
-      if (!o.is_object() || !o.contains("evidence") || !o["evidence"].is_array()) continue;
-      for (const json& e : o["evidence"]) {
-        const std::string kind = e.value("kind", "");
+    std::vector<EvidenceList> lists;
+    evidence_lists(tail, lists);
+    for (const EvidenceList& l : lists) {
+      outliers = outliers || l.outliers > 0 || !l.evidence->empty();
+      for (const json& e : *l.evidence) {
+        if (!e.is_object()) continue;
+        // A task that ran on a tool's CPU over its run is the same fix as a preemption.
+        std::string kind = e.value("kind", "");
+        if (kind == "shared_cpu") kind = "preempted";
         if ((kind != "irq" && kind != "preempted") || !e.value("cpu", json()).is_number_integer()) continue;
         if (kind == "irq" && e.value("irq", "").empty()) continue;
         if (kind == "preempted" && e.value("pid", 0) <= 0) continue;
@@ -196,8 +239,7 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
         if (kind == "preempted" && thp_task(e.value("comm", ""), th == hosts.end() ? nullptr : &th->second)) {
           Group& t = thp.emplace(host, Group{"thp", host, "", "", -1, 0}).first->second;
           if (t.example.empty()) t.example = e.value("text", "");
-          ++t.count;  // once per evidence: a THP task is one per outlier and host
-          t.of_test[test] = total;
+          seen(t, test, l);  // once per evidence: a THP task is one per outlier and host
         }
         Group g{kind,
                 e.value("host", ""),
@@ -212,8 +254,7 @@ std::string tail_fix_script(const std::vector<std::pair<std::string, json>>& tai
           order.push_back(key);
           it->second.example = e.value("text", "");
         }
-        ++it->second.count;
-        it->second.of_test[test] = total;
+        seen(it->second, test, l);
       }
     }
   }

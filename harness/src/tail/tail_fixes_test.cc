@@ -99,16 +99,22 @@ TEST(TailFixes, CausesNoRuleCoversGiveNoScript) {
   EXPECT_EQ(tail_fix_script({{"tcp_rr a->b", t}, {"udp_rr a->b", json()}}, {}, "p"), "");
 }
 
+/// A tail of one outlier, preempted by `comm` (pid) on `cpu` of host a.
+json one_preempted(int cpu, int pid, const std::string& comm, const std::string& ran) {
+  const std::string who = comm + " (pid " + std::to_string(pid) + ")";
+  return {{"outliers",
+           {{{"seq", 1},
+             {"evidence",
+              {{{"kind", "preempted"},
+                {"host", "a"},
+                {"cpu", cpu},
+                {"pid", pid},
+                {"comm", comm},
+                {"text", who + " ran " + ran + " on CPU " + std::to_string(cpu) + " of host a"}}}}}}}};
+}
+
 TEST(TailFixes, APerCpuKernelThreadIsNotMovedAndAnIsolatedCpuSaysSo) {
-  json t = {{"outliers",
-             {{{"seq", 1},
-               {"evidence",
-                {{{"kind", "preempted"},
-                  {"host", "a"},
-                  {"cpu", 2},
-                  {"pid", 88},
-                  {"comm", "kworker/2:1"},
-                  {"text", "kworker/2:1 (pid 88) ran 410 us on CPU 2 of host a"}}}}}}}};
+  const json t = one_preempted(2, 88, "kworker/2:1", "410 us");
   std::map<std::string, HostTuning> hosts;
   hosts["a"].isolated = "2-15";
   const std::string script = tail_fix_script({{"tcp_rr a->b", t}}, hosts, "p");
@@ -116,6 +122,50 @@ TEST(TailFixes, APerCpuKernelThreadIsNotMovedAndAnIsolatedCpuSaysSo) {
       << script;
   EXPECT_EQ(script.find("taskset -p"), std::string::npos) << script;
   EXPECT_NE(script.find("# CPU 2 is in the profile's isolated (2-15) already"), std::string::npos) << script;
+}
+
+/// A sockperf case's tail (gate/tool_tail.h): no outliers of its own, the
+/// task that ran on the client's CPU over the run among its causes.
+json tool_tail() {
+  return {{"join", "whole run only: sockperf prints percentiles and the max of the whole run"},
+          {"over_run", json::object()},
+          {"causes",
+           {{{"kind", "shared_cpu"},
+             {"host", "a"},
+             {"cpu", 1},
+             {"pid", 4242},
+             {"comm", "tailhog"},
+             {"key", "tailhog (pid 4242) on CPU 1 of host a"},
+             {"text", "tailhog (pid 4242) ran 600.0 ms of the run's 3.0 s on CPU 1 of host a, the client's CPU"}},
+            {{"kind", "steal"}, {"host", "b"}, {"cpu", 0}, {"text", "steal 10.0 ms (hypervisor) over the run"}}}},
+          {"top", "over the whole run (sockperf gives no moment for its max): tailhog ..."}};
+}
+
+TEST(TailFixes, AToolCasesRunLevelTaskIsMovedOffItsCpuUnderItsEvidence) {
+  std::map<std::string, HostTuning> hosts;
+  hosts["a"].isolated = "2-3";
+  const std::string script = tail_fix_script({{"sockperf_tail a->b", tool_tail()}}, hosts, "p");
+  EXPECT_NE(script.find("# --- host a, CPU 1: tailhog (pid 4242)\n# tailhog (pid 4242) ran 600.0 ms"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("# seen in the tool case sockperf_tail a->b over the whole run (a tool keeps no "
+                        "samples of its own)\n"),
+            std::string::npos)
+      << script;
+  EXPECT_EQ(script.find("outliers of"), std::string::npos) << script;
+  EXPECT_NE(script.find("taskset -p $(printf '%x' $((0x$m & ~(1 << 1)))) 4242"), std::string::npos) << script;
+  EXPECT_NE(script.find("#   [preconditions.cpu] isolated = \"1-3\"\n"), std::string::npos) << script;
+  EXPECT_EQ(script.find("steal"), std::string::npos) << script;  // no rule covers it
+  expect_every_line_has_evidence(script);
+}
+
+TEST(TailFixes, AJitterCasesCausesAreReadPerCpu) {
+  const json cpu1 = one_preempted(1, 21493, "tailhog", "900.0 ms");
+  const json t = {{"per_cpu", {{"1", cpu1}, {"0", {{"outliers", json::array()}}}}}};
+  const std::string script = tail_fix_script({{"jitter a", t}}, {}, "p");
+  EXPECT_NE(script.find("# --- host a, CPU 1: tailhog (pid 21493)"), std::string::npos) << script;
+  EXPECT_NE(script.find("# seen in 1 outliers of jitter a (1 outliers)"), std::string::npos) << script;
+  expect_every_line_has_evidence(script);
 }
 
 }  // namespace

@@ -15,6 +15,14 @@
 
 namespace labgate::tail {
 
+/// Host b's monotonic clock minus host a's: what places a moment of host a's
+/// (a round trip) on host b's clock, where its watch's windows are.
+struct ClockOffset {
+  std::int64_t ns = 0;
+  std::uint64_t bound_ns = 0;  ///< |true offset - ns| is at most this
+  std::string source;          ///< how it was found, said in run.json
+};
+
 struct AttributionInput {
   const OutlierSet* client = nullptr;  ///< the client's round trips (host a's clock); required
   const OutlierSet* server = nullptr;  ///< the server's turnarounds (host b's clock), joined by seq
@@ -22,6 +30,10 @@ struct AttributionInput {
   const WatchOutput* watch_server = nullptr;
   std::string client_host = "a", server_host = "b";
   std::optional<int> server_cpu;  ///< where the server ran (else its records' CPU)
+  /// From the one-way estimator (measure/one_way.h), which every stamped run
+  /// has. Without it, the requests both probes kept give a coarser one; without
+  /// either, host b's watch cannot be placed and is not consulted (a limit).
+  std::optional<ClockOffset> clock_offset;
   std::uint64_t typical_ns = 0;   ///< the test's p50: what a round trip costs with no cause
   /// The measuring programs themselves: never a cause.
   std::vector<std::string> own_comms = {"pingpong", "watch"};
@@ -29,13 +41,17 @@ struct AttributionInput {
   /// no wire, and nothing said of a second host.
   bool one_host = false;
   std::string samples = "requests";  ///< what seq numbers, in the switch counts' text
+  std::string outliers_name = "outliers";  ///< what the top line counts ("14 of 16 outliers: ...")
+  /// Who read the packet whose socket wait the records give, and what it was
+  /// ("the reply waited 12 us in host a's socket: the client was not running").
+  std::string reader = "client", packet = "reply";
 };
 
 /// One piece of evidence for an outlier. `key` groups like causes for the
 /// ranking ("stress-ng (pid 4242) on CPU 1 of host a"); `text` is what is shown.
 struct Evidence {
   std::string
-      kind;  ///< preempted | irq | softirq | steal | smi | server_turnaround | client_not_running | wire
+      kind;  ///< preempted | irq | softirq | steal | smi | server_turnaround | server_not_running | client_not_running | wire
   std::string host;
   std::string key;
   std::string text;
@@ -68,6 +84,7 @@ struct Attribution {
   /// One line for the console and JUnit: "14 of 16 outliers: stress-ng (pid 4242) on CPU 1 of host a",
   /// or "16 of 16 outliers unexplained (no evidence on either host)".
   std::string top;
+  std::optional<ClockOffset> clock_offset;  ///< the one host b's watch was joined with
 };
 
 Attribution attribute(const AttributionInput& in);

@@ -30,6 +30,9 @@ struct OutlierSet {
   std::uint64_t threshold_ns = 0, floor_ns = 0, over_threshold = 0, over_not_kept = 0;
   std::vector<OutlierRecord> items;
   std::string cpu_source, switches_source, sock_wait_source;  ///< or "not available: why"
+  /// A pingpong server's: its values run from the request's arrival in the
+  /// socket (its sock_wait_ns) to the reply, not from the read (UDP, stamped).
+  bool from_arrival = false;
 };
 
 /// Reads member `member` ("outliers" of a client, "turnaround_outliers" of a
