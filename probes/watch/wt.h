@@ -20,6 +20,7 @@ typedef struct wt_names {
   char name[WT_MAX_NAMES][WT_NAME_LEN];
   int len;
   int full; /**< a name did not fit (more than WT_MAX_NAMES) */
+  int next; /**< the index the next line had last time: lines keep their order between reads */
 } wt_names;
 
 /** Per watched CPU from a /proc/stat "cpuN" line, in jiffies (USER_HZ). */
@@ -46,6 +47,17 @@ int wt_parse_forks(const char* text, uint64_t* forks);
 /** /proc/PID/task/TID/stat: comm, the CPU it last ran on (field 39) and
  * utime+stime (jiffies). Returns 0 or -1. */
 int wt_parse_task_stat(const char* text, char* comm, size_t comm_len, int* cpu, uint64_t* jiffies);
+
+/** /proc/loadavg's "running/total": the number of tasks (threads) there are.
+ * Returns 0 and sets *tasks, or -1. */
+int wt_parse_loadavg_tasks(const char* text, uint64_t* tasks);
+
+/** A getdents64 buffer of `len` bytes (struct linux_dirent64 records: d_ino 8,
+ * d_off 8, d_reclen 2, d_type 1, d_name): the entries whose name is a number
+ * (a /proc pid or a task's tid), appended to out[*n] while *n < max; the
+ * numbers that did not fit are added to *over. Returns -1 when a record's
+ * length runs past the buffer (not a getdents64 answer), else 0. */
+int wt_parse_dirents(const char* buf, long len, int* out, int* n, int max, uint64_t* over);
 
 /** One entry of a window: an interrupt or softirq count, or a task's run time. */
 typedef struct wt_item {

@@ -14,29 +14,51 @@ static const char* next_line(const char* p) {
   return nl ? nl + 1 : p + strlen(p);
 }
 
+/* A line's name index, added when new. The line after the last one found is
+ * tried first: a table lists its lines in the same order at every read, so
+ * the search is one comparison per line, not one per name. */
 static int name_index(wt_names* names, const char* name) {
-  int i;
-  for (i = 0; i < names->len; i++) {
-    if (strcmp(names->name[i], name) == 0) return i;
+  int i = names->next;
+  if (i >= names->len || strcmp(names->name[i], name) != 0) {
+    for (i = 0; i < names->len && strcmp(names->name[i], name) != 0; i++) {
+    }
   }
-  if (names->len >= WT_MAX_NAMES) {
-    names->full = 1;
-    return -1;
+  if (i == names->len) {
+    if (names->len >= WT_MAX_NAMES) {
+      names->full = 1;
+      return -1;
+    }
+    snprintf(names->name[names->len], WT_NAME_LEN, "%s", name);
+    names->len++;
   }
-  snprintf(names->name[names->len], WT_NAME_LEN, "%s", name);
-  return names->len++;
+  names->next = i + 1;
+  return i;
 }
 
-/* The header "CPU0 CPU3 ..." (offline CPUs have no column): col_cpu[k] is the
- * CPU of column k. Returns the number of columns. */
+/* The header "CPU0 CPU3 ..." (offline CPUs have no column), its first line
+ * only: col_cpu[k] is the CPU of column k. Returns the number of columns. */
 static int read_header(const char* line, int* col_cpu, int max) {
   int n = 0;
   const char* p = line;
-  while ((p = strstr(p, "CPU")) != NULL && n < max) {
-    col_cpu[n++] = atoi(p + 3);
-    p += 3;
+  for (; *p && *p != '\n' && n < max; p++) {
+    if (p[0] == 'C' && p[1] == 'P' && p[2] == 'U') col_cpu[n++] = atoi(p + 3);
   }
   return n;
+}
+
+/* out = the `len` bytes at `s` (cut to fit WT_NAME_LEN), then, if `tail`,
+ * a space and the `tail_len` bytes at `tail`: snprintf's work without its cost,
+ * paid at every line of every read. */
+static void copy_name(char* out, const char* s, size_t len, const char* tail, size_t tail_len) {
+  size_t n = len < WT_NAME_LEN - 1 ? len : WT_NAME_LEN - 1;
+  memcpy(out, s, n);
+  if (tail != NULL && n < WT_NAME_LEN - 1) {
+    size_t t = tail_len < WT_NAME_LEN - 2 - n ? tail_len : WT_NAME_LEN - 2 - n;
+    out[n++] = ' ';
+    memcpy(out + n, tail, t);
+    n += t;
+  }
+  out[n] = '\0';
 }
 
 /* The name of a line: "LOC" for a named one, "57 eth2-rx-0" for a numbered
@@ -45,7 +67,7 @@ static void line_name(const char* label, const char* rest, const char* end, char
   const char* last = NULL;
   const char* p = rest;
   if (!irq_style || label[0] < '0' || label[0] > '9') {
-    snprintf(out, WT_NAME_LEN, "%s", label);
+    copy_name(out, label, strlen(label), NULL, 0);
     return;
   }
   while (p < end) {
@@ -54,11 +76,7 @@ static void line_name(const char* label, const char* rest, const char* end, char
     last = p;
     while (p < end && *p != ' ' && *p != '\t' && *p != '\n') p++;
   }
-  if (last == NULL) {
-    snprintf(out, WT_NAME_LEN, "%s", label);
-  } else {
-    snprintf(out, WT_NAME_LEN, "%s %.*s", label, (int)(p - last), last);
-  }
+  copy_name(out, label, strlen(label), last, last == NULL ? 0 : (size_t)(p - last));
 }
 
 int wt_parse_per_cpu_table(const char* text, const int* cpus, int ncpus, wt_names* names, uint64_t* counts,
@@ -66,6 +84,7 @@ int wt_parse_per_cpu_table(const char* text, const int* cpus, int ncpus, wt_name
   int col_cpu[1024], ncols, lines = 0;
   const char* p = text;
   if (strstr(text, "CPU") == NULL) return -1;
+  names->next = 0;
   ncols = read_header(text, col_cpu, 1024);
   p = next_line(text);
   while (*p) {
@@ -177,4 +196,38 @@ int wt_parse_task_stat(const char* text, char* comm, size_t comm_len, int* cpu, 
   }
   *jiffies = ut + st;
   return *cpu >= 0 ? 0 : -1;
+}
+
+int wt_parse_loadavg_tasks(const char* text, uint64_t* tasks) {
+  /* "0.20 0.18 0.12 1/80 11206": load averages, running/total, last pid */
+  const char* slash = strchr(text, '/');
+  char* end;
+  if (slash == NULL || slash[1] < '0' || slash[1] > '9') return -1;
+  *tasks = strtoull(slash + 1, &end, 10);
+  return *end == ' ' || *end == '\n' || *end == '\0' ? 0 : -1;
+}
+
+int wt_parse_dirents(const char* buf, long len, int* out, int* n, int max, uint64_t* over) {
+  long off = 0;
+  while (off < len) {
+    unsigned short reclen;
+    const char* name;
+    long v = 0;
+    if (len - off < 20) return -1;
+    memcpy(&reclen, buf + off + 16, sizeof(reclen));
+    if (reclen < 20 || reclen > len - off) return -1;
+    name = buf + off + 19;
+    if (*name >= '0' && *name <= '9') {
+      const char* end = buf + off + reclen;
+      while (name < end && *name >= '0' && *name <= '9' && v < 0x10000000L) v = v * 10 + (*name++ - '0');
+      if (name < end && *name == '\0') { /* every character a digit: a pid or tid */
+        if (*n < max)
+          out[(*n)++] = (int)v;
+        else
+          (*over)++;
+      }
+    }
+    off += reclen;
+  }
+  return 0;
 }

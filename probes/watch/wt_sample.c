@@ -61,6 +61,8 @@ void wt_open_sources(wt_state* st) {
   st->fd_interrupts = open("/proc/interrupts", O_RDONLY);
   st->fd_softirqs = open("/proc/softirqs", O_RDONLY);
   st->fd_stat = open("/proc/stat", O_RDONLY);
+  st->fd_proc = open("/proc", O_RDONLY | O_DIRECTORY);
+  st->fd_loadavg = open("/proc/loadavg", O_RDONLY);
   st->has_softirqs = st->fd_softirqs >= 0;
   st->has_schedstat = access("/proc/self/schedstat", R_OK) == 0;
   /* The task scan keeps one file open per task: as many as the hard limit
@@ -89,7 +91,7 @@ static void read_irq_and_stat(wt_state* st, wt_window* w, uint64_t now) {
   if (st->fd_interrupts >= 0 && wt_reread(st, st->fd_interrupts, 0) > 0 &&
       wt_parse_per_cpu_table(st->buf, st->cpus, st->ncpus, &st->irq_names, st->irq_cur, 1) >= 0)
     table_delta(st, w, 'i', &st->irq_names, st->irq_cur, st->irq_prev);
-  if (st->fd_stat < 0 || wt_reread(st, st->fd_stat, 0) <= 0) return;
+  if (st->fd_stat < 0 || wt_reread(st, st->fd_stat, 1) <= 0) return;
   wt_parse_forks(st->buf, &st->forks);
   if (wt_parse_stat(st->buf, st->cpus, st->ncpus, cs) > 0) {
     for (i = 0; i < st->ncpus; i++) {
@@ -111,7 +113,7 @@ void wt_sample(wt_state* st, uint64_t now) {
   w->t0 = st->last_t;
   w->t1 = now;
   w->tasks_since = st->last_task_scan;
-  if (st->has_softirqs && wt_reread(st, st->fd_softirqs, 0) > 0 &&
+  if (st->has_softirqs && wt_reread(st, st->fd_softirqs, 1) > 0 &&
       wt_parse_per_cpu_table(st->buf, st->cpus, st->ncpus, &st->softirq_names, st->softirq_cur, 0) >= 0)
     table_delta(st, w, 's', &st->softirq_names, st->softirq_cur, st->softirq_prev);
   if (st->samples % st->irq_every == 0 || scan) read_irq_and_stat(st, w, now);

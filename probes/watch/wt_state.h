@@ -20,6 +20,14 @@ typedef struct wt_kept {
   uint64_t rt; /**< run time at the last scan, UINT64_MAX until read once */
 } wt_kept;
 
+/** A process the scan follows: its task directory kept open between listings. */
+typedef struct wt_proc {
+  int pid;
+  int dir_fd;  /**< /proc/PID/task, -1: opened per listing (no fd to spare) */
+  int counted; /**< at its last listing the directory's link count was 2 + its tasks (proc_task_getattr) */
+  int known;   /**< listed once: its tasks are in the kept set */
+} wt_proc;
+
 typedef struct wt_state {
   int cpus[WT_MAX_CPUS], ncpus;
   int self;            /**< our own pid: never a suspect */
@@ -40,9 +48,14 @@ typedef struct wt_state {
   uint64_t smi_prev[WT_MAX_CPUS];
   char smi_why[192];     /**< empty when every watched CPU's SMI count is readable */
   int has_schedstat;     /**< /proc/self/schedstat exists: run time in ns */
-  wt_kept kept[WT_SEEN]; /**< every task, sorted by tid */
+  wt_kept kept[WT_SEEN]; /**< every task, sorted by pid then tid */
   wt_kept listed[WT_SEEN];      /**< scratch of a listing of /proc */
-  int nkept, fds_left;          /**< fds_left: how many more run-time files may stay open */
+  int nkept, fds_left;          /**< fds_left: how many more files may stay open */
+  int fd_proc, fd_loadavg;      /**< /proc (its listings), /proc/loadavg (the kernel's task count) */
+  wt_proc procs[WT_SEEN], procs_listed[WT_SEEN]; /**< every process, sorted by pid; scratch */
+  int nprocs;
+  int pids[WT_SEEN], tids[WT_SEEN]; /**< scratch: one directory's numbers */
+  char dents[32768];                /**< scratch: one getdents64 answer */
   int relist;                   /**< list /proc at the next scan (a kept task vanished) */
   int no_pread;                 /**< a /proc file refused pread (2.6.18's seq_file) */
   uint64_t forks, forks_listed; /**< /proc/stat "processes": now, and at the last listing */

@@ -3,21 +3,34 @@
  *
  * Cheap because every task's run-time file (/proc/PID/task/TID/schedstat, or
  * its stat without schedstat) stays open between scans and is re-read from
- * offset 0, and /proc is listed again only when a task may be missing from the
- * kept set. The evidence stays complete: a task that is not kept was created
- * after the last listing, and every fork or clone (threads too) raises /proc/stat's
- * "processes" count, which the sample reads just before each scan; so the scan
- * lists /proc whenever that count moved (or a kept task vanished, which also
- * covers a reused tid), and otherwise the kept set is every task there is. A
- * task born and dead between two scans is missed, as it was when /proc was
- * listed at every scan. Only the tasks whose run time grew have their stat read
- * (comm, CPU), as before. System calls: open, lseek, read, close, getdents:
- * all in 2.6.18. */
-#include <dirent.h>
+ * offset 0, and the tasks are listed again only when one may be missing from
+ * the kept set. The evidence stays complete: a task that is not kept was
+ * created after the last listing, and every fork or clone (threads too) raises
+ * /proc/stat's "processes" count, which the sample reads just before each scan;
+ * so the scan looks again whenever that count moved (or a kept task vanished,
+ * which also covers a reused tid). Looking again is, in order of cost:
+ * - nothing, when the kernel's count of tasks (/proc/loadavg) is every task
+ *   kept plus this watch: the tasks born since have ended again;
+ * - listing /proc (new processes) and, if that count now matches, keeping the
+ *   known processes as they were;
+ * - else asking each known process's task directory, kept open, for its link
+ *   count, 2 + its threads (fs/proc's proc_task_getattr, 2.6.18 too), and
+ *   listing only those whose count differs from the tasks kept for them (a
+ *   thread was born; one that ended was dropped when its file failed), that
+ *   have none kept (the pid may be a new process's) or whose last listing did
+ *   not confirm the relation (a kernel whose count does not follow the threads
+ *   is listed every time, as all were before).
+ * A task born and dead between two scans is missed, as it always was; one born
+ * in a race with a kept task's end (a few microseconds apart, between the
+ * scan's read of it and the count) is found one scan later. Only the tasks
+ * whose run time grew have their stat read (comm, CPU). System calls: open,
+ * lseek, read, pread, fstat, getdents64, close: all in 2.6.18. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "wt_state.h"
@@ -29,7 +42,9 @@ long wt_reread(wt_state* st, int fd, int one_record) {
   /* pread where the file allows it (one system call); 2.6.18's seq_file
    * refuses it (ESPIPE): lseek + read from then on. A seq_file read returns at
    * most its buffer (a page at first), so a table is read until the end; a
-   * one-record file (a task's schedstat or stat) is whole after one read. */
+   * one-record file is whole after one read: a task's schedstat or stat, and
+   * /proc/stat and /proc/softirqs, each printed by one show (single_open, in
+   * 2.6.18 and 2.6.31 as now); only /proc/interrupts is a record per IRQ. */
   if (!st->no_pread) {
     r = pread(fd, st->buf, cap, 0);
     if (r < 0 && errno == ESPIPE) st->no_pread = 1;
@@ -66,69 +81,154 @@ static void close_kept(wt_state* st, wt_kept* k) {
   k->fd = k->stat_fd = -1;
 }
 
-static int by_tid(const void* a, const void* b) {
-  const wt_kept* x = (const wt_kept*)a;
-  const wt_kept* y = (const wt_kept*)b;
-  return (x->tid > y->tid) - (x->tid < y->tid);
+static int by_number(const void* a, const void* b) {
+  const int x = *(const int*)a, y = *(const int*)b;
+  return (x > y) - (x < y);
 }
 
-/* Every task of /proc into st->listed (sorted), itself left out. */
-static int list_tasks(wt_state* st) {
-  DIR* procs = opendir("/proc");
-  struct dirent* p;
-  int n = 0;
-  uint64_t over = 0;
-  if (procs == NULL) return -1;
-  while ((p = readdir(procs)) != NULL) {
-    char tdir[48];
-    DIR* tasks;
-    struct dirent* t;
-    int pid;
-    if (p->d_name[0] < '0' || p->d_name[0] > '9') continue;
-    pid = atoi(p->d_name);
-    snprintf(tdir, sizeof(tdir), "/proc/%d/task", pid);
-    if ((tasks = opendir(tdir)) == NULL) continue;
-    while ((t = readdir(tasks)) != NULL) {
-      int tid = atoi(t->d_name);
-      if (t->d_name[0] < '0' || t->d_name[0] > '9' || tid == st->self) continue;
-      if (n >= WT_SEEN) {
-        over++;
-        continue;
-      }
-      st->listed[n].pid = pid;
-      st->listed[n].tid = tid;
-      st->listed[n].fd = st->listed[n].stat_fd = -1;
-      st->listed[n].rt = UINT64_MAX;
-      n++;
-    }
-    closedir(tasks);
+/* The numbered entries of a directory (its kept fd from offset 0, else opened
+ * by path for this listing), sorted, into out[*n]. Returns -1 when it cannot
+ * be read (a process that has just ended). */
+static int list_numbers(wt_state* st, int fd, const char* path, int* out, int* n, uint64_t* over) {
+  const int own = fd < 0;
+  long got;
+  *n = 0;
+  if (own ? (fd = open(path, O_RDONLY | O_DIRECTORY)) < 0 : lseek(fd, 0, SEEK_SET) != 0) return -1;
+  while ((got = syscall(SYS_getdents64, fd, st->dents, sizeof(st->dents))) > 0 &&
+         wt_parse_dirents(st->dents, got, out, n, WT_SEEN, over) == 0) {
   }
-  closedir(procs);
-  if (over > st->tasks_unlisted) st->tasks_unlisted = over;
-  qsort(st->listed, (size_t)n, sizeof(st->listed[0]), by_tid);
-  return n;
+  if (own) close(fd);
+  if (got < 0) return -1;
+  qsort(out, (size_t)*n, sizeof(out[0]), by_number);
+  return 0;
 }
 
-/* The kept set becomes the listing: known tasks keep their fd and last run
- * time, new ones get an fd while the budget lasts, gone ones are closed. */
+static void forget_proc(wt_state* st, wt_proc* pr) {
+  if (pr->dir_fd >= 0) close(pr->dir_fd), st->fds_left++;
+  pr->dir_fd = -1;
+}
+
+/* A known process whose task directory says, by its link count, that it has
+ * exactly the tasks kept for it (kept[i..j), plus this watch in its own). */
+static int same_tasks(const wt_state* st, const wt_proc* pr, int kept_n) {
+  struct stat sb;
+  if (!pr->counted || pr->dir_fd < 0 || (kept_n == 0 && pr->pid != st->self)) return 0;
+  return fstat(pr->dir_fd, &sb) == 0 && (long)sb.st_nlink == 2L + kept_n + (pr->pid == st->self);
+}
+
+/* Lists one process's task directory into st->listed[*nk]: tasks kept before
+ * (kept[i..j), sorted by tid) keep their files and last run time, new ones
+ * get a run-time file while the budget lasts, gone ones are closed. */
+static void list_process(wt_state* st, wt_proc* pr, int i, int j, int* nk, uint64_t* over) {
+  char path[48];
+  struct stat sb;
+  long nlink = -1;
+  int ntids = 0, t, m = i;
+  uint64_t tids_over = 0;
+  snprintf(path, sizeof(path), "/proc/%d/task", pr->pid);
+  if (pr->dir_fd >= 0 && i == j && pr->pid != st->self) forget_proc(st, pr); /* its pid may be a new process's */
+  if (pr->dir_fd < 0 && st->fds_left > 0 && (pr->dir_fd = open(path, O_RDONLY | O_DIRECTORY)) >= 0) st->fds_left--;
+  if (pr->dir_fd >= 0 && fstat(pr->dir_fd, &sb) == 0) nlink = (long)sb.st_nlink;
+  if (list_numbers(st, pr->dir_fd, path, st->tids, &ntids, &tids_over) < 0) ntids = 0;
+  /* Link count read before the listing: equal only if no thread came or went in between. */
+  pr->counted = tids_over == 0 && nlink == 2L + ntids;
+  *over += tids_over;
+  for (t = 0; t < ntids; t++) {
+    const int tid = st->tids[t];
+    wt_kept* l;
+    if (tid == st->self) continue;
+    while (m < j && st->kept[m].tid < tid) close_kept(st, &st->kept[m++]); /* gone */
+    if (*nk >= WT_SEEN) {
+      (*over)++;
+      continue;
+    }
+    l = &st->listed[(*nk)++];
+    if (m < j && st->kept[m].tid == tid) {
+      *l = st->kept[m++];
+      continue;
+    }
+    l->pid = pr->pid;
+    l->tid = tid;
+    l->fd = l->stat_fd = -1;
+    l->rt = UINT64_MAX;
+    if (st->fds_left > 0) {
+      char rpath[64];
+      runtime_path(st, l, rpath, sizeof(rpath));
+      if ((l->fd = open(rpath, O_RDONLY)) >= 0) st->fds_left--;
+    }
+  }
+  while (m < j) close_kept(st, &st->kept[m++]);
+}
+
+/* The kept set becomes the processes of st->pids: each one's tasks are either
+ * kept as they were or its task directory is listed again. `ask_links`: a
+ * known process is kept as it was when its directory's link count says so;
+ * without it, whenever it still has a task kept (the caller then checks the
+ * total against the kernel's). */
+static void merge(wt_state* st, int npids, int ask_links, uint64_t* over) {
+  int np = 0, nk = 0, i = 0, p = 0, k;
+  for (k = 0; k < npids; k++) {
+    const int pid = st->pids[k];
+    wt_proc pr;
+    int j, same;
+    while (p < st->nprocs && st->procs[p].pid < pid) forget_proc(st, &st->procs[p++]); /* ended */
+    while (i < st->nkept && st->kept[i].pid < pid) close_kept(st, &st->kept[i++]);
+    if (p < st->nprocs && st->procs[p].pid == pid) {
+      pr = st->procs[p++];
+    } else {
+      pr.pid = pid;
+      pr.dir_fd = -1;
+      pr.counted = 0;
+      pr.known = 0;
+    }
+    for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
+    }
+    same = ask_links ? same_tasks(st, &pr, j - i) : pr.known && (j > i || pid == st->self);
+    if (same && nk + (j - i) <= WT_SEEN) {
+      memcpy(&st->listed[nk], &st->kept[i], (size_t)(j - i) * sizeof(st->kept[0]));
+      nk += j - i;
+    } else {
+      list_process(st, &pr, i, j, &nk, over);
+      pr.known = 1;
+    }
+    i = j;
+    st->procs_listed[np++] = pr;
+  }
+  while (p < st->nprocs) forget_proc(st, &st->procs[p++]);
+  while (i < st->nkept) close_kept(st, &st->kept[i++]);
+  memcpy(st->procs, st->procs_listed, (size_t)np * sizeof(st->procs[0]));
+  st->nprocs = np;
+  memcpy(st->kept, st->listed, (size_t)nk * sizeof(st->kept[0]));
+  st->nkept = nk;
+}
+
+/* How many tasks the kernel has (/proc/loadavg's "running/total"), or 0 when
+ * it cannot say. */
+static uint64_t kernel_tasks(wt_state* st) {
+  uint64_t tasks = 0;
+  if (st->fd_loadavg < 0 || wt_reread(st, st->fd_loadavg, 1) <= 0 || wt_parse_loadavg_tasks(st->buf, &tasks) != 0)
+    return 0;
+  return tasks;
+}
+
+/* The kept set becomes what /proc holds now. Nothing to do when the kernel's
+ * count of tasks is every task kept plus this watch: any task born since the
+ * last listing would make it larger (a kept one that ended was dropped by the
+ * scan). Otherwise /proc itself is listed (new processes) and the known
+ * processes are kept as they were if the count, read again, now matches;
+ * failing that, each known process's link count is asked. */
 static void relist(wt_state* st) {
-  int n = list_tasks(st), i = 0, j = 0;
-  if (n < 0) return;
-  for (j = 0; j < n; j++) {
-    wt_kept* l = &st->listed[j];
-    while (i < st->nkept && st->kept[i].tid < l->tid) close_kept(st, &st->kept[i++]); /* gone */
-    if (i < st->nkept && st->kept[i].tid == l->tid) {
-      *l = st->kept[i++];
-    } else if (st->fds_left > 0) {
-      char path[64];
-      runtime_path(st, l, path, sizeof(path));
-      if ((l->fd = open(path, O_RDONLY)) >= 0) st->fds_left--;
-    }
-  }
-  for (; i < st->nkept; i++) close_kept(st, &st->kept[i]);
-  memcpy(st->kept, st->listed, (size_t)n * sizeof(st->kept[0]));
-  st->nkept = n;
+  int npids = 0;
+  uint64_t over = 0;
   st->relist = 0;
+  if (st->nkept > 0 && kernel_tasks(st) == (uint64_t)st->nkept + 1) return;
+  if (list_numbers(st, st->fd_proc, "/proc", st->pids, &npids, &over) < 0) {
+    st->relist = 1; /* at the next scan, then */
+    return;
+  }
+  merge(st, npids, 0, &over);
+  if (over > 0 || kernel_tasks(st) != (uint64_t)st->nkept + 1) merge(st, npids, 1, &over);
+  if (over > st->tasks_unlisted) st->tasks_unlisted = over;
 }
 
 static wt_task* task_slot(wt_state* st, int pid, const char* comm) {
@@ -180,10 +280,8 @@ static int scan_one(wt_state* st, wt_window* w, wt_kept* k) {
 
 void wt_scan_tasks(wt_state* st, wt_window* w) {
   int i, n = 0;
-  if (st->relist || st->forks != st->forks_listed || st->nkept == 0) {
-    st->forks_listed = st->forks; /* read before the listing: a fork after it moves the count again */
-    relist(st);
-  }
+  /* The kept tasks first: one that vanished is dropped here, so its process's
+   * link count no longer matches and the listing below looks at it again. */
   for (i = 0; i < st->nkept; i++) {
     if (scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
       close_kept(st, &st->kept[i]);
@@ -193,4 +291,10 @@ void wt_scan_tasks(wt_state* st, wt_window* w) {
     st->kept[n++] = st->kept[i];
   }
   st->nkept = n;
+  if (st->relist || st->forks != st->forks_listed || st->nkept == 0) {
+    st->forks_listed = st->forks; /* read before the listing: a fork after it moves the count again */
+    relist(st);
+    for (i = 0; i < st->nkept; i++) /* new tasks: their run time so far is the baseline */
+      if (st->kept[i].rt == UINT64_MAX) scan_one(st, w, &st->kept[i]);
+  }
 }

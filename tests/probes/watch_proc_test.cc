@@ -2,6 +2,8 @@
 // the styles of RHEL 5.8, 7 and 9 (tests/fixtures/watch).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -74,6 +76,34 @@ TEST(WatchProc, Rhel9InterruptsAndSoftirqs) {
   EXPECT_EQ(s.at("IRQ_POLL", 0, 1), 0);
 }
 
+TEST(WatchProc, OnlyTheFirstLineIsTheHeader) {
+  // A device named after a CPU is not a column: were it one, no line would
+  // have as many counts as columns and every count would be left out.
+  const std::string text =
+      "           CPU0       CPU1\n"
+      "  9:          5          7   IO-APIC   9-fasteoi   acpi\n"
+      " 24:          1          2   PCI-MSI 65536-edge      cpufreq-CPU1\n"
+      "LOC:        100        200   Local timer interrupts\n";
+  Table t;
+  const std::vector<int> cpus = {1};
+  t.lines = wt_parse_per_cpu_table(text.c_str(), cpus.data(), 1, &t.names, t.counts.data(), 1);
+  EXPECT_EQ(t.lines, 3);
+  EXPECT_EQ(t.at("9 acpi", 0, 1), 7);
+  EXPECT_EQ(t.at("24 cpufreq-CPU1", 0, 1), 2);
+  EXPECT_EQ(t.at("LOC", 0, 1), 200);
+}
+
+TEST(WatchProc, LongNamesAreCutToFit) {
+  const std::string dev(60, 'd');
+  const std::string text = "   CPU0\n130:  9  PCI-MSI  " + dev + "\n" + std::string(50, 'N') + ":  4  x\n";
+  Table t;
+  const int cpu = 0;
+  ASSERT_EQ(wt_parse_per_cpu_table(text.c_str(), &cpu, 1, &t.names, t.counts.data(), 1), 2);
+  ASSERT_EQ(t.names.len, 2);
+  EXPECT_EQ(std::string(t.names.name[0]), "130 " + dev.substr(0, WT_NAME_LEN - 1 - 4));
+  EXPECT_EQ(std::string(t.names.name[1]), std::string(31, 'N')) << "a label is read up to 31 characters";
+}
+
 TEST(WatchProc, NamesAreAddedOnceAcrossSamples) {
   Table t = parse("rhel9/proc/softirqs", {0}, 0);
   const int before = t.names.len;
@@ -129,6 +159,65 @@ TEST(WatchProc, TaskStatWithSpacesAndParenthesesInComm) {
   EXPECT_STREQ(comm, "stress (ng) x");
   EXPECT_EQ(cpu, 3);
   EXPECT_EQ(j, 1750u);
+}
+
+// One struct linux_dirent64 record, as getdents64 lays it out (8-byte aligned).
+void add_dirent(std::string& buf, const std::string& name, unsigned char type) {
+  const std::size_t reclen = (19 + name.size() + 1 + 7) / 8 * 8;
+  std::string rec(reclen, '\0');
+  const std::uint64_t ino = 4242, off = buf.size() + reclen;
+  const auto len = static_cast<unsigned short>(reclen);
+  std::memcpy(&rec[0], &ino, 8);
+  std::memcpy(&rec[8], &off, 8);
+  std::memcpy(&rec[16], &len, 2);
+  rec[18] = static_cast<char>(type);
+  std::memcpy(&rec[19], name.data(), name.size());
+  buf += rec;
+}
+
+TEST(WatchProc, DirentsKeepOnlyNumberedEntries) {
+  // /proc holds pids beside named entries ("self", "1x" is not a pid); a task
+  // directory holds tids beside "." and "..".
+  std::string buf;
+  for (const char* name : {".", "..", "1", "self", "4242", "1x", "sys", "88"}) add_dirent(buf, name, 4);
+  int out[8] = {};
+  int n = 0;
+  std::uint64_t over = 0;
+  ASSERT_EQ(wt_parse_dirents(buf.data(), static_cast<long>(buf.size()), out, &n, 8, &over), 0);
+  ASSERT_EQ(n, 3);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[1], 4242);
+  EXPECT_EQ(out[2], 88);
+  EXPECT_EQ(over, 0u);
+  // Appends across calls (one per getdents64 answer), and counts what has no room.
+  ASSERT_EQ(wt_parse_dirents(buf.data(), static_cast<long>(buf.size()), out, &n, 4, &over), 0);
+  EXPECT_EQ(n, 4);
+  EXPECT_EQ(out[3], 1);
+  EXPECT_EQ(over, 2u);
+}
+
+TEST(WatchProc, DirentsRefuseARecordPastTheBuffer) {
+  std::string buf;
+  add_dirent(buf, "123", 4);
+  int out[4];
+  int n = 0;
+  std::uint64_t over = 0;
+  EXPECT_EQ(wt_parse_dirents(buf.data(), static_cast<long>(buf.size()) - 1, out, &n, 4, &over), -1);
+  buf[16] = 0;  // a zero record length would never advance
+  buf[17] = 0;
+  EXPECT_EQ(wt_parse_dirents(buf.data(), static_cast<long>(buf.size()), out, &n, 4, &over), -1);
+}
+
+TEST(WatchProc, LoadavgTaskCountOnEachRelease) {
+  // The task scan keeps a listing's known processes as they were when this
+  // count equals the tasks it keeps; the same format since 2.6.
+  std::uint64_t tasks = 0;
+  ASSERT_EQ(wt_parse_loadavg_tasks("0.00 0.02 0.00 1/87 2915\n", &tasks), 0);  // RHEL 5.8
+  EXPECT_EQ(tasks, 87u);
+  ASSERT_EQ(wt_parse_loadavg_tasks("11.09 8.47 5.00 13/1170 11876\n", &tasks), 0);
+  EXPECT_EQ(tasks, 1170u);
+  EXPECT_EQ(wt_parse_loadavg_tasks("0.00 0.02 0.00\n", &tasks), -1);
+  EXPECT_EQ(wt_parse_loadavg_tasks("0.00 0.02 0.00 1/x 2\n", &tasks), -1);
 }
 
 }  // namespace
