@@ -26,6 +26,10 @@
 #define ST_MAX_TCP_SIZE LG_PROBE_MAX_TCP_SIZE
 #define ST_MAX_UDP_SIZE LG_PROBE_MAX_UDP_SIZE
 #define ST_LINE_MAX 256
+/** Seconds the TCP client's backstop allows for the send buffer to drain after
+ * the transfer (a lossy link: TCP backing off); harness/src/measure/
+ * probe_command.cc waits as long. */
+#define ST_TCP_DRAIN_S 30
 
 typedef struct st_config {
   int udp;

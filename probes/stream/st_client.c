@@ -332,11 +332,14 @@ int st_run_client(const st_config* cfg) {
   c->cfg = cfg;
   c->ctrl = c->data = -1;
   lg_install_stop_handlers(&c->stop);
-  /* Every wait has its own deadline; this is the backstop should one be missed. */
+  /* Every wait has its own deadline; this is the backstop should one be missed.
+   * Over TCP it leaves room for the send buffer to drain after the transfer
+   * (ST_TCP_DRAIN_S): on a lossy link that takes seconds while TCP backs off,
+   * and wait_acknowledged ends a drain that stops progressing by itself. */
   lg_arm_deadline("stream client", (unsigned)((cfg->connect_timeout_ns + cfg->warmup_ns + cfg->duration_ns +
                                                cfg->drain_ns + 3 * cfg->server_timeout_ns) /
                                                   1000000000ull +
-                                              5));
+                                              5 + (cfg->udp ? 0 : ST_TCP_DRAIN_S)));
   if (lg_addr(cfg->addr, cfg->port, &addr) != 0)
     lg_usage_error("stream", "--connect: '%s' is not a numeric IPv4 or IPv6 address", cfg->addr);
   c->buf = (unsigned char*)calloc(1, cfg->size);

@@ -21,6 +21,9 @@ constexpr auto kConnectTimeout = 3s;
 /// right after its one client anyway; this is what cleans up if the client
 /// never comes (or the harness dies), and if a UDP client's end is lost.
 constexpr auto kIdleTimeout = 30s;
+/// The stream probe's ST_TCP_DRAIN_S: what its TCP client's backstop allows the
+/// send buffer to drain after the transfer over a lossy link.
+constexpr auto kTcpStreamDrain = 30s;
 
 std::string path(const std::string& dir, const TestSpec& spec) {
   return dir.empty() ? probe_binary(spec) : dir + "/" + probe_binary(spec);
@@ -179,7 +182,8 @@ std::chrono::nanoseconds probe_client_timeout(const TestSpec& spec) {
   // The probe gives up by itself at connect + warm-up + duration + 2 x server
   // timeout + 5 s (jitter: warm-up + duration + 10 s); 10 s more lets its own
   // message arrive before the harness kills it.
-  return spec.warmup + spec.duration + kConnectTimeout + 2 * kServerTimeout + 5s + 10s;
+  const auto drain = spec.kind == TestKind::kTcpStream ? kTcpStreamDrain : 0s;
+  return spec.warmup + spec.duration + kConnectTimeout + 2 * kServerTimeout + 5s + drain + 10s;
 }
 
 }  // namespace labgate::measure

@@ -165,6 +165,9 @@ TEST(ProbeCommand, HarnessWaitsLongerThanTheProbesOwnDeadline) {
   // The client's own backstop: connect 3 s + warm-up + duration + 2 x 3 s + 5 s.
   EXPECT_GT(probe_client_timeout(s), s.warmup + s.duration + 14s);
   EXPECT_LT(probe_client_timeout(s), s.warmup + s.duration + 60s);
+  // A TCP stream's backstop adds the send buffer's drain over a lossy link (30 s).
+  auto t = spec_of_kind(TestKind::kTcpStream);
+  EXPECT_GT(probe_client_timeout(t), t.warmup + t.duration + 14s + 30s);
 }
 
 TEST(ProbeCommand, ProbeForEachKindItServesAndAClearRefusalOtherwise) {
