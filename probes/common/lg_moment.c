@@ -103,35 +103,9 @@ void lg_moment_stamps(lg_moment* m, int fd, int udp) {
   }
 }
 
-#ifndef SO_TIMESTAMPNS
-#define SO_TIMESTAMPNS 35
-#endif
-#ifndef SCM_TIMESTAMPNS
-#define SCM_TIMESTAMPNS SO_TIMESTAMPNS
-#endif
-
-int lg_moment_inline_stamps(int fd) {
-  int one = 1;
-  if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0) return 1;
-  return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) == 0; /* 2.6.18 */
-}
-
-uint64_t lg_moment_cmsg_stamp(const struct msghdr* msg) {
-  struct cmsghdr* c;
-  for (c = CMSG_FIRSTHDR((struct msghdr*)msg); c != NULL; c = CMSG_NXTHDR((struct msghdr*)msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET) continue;
-    if (c->cmsg_type == SCM_TIMESTAMPNS && c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
-      struct timespec ts;
-      memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-      return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-    }
-    if (c->cmsg_type == SCM_TIMESTAMP && c->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
-      struct timeval tv;
-      memcpy(&tv, CMSG_DATA(c), sizeof(tv));
-      return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
-    }
-  }
-  return 0;
+void lg_moment_stamps_given(lg_moment* m) {
+  m->stamp_kind = 3;
+  m->stamp_why = NULL;
 }
 
 void lg_moment_rebase(lg_moment* m, uint64_t seq) {
@@ -157,7 +131,7 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
   const char* src;
   int64_t v, iv;
   r->sock_wait_ns = LG_UNKNOWN;
-  if (m->stamp_kind != 0) {
+  if (m->stamp_kind == 1 || m->stamp_kind == 2) { /* 3: the reader fills it from its own read */
     uint64_t stamp = last_stamp(m, fd);
     if (stamp == 0) {
       m->stamp_missing++;
@@ -205,7 +179,7 @@ void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t
 
 void lg_moment_write_json(const lg_moment* m, FILE* out) {
   static const char* const kCtx[] = {NULL, "getrusage_thread", "proc_task_status", "getrusage_self"};
-  static const char* const kStamp[] = {NULL, "SIOCGSTAMPNS", "SIOCGSTAMP"};
+  static const char* const kStamp[] = {NULL, "SIOCGSTAMPNS", "SIOCGSTAMP", "recvmsg_timestamp"};
   const char* cpu_src = "none";
   (void)lg_current_cpu(&cpu_src);
   fprintf(out, "{\"cpu\":\"%s\",\"context_switches\":", cpu_src);

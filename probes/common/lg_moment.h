@@ -11,7 +11,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/socket.h>
 
 #include "lg_outliers.h"
 
@@ -24,7 +23,7 @@ typedef struct lg_moment {
   uint64_t from_seq;      /**< first request of the current window */
   int32_t cpu;            /**< CPU at the window's start */
   int64_t vcsw, ivcsw;    /**< counters at the window's start */
-  int stamp_kind;         /**< 0 none, 1 SIOCGSTAMPNS, 2 SIOCGSTAMP */
+  int stamp_kind;         /**< 0 none, 1 SIOCGSTAMPNS, 2 SIOCGSTAMP, 3 given by the reader (recvmsg) */
   const char* stamp_why;  /**< why there is no socket wait (stamp_kind 0) */
   uint64_t stamp_missing; /**< outliers whose packet had no stamp */
 } lg_moment;
@@ -37,15 +36,10 @@ void lg_moment_init(lg_moment* m, int single_thread);
  * (`udp`: the per-socket stamp of the last datagram read; TCP has none). */
 void lg_moment_stamps(lg_moment* m, int fd, int udp);
 
-/** For a reader that needs every datagram's receive stamp, not an outlier's
- * (the pingpong server, whose outliers are ranked by the time a request lay in
- * its socket too): asks for it inline with each recvmsg (SO_TIMESTAMPNS, before
- * 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 when on, else 0
- * (then lg_moment_cmsg_stamp finds nothing and the wait is unknown). */
-int lg_moment_inline_stamps(int fd);
-
-/** The realtime receive stamp (ns) in recvmsg's control data, 0 when none. */
-uint64_t lg_moment_cmsg_stamp(const struct msghdr* msg);
+/** The reader gets each packet's receive stamp with its read (recvmsg's
+ * control data, lg_net.h lg_read_full_stamped) and fills an outlier's
+ * sock_wait_ns itself: no ioctl per outlier, and TCP has one too (Linux 4.13+). */
+void lg_moment_stamps_given(lg_moment* m);
 
 /** Starts a new window at request `seq` (reads the counters now). */
 void lg_moment_rebase(lg_moment* m, uint64_t seq);

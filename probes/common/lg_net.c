@@ -166,10 +166,68 @@ int lg_wait_fd(int fd, short events, uint64_t deadline_ns) {
   }
 }
 
+#ifndef SO_TIMESTAMPNS
+#define SO_TIMESTAMPNS 35
+#endif
+#ifndef SCM_TIMESTAMPNS
+#define SCM_TIMESTAMPNS SO_TIMESTAMPNS
+#endif
+
+int lg_rx_stamps_inline(int fd) {
+  int one = 1;
+  if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0) return 1;
+  return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) == 0; /* 2.6.18 */
+}
+
+uint64_t lg_cmsg_rx_stamp(const struct msghdr* msg) {
+  struct cmsghdr* c;
+  for (c = CMSG_FIRSTHDR((struct msghdr*)msg); c != NULL; c = CMSG_NXTHDR((struct msghdr*)msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET) continue;
+    if (c->cmsg_type == SCM_TIMESTAMPNS && c->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+      struct timespec ts;
+      memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+      return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    if (c->cmsg_type == SCM_TIMESTAMP && c->cmsg_len >= CMSG_LEN(sizeof(struct timeval))) {
+      struct timeval tv;
+      memcpy(&tv, CMSG_DATA(c), sizeof(tv));
+      return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+    }
+  }
+  return 0;
+}
+
+/* One recv, or with `stamp` a recvmsg that also takes the packet's receive stamp. */
+static ssize_t recv_one(int fd, void* p, size_t len, int flags, uint64_t* stamp) {
+  struct iovec iov;
+  struct msghdr msg;
+  union {
+    struct cmsghdr align;
+    char bytes[LG_RX_STAMP_CONTROL];
+  } control;
+  ssize_t r;
+  uint64_t s;
+  if (stamp == NULL) return recv(fd, p, len, flags);
+  iov.iov_base = p;
+  iov.iov_len = len;
+  memset(&msg, 0, sizeof(msg));
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.bytes;
+  msg.msg_controllen = sizeof(control.bytes);
+  r = recvmsg(fd, &msg, flags);
+  if (r > 0 && (s = lg_cmsg_rx_stamp(&msg)) != 0) *stamp = s;
+  return r;
+}
+
 ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy) {
+  return lg_read_full_stamped(fd, buf, n, deadline_ns, busy, NULL);
+}
+
+ssize_t lg_read_full_stamped(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy, uint64_t* stamp_real) {
   size_t got = 0;
   while (got < n) {
-    ssize_t r = recv(fd, (char*)buf + got, n - got, busy ? MSG_DONTWAIT : 0);
+    ssize_t r = recv_one(fd, (char*)buf + got, n - got, busy ? MSG_DONTWAIT : 0, stamp_real);
     if (r > 0) {
       got += (size_t)r;
       continue;

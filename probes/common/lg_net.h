@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/types.h>
+#include <sys/uio.h>
+#include <time.h>
 
 /** An IPv4 or IPv6 socket address (sa.sa_family tells which). */
 typedef union lg_sockaddr {
@@ -61,6 +64,22 @@ int lg_wait_fd(int fd, short events, uint64_t deadline_ns);
  * (errno; EINTR only once a stop was requested, see lg_stop_requested), -2 when
  * the deadline passed. */
 ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy);
+
+/** The same with recvmsg: `*stamp_real` gets the kernel's realtime receive
+ * stamp (ns) of the last read that carried one (lg_rx_stamps_inline), else is
+ * left as it was. For TCP that is the segment that completed the message. */
+ssize_t lg_read_full_stamped(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy, uint64_t* stamp_real);
+
+/** Asks for each packet's receive stamp inline with its read (SO_TIMESTAMPNS,
+ * before 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 when the
+ * kernel took it (a TCP socket gets stamps only from Linux 4.13), else 0. */
+int lg_rx_stamps_inline(int fd);
+
+/** The realtime receive stamp (ns) in recvmsg's control data, 0 when none. */
+uint64_t lg_cmsg_rx_stamp(const struct msghdr* msg);
+
+/** Control-data room for one receive stamp of either kind. */
+#define LG_RX_STAMP_CONTROL (CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(struct timeval)))
 
 /** Writes exactly n bytes before the deadline; returns n, -1 (errno) or -2. */
 ssize_t lg_write_full(int fd, const void* buf, size_t n, uint64_t deadline_ns);

@@ -39,33 +39,58 @@ static void stamp_reply(unsigned char* buf, size_t n, uint64_t t_read) {
 
 /* The server's outliers: its worst times per request, keyed by the request's
  * sequence number so the harness can join them with the client's round trips
- * without a shared clock. Over UDP, where each datagram's receive stamp comes
- * with the read (`from_arrival`), that time runs from the request's arrival in
- * the socket to the reply sent: a server held off its CPU before its read (a
- * stall the client sees as a slow round trip) is kept with the wait as its
- * sock_wait_ns. Over TCP it is the turnaround, request read to reply sent. */
+ * without a shared clock. Where the kernel's receive stamp comes with the read
+ * (UDP; TCP from Linux 4.13), that time runs from the request's arrival in the
+ * socket to the reply sent: a server held off its CPU before its read (a stall
+ * the client sees as a slow round trip) is kept, its wait as sock_wait_ns.
+ * Else it is the turnaround, request read to reply sent. */
 typedef struct server_tail {
   lg_outliers outliers;
   lg_moment moment;
-  int from_arrival;
+  uint64_t stamped, unstamped; /* requests with and without their arrival stamp */
 } server_tail;
 
+/* Asks for arrival stamps on `fd` with each read; where the kernel refuses,
+ * UDP outliers still get theirs from an ioctl (lg_moment_stamps). */
+static int arrival_stamps(server_tail* t, int fd, int udp) {
+  if (lg_rx_stamps_inline(fd)) {
+    lg_moment_stamps_given(&t->moment);
+    return 1;
+  }
+  lg_moment_stamps(&t->moment, fd, udp);
+  return 0;
+}
+
+/* How long the request read at `t_read` (monotonic) lay in the socket: its
+ * realtime arrival stamp carried over with the anchor's delta; -1 without one. */
+static int64_t socket_wait(server_tail* t, uint64_t stamp_real, uint64_t t_read) {
+  uint64_t read_real;
+  if (stamp_real == 0) {
+    t->unstamped++;
+    return -1;
+  }
+  t->stamped++;
+  read_real = lg_anchor_real(&g_anchor, t_read);
+  return read_real > stamp_real ? (int64_t)(read_real - stamp_real) : 0;
+}
+
 /* Books the request in `buf` (n bytes), read at t_read after `waited` ns in
- * the socket (0: not known) and answered at t_sent. Requests shorter than
+ * the socket (-1: not known) and answered at t_sent. Requests shorter than
  * PP_HDR carry no sequence number. */
-static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, size_t n, uint64_t waited,
+static void book_turnaround(server_tail* t, int fd, const unsigned char* buf, size_t n, int64_t waited,
                             uint64_t t_read, uint64_t t_sent) {
+  const uint64_t value = t_sent - t_read + (waited > 0 ? (uint64_t)waited : 0);
   uint64_t seq;
   if (n < PP_HDR) return;
   seq = pp_get_seq(buf);
-  if (lg_outliers_wants(&t->outliers, t_sent - t_read + waited)) {
+  if (lg_outliers_wants(&t->outliers, value)) {
     lg_outlier r;
-    r.value_ns = t_sent - t_read + waited;
+    r.value_ns = value;
     r.at_ns = t_sent;
     r.seq = seq;
     lg_moment_capture(&t->moment, &r, fd, t_read);
-    /* The wait the value holds, not the ioctl's second reading of the same stamp. */
-    if (t->from_arrival) r.sock_wait_ns = (int64_t)waited;
+    /* The wait the value holds, not an ioctl's second reading of the same stamp. */
+    if (waited >= 0) r.sock_wait_ns = waited;
     lg_outliers_add(&t->outliers, &r);
   } else {
     lg_moment_tick(&t->moment, seq + 1);
@@ -100,6 +125,7 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
   int one = 1;
   uint32_t size;
   uint64_t now;
+  int stamped;
   if (cfg->nodelay) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   /* Inherited from the listener on current kernels; set again for those that do not. */
   if (lg_tune_socket(fd, 1, &cfg->tune, err, sizeof(err)) != 0) {
@@ -109,21 +135,24 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
   lg_set_io_timeout(fd, cfg->idle_timeout_ns);
   size = tcp_hello(cfg, fd, st);
   if (size == 0) return 0;
-  lg_moment_stamps(&t->moment, fd, 0);
+  stamped = arrival_stamps(t, fd, 0);
   now = lg_now_ns();
   while (!g_stop) {
     /* The two clock reads each request already had (for the deadlines) time its turnaround. */
-    ssize_t r = lg_read_full(fd, buf, size, now + cfg->idle_timeout_ns, cfg->busy_poll);
-    uint64_t t_read;
+    uint64_t stamp = 0, t_read;
+    ssize_t r = lg_read_full_stamped(fd, buf, size, now + cfg->idle_timeout_ns, cfg->busy_poll,
+                                     stamped ? &stamp : NULL);
+    int64_t waited;
     if (r == -2) return 1;
     if (r <= 0) return 0; /* EOF: the client is done; error: drop the connection */
     t_read = lg_now_ns();
+    waited = stamped ? socket_wait(t, stamp, t_read) : -1;
     stamp_reply(buf, size, t_read);
     if (lg_write_full(fd, buf, size, t_read + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
     now = lg_now_ns();
     st->requests++;
     st->bytes += size;
-    book_turnaround(t, fd, buf, size, 0, t_read, now);
+    book_turnaround(t, fd, buf, size, waited, t_read, now);
   }
   return 0;
 }
@@ -154,10 +183,9 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
   /* The stamp rides on the read (recvmsg's control data): no system call more per request. */
   union {
     struct cmsghdr align;
-    char bytes[CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(struct timeval))];
+    char bytes[LG_RX_STAMP_CONTROL];
   } control;
-  lg_moment_stamps(&t->moment, fd, 1);
-  t->from_arrival = lg_moment_inline_stamps(fd);
+  const int stamped = arrival_stamps(t, fd, 1);
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
   while (!g_stop) {
@@ -165,7 +193,7 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
     struct iovec iov;
     struct msghdr msg;
     ssize_t n;
-    uint64_t stamp, waited = 0;
+    int64_t waited;
     iov.iov_base = buf;
     iov.iov_len = PP_MAX_UDP_SIZE;
     memset(&msg, 0, sizeof(msg));
@@ -182,9 +210,7 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       continue;
     }
     last = lg_now_ns();
-    /* The stamp is realtime; the read time is carried over with the anchor's delta. */
-    stamp = t->from_arrival ? lg_moment_cmsg_stamp(&msg) : 0;
-    if (stamp != 0 && lg_anchor_real(&g_anchor, last) > stamp) waited = lg_anchor_real(&g_anchor, last) - stamp;
+    waited = stamped ? socket_wait(t, lg_cmsg_rx_stamp(&msg), last) : -1;
     if (n == PP_BYE_LEN && memcmp(buf, PP_BYE, PP_BYE_LEN) == 0) { /* the client's end, not a request */
       if (cfg->once) return "once";
       continue;
@@ -226,7 +252,9 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
   printf(",\"anchor\":");
   lg_anchor_write_json(&g_anchor, stdout);
   /* What the outliers' values time: from the request's arrival in the socket, or from its read. */
-  printf(",\"turnaround_from\":\"%s\",\"turnaround_outliers\":", t->from_arrival ? "arrival" : "read");
+  printf(",\"turnaround_from\":\"%s\",\"arrival_stamps\":{\"stamped\":%llu,\"unstamped\":%llu}",
+         t->stamped > 0 ? "arrival" : "read", (unsigned long long)t->stamped, (unsigned long long)t->unstamped);
+  printf(",\"turnaround_outliers\":");
   lg_outliers_write_json(&t->outliers, stdout);
   printf(",\"outlier_sources\":");
   lg_moment_write_json(&t->moment, stdout);

@@ -11,6 +11,7 @@
 extern "C" {
 #include "lg_measure_util.h"
 #include "lg_moment.h"
+#include "lg_net.h"
 }
 
 namespace {
@@ -83,7 +84,7 @@ TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
 
 TEST(Moment, AnInlineStampComesWithTheReadAndTimesTheWaitInTheSocket) {
   UdpPair p;
-  ASSERT_EQ(lg_moment_inline_stamps(p.rx), 1);
+  ASSERT_EQ(lg_rx_stamps_inline(p.rx), 1);
   char b[8];
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + CMSG_SPACE(sizeof(timeval))];
   const auto read_one = [&](uint64_t& read_real) {
@@ -97,7 +98,7 @@ TEST(Moment, AnInlineStampComesWithTheReadAndTimesTheWaitInTheSocket) {
     timespec now{};
     clock_gettime(CLOCK_REALTIME, &now);
     read_real = static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
-    return lg_moment_cmsg_stamp(&msg);
+    return lg_cmsg_rx_stamp(&msg);
   };
   ASSERT_EQ(send(p.tx, "x", 1, 0), 1);
   sleep_ms(20);  // the datagram waits unread
@@ -109,7 +110,42 @@ TEST(Moment, AnInlineStampComesWithTheReadAndTimesTheWaitInTheSocket) {
   EXPECT_LT(read_real - stamp, 2000000000u);
   // Control data without a stamp: none found.
   msghdr empty{};
-  EXPECT_EQ(lg_moment_cmsg_stamp(&empty), 0u);
+  EXPECT_EQ(lg_cmsg_rx_stamp(&empty), 0u);
+}
+
+uint64_t real_now() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+
+TEST(Moment, AStampedReadOfATcpMessageTimesItsWaitSinceItsLastSegmentArrived) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  const int l = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(bind(l, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(listen(l, 1), 0);
+  getsockname(l, reinterpret_cast<sockaddr*>(&a), &len);
+  ASSERT_EQ(connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const int s = accept(l, nullptr, nullptr);
+  ASSERT_GE(s, 0);
+  // TCP stamps come with recvmsg from Linux 4.13: this machine's kernel is newer.
+  ASSERT_EQ(lg_rx_stamps_inline(s), 1);
+  char msg[64] = {0}, got[64];
+  ASSERT_EQ(send(c, msg, sizeof msg, 0), static_cast<ssize_t>(sizeof msg));
+  sleep_ms(20);  // the message waits unread
+  uint64_t stamp = 0;
+  ASSERT_EQ(lg_read_full_stamped(s, got, sizeof got, lg_now_ns() + 1000000000ull, 0, &stamp),
+            static_cast<ssize_t>(sizeof got));
+  const uint64_t read_real = real_now();
+  ASSERT_NE(stamp, 0u) << "no receive stamp with the TCP read";
+  EXPECT_GE(read_real - stamp, 20000000u) << "slept 20 ms before reading";
+  EXPECT_LT(read_real - stamp, 2000000000u);
+  close(s);
+  close(c);
+  close(l);
 }
 
 TEST(Moment, TcpHasNoStampAndSaysWhy) {
