@@ -28,8 +28,11 @@ def addr(k):
     return f"198.19.200.{k}"
 
 
-def feed(binary, rate, seconds, every, size, workdir):
-    """One feed m1 -> m2..m6 with `binary` at both ends; one table row's figures."""
+def feed(binary, rate, seconds, every, size, workdir, costs=False):
+    """One feed m1 -> m2..m6 with `binary` at both ends; one table row's figures.
+    `costs`: also the busiest subscriber's CPU (utime + stime from wait4, % of
+    one core over the publisher's run) and the publisher's send calls per
+    message sent (1.00 when every message had its own sendto)."""
     common = ["--group", "239.1.1.9", "--port", "5009", "--reply-every", str(every)]
     subs = []
     for k in SUBS:
@@ -56,13 +59,13 @@ def feed(binary, rate, seconds, every, size, workdir):
     if os.waitstatus_to_exitcode(status) != 0 or '"status":"ok"' not in doc:
         bl.die(f"`{shlex.join(argv)}`: {pub.stderr.read().decode(errors='replace')[-300:] or doc[:300]}")
     p = json.loads(doc)
-    worst_loss, sub_rss = 0.0, 0
+    worst_loss, sub_rss, sub_cpu = 0.0, 0, 0.0
     for k, out, s in subs:
-        try:
-            s.wait(timeout=15)
-        except subprocess.TimeoutExpired:
+        ru = reap(s, 15)  # `ip netns exec` execs the probe: its pid is the probe's
+        if ru is None:
             s.kill()
             bl.die(f"the subscriber on m{k} did not end after the feed")
+        sub_cpu = max(sub_cpu, ru.ru_utime + ru.ru_stime)
         last = json.loads(Path(out.name).read_text().strip().splitlines()[-1])
         m = last["counters"]["measured"]
         worst_loss = max(worst_loss, m["lost"] / m["expected"] if m["expected"] else 1.0)
@@ -71,9 +74,28 @@ def feed(binary, rate, seconds, every, size, workdir):
     replies = sum(e["replies"] + e["warmup_replies"] for e in p["subscribers"])
     stamped = sum(e["one_way"]["stamped"] if "one_way" in e else 0 for e in p["subscribers"])
     cpu = ru.ru_utime + ru.ru_stime
-    return [f"{sent / p['duration_s']:,.0f}/s", f"{p['counters']['measured']['not_sent']:,}", f"{worst_loss:.3%}",
-            f"{replies:,} ({stamped:,} stamped)", f"{100 * cpu / wall:.1f} %",
-            f"{p['memory']['max_rss_kb']:,} KiB", f"{sub_rss:,} KiB"]
+    row = [f"{sent / p['duration_s']:,.0f}/s", f"{p['counters']['measured']['not_sent']:,}", f"{worst_loss:.3%}",
+           f"{replies:,} ({stamped:,} stamped)", f"{100 * cpu / wall:.1f} %",
+           f"{p['memory']['max_rss_kb']:,} KiB", f"{sub_rss:,} KiB"]
+    if costs:
+        c = p["counters"]
+        total = c["measured"]["sent"] + c["warmup"]["sent"]
+        calls = f"{c['send_calls'] / total:.2f}" if "send_calls" in c and total else "1.00 (one sendto each)"
+        row += [f"{100 * sub_cpu / wall:.1f} %", calls]
+    return row
+
+
+def reap(proc, timeout):
+    """The ended process's rusage (os.wait4), or None when it has not ended within `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return ru
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
 
 
 def main():
