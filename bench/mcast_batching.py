@@ -33,19 +33,24 @@ def main():
     p.add_argument("--rounds", type=int, default=1, help="times each (rate, build) is run, alternating")
     p.add_argument("--size", type=int, default=64, help="message size, bytes (default 64)")
     p.add_argument("--reply-every", type=int, default=100, help="1 reply in N messages (default 100)")
+    p.add_argument("--socket-buffer", default="4MiB",
+                   help="a third row: this build with every end's --socket-buffer (default 4MiB; '' for none)")
     a = p.parse_args()
     if os.geteuid() != 0 or not Path("/run/netns/lgm-m1").exists():
         bl.die("needs root and the mesh lab: bash ci/lab up --mesh 6")
     rows = []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="lg-mcast-batch.") as work:
-        builds = [("this build (batched)", bl.built(a.build, "probes/mcast", "probe_mcast")),
-                  (f"{a.before_rev} (before)", bl.compile_probe_revision("mcast", a.before_rev, work))]
+        this = bl.built(a.build, "probes/mcast", "probe_mcast")
+        builds = [("this build (batched)", this, None),
+                  (f"{a.before_rev} (before)", bl.compile_probe_revision("mcast", a.before_rev, work), None)]
+        if a.socket_buffer:
+            builds.append((f"this build, socket_buffer {a.socket_buffer}", this, a.socket_buffer))
         for rate in [int(r) for r in a.rates.split(",")]:
             for _ in range(a.rounds):
-                for name, binary in builds:
-                    rows.append([name, f"{rate:,}/s",
-                                 *feed(binary, rate, a.seconds, a.reply_every, a.size, work, costs=True)])
+                for name, binary, buf in builds:
+                    rows.append([name, f"{rate:,}/s", *feed(binary, rate, a.seconds, a.reply_every, a.size, work,
+                                                            costs=True, socket_buffer=buf)])
     bl.print_table(
         f"mcast feed m1 -> m2..m6, {a.size} B for {a.seconds} s, 1 reply in {a.reply_every}, "
         f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after",

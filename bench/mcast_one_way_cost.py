@@ -28,12 +28,15 @@ def addr(k):
     return f"198.19.200.{k}"
 
 
-def feed(binary, rate, seconds, every, size, workdir, costs=False):
+def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer=None):
     """One feed m1 -> m2..m6 with `binary` at both ends; one table row's figures.
     `costs`: also the busiest subscriber's CPU (utime + stime from wait4, % of
     one core over the publisher's run) and the publisher's send calls per
-    message sent (1.00 when every message had its own sendto)."""
+    message sent (1.00 when every message had its own sendto). `socket_buffer`:
+    every end's --socket-buffer (a build that has it)."""
     common = ["--group", "239.1.1.9", "--port", "5009", "--reply-every", str(every)]
+    if socket_buffer:
+        common += ["--socket-buffer", socket_buffer]
     subs = []
     for k in SUBS:
         out = open(Path(workdir) / f"m{k}.out", "w+")

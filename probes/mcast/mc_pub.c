@@ -105,6 +105,10 @@ static int open_socket(const mc_config* cfg, char* err, size_t errlen) {
   fd = lg_bind_udp(&local, &port, err, errlen);
   if (fd < 0) return -1;
   ifaddr = local.in4.sin_addr;
+  if (lg_tune_socket(fd, 0, &cfg->tune, err, errlen) != 0) {
+    close(fd);
+    return -1;
+  }
   if (setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &ifaddr, sizeof(ifaddr)) != 0 ||
       setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl)) != 0 ||
       setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &loop, sizeof(loop)) != 0) {
@@ -117,7 +121,9 @@ static int open_socket(const mc_config* cfg, char* err, size_t errlen) {
 
 static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t t_end, double timer_cost) {
   const mc_config* c = p->cfg;
+  char tuned[160];
   int i;
+  lg_describe_tuning(p->fd, 0, &c->tune, tuned, sizeof(tuned));
   printf(
       "{\"format\":\"labgate-probe-1\",\"probe\":\"mcast\",\"role\":\"publisher\",\"kind\":\"udp_multicast\","
       "\"status\":\"ok\",\"metric\":\"round_trip\",\"parameters\":{\"group\":");
@@ -132,10 +138,10 @@ static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t
   printf(
       "\"counters\":{\"measured\":{\"sent\":%llu,\"not_sent\":%llu},\"warmup\":{\"sent\":%llu},"
       "\"send_errors\":%llu,\"foreign\":%llu,\"send_calls\":%llu},\"batched_sends\":%s,"
-      "\"receive_stamps\":\"%s\",",
+      "\"receive_stamps\":\"%s\"%s,",
       (unsigned long long)p->sent, (unsigned long long)(planned - p->sc.total),
       (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors, (unsigned long long)p->foreign,
-      (unsigned long long)p->batches, p->tx_batched ? "true" : "false", mc_stamp_name(p->rx.stamps));
+      (unsigned long long)p->batches, p->tx_batched ? "true" : "false", mc_stamp_name(p->rx.stamps), tuned);
   printf("\"warmup_excluded_s\":%.6f,\"duration_s\":%.6f,\"clock\":", (double)c->warmup_ns / 1e9,
          (double)(t_end - t_start) / 1e9);
   lg_json_clock(stdout, timer_cost);

@@ -113,6 +113,8 @@ static int join(mc_sub* s, char* err, size_t errlen) {
       return -1;
     }
   }
+  /* A deeper receive buffer rides out the subscriber's scheduling stalls. */
+  if (lg_tune_socket(s->fd, 0, &c->tune, err, errlen) != 0) return -1;
   port = 0;
   s->reply_fd = lg_bind_udp(&ifa, &port, err, errlen);
   return s->reply_fd < 0 ? -1 : 0;
@@ -177,6 +179,11 @@ static void write_result(mc_sub* s) {
   lg_anchor_write_json(&s->anchor, stdout);
   printf(",\"receive_stamps\":\"%s\",\"batched_reads\":%s", mc_stamp_name(s->rx.stamps),
          s->rx.batched ? "true" : "false");
+  {
+    char tuned[160];
+    lg_describe_tuning(s->fd, 0, &s->cfg->tune, tuned, sizeof(tuned));
+    printf("%s", tuned);
+  }
   printf(",\"memory\":");
   lg_json_memory(stdout);
   printf("}\n");

@@ -79,6 +79,10 @@ void check_tool_pingpong(TestDraft& t, Diagnostics& d) {
     d.error(t.pos_of("reply_every"), t.key_of("reply_every"),
             "does not apply to " + tool + ": its ping-pong answers every message (reply_every is the built-in "
             "feed's)");
+  if (s.socket_buffer && s.tool == Tool::kSfntPingpong)
+    d.error(t.pos_of("socket_buffer"), t.key_of("socket_buffer"),
+            "sfnt-pingpong has no option for the socket buffer sizes; use tool = \"builtin\" or \"sockperf\" "
+            "for socket_buffer");
   if (s.multicast.source && s.tool == Tool::kSfntPingpong)
     d.error(t.pos_of("source"), t.key_of("source"),
             "sfnt-pingpong joins the group from any source (it has no SSM source option); use tool = "

@@ -34,7 +34,7 @@ TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
   const LoadResult r = with_feed(
       "from = \"a\"\nto = [\"b\", \"c\"]\ngroup = \"239.1.1.1:5000\"\nsource = \"198.19.200.1\"\n"
       "rate = \"10000/s\"\nmessage_size = 64\nttl = 2\nreply_every = 50\nduration = \"2s\"\nwarmup = "
-      "\"500ms\"\n"
+      "\"500ms\"\nsocket_buffer = \"4MiB\"\n"
       "budget = { p99 = \"500us\", max_gap = 0, max_loss = \"0%\" }\n");
   ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const TestSpec& t = r.profile->tests.at(0);
@@ -47,6 +47,7 @@ TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
   EXPECT_EQ(t.multicast.ttl, 2);
   EXPECT_EQ(t.multicast.reply_every, 50u);
   EXPECT_EQ(t.rate_per_sec, 10000.0);
+  EXPECT_EQ(t.socket_buffer, 4194304u);
   ASSERT_TRUE(t.find_bound(Stat::kMaxGap));
   EXPECT_EQ(t.find_bound(Stat::kMaxGap)->limit, 0.0);
 }
@@ -123,9 +124,10 @@ TEST(UdpMulticast, WhatEachToolCannotDoIsRefused) {
   const std::string e = refused(
       "tool = \"sfnt-pingpong\"\nfrom = \"a\"\nto = [\"b\"]\ngroup = \"239.1.1.1:5000\"\n"
       "source = \"198.19.200.1\"\nrate = \"1000/s\"\nbudget = { p99 = \"1ms\", one_way_p99_forward = \"1ms\" }\n"
-      "one_way_max_error = \"5us\"\n");
+      "one_way_max_error = \"5us\"\nsocket_buffer = \"1MiB\"\n");
   EXPECT_THAT(e, HasSubstr("test[feed].source: sfnt-pingpong joins the group from any source"));
   EXPECT_THAT(e, HasSubstr("test[feed].rate: sfnt-pingpong runs a closed ping-pong loop"));
+  EXPECT_THAT(e, HasSubstr("test[feed].socket_buffer: sfnt-pingpong has no option for the socket buffer"));
   EXPECT_THAT(e, HasSubstr("does not produce one_way_p99_forward"));
 }
 

@@ -43,6 +43,9 @@ void sockperf_multicast_command(const profile::TestSpec& spec, const Endpoint& e
   inv.client_argv = {program,      "pp",        "-i",  mc.group,        "-p", port,
                      "--mc-rx-if", ep.client_address, "--mc-tx-if", ep.client_address, "--mc-ttl", ttl,
                      "-m",         std::to_string(spec.message_size), "-t", std::to_string(secs), "--full-rtt"};
+  if (spec.socket_buffer)
+    for (auto* argv : {&inv.server_argv, &inv.client_argv})
+      argv->insert(argv->end(), {"--buffer-size", std::to_string(*spec.socket_buffer)});
   if (mc.source) {
     // SSM: the subscriber takes the feed from the publisher only, the publisher
     // the answers (sent to the group) from the subscriber only.

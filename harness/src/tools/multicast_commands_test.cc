@@ -48,13 +48,16 @@ TEST(MulticastCommands, SockperfJoinsTheGroupOnEachTestAddress) {
   EXPECT_THAT(inv.warnings.at(0), HasSubstr("the profile's warm-up of 500ms is not applied"));
 }
 
-TEST(MulticastCommands, SockperfSsmFiltersEachEndByItsPeerAndPacesByMps) {
+TEST(MulticastCommands, SockperfSsmFiltersEachEndByItsPeerPacesByMpsAndSizesBuffers) {
   profile::TestSpec s = feed(Tool::kSockperf);
   s.multicast.source = "198.19.210.1";
   s.rate_per_sec = 1000;
+  s.socket_buffer = 1048576;
   const ToolInvocation inv = build_invocation(s, test_util::kPairEndpoint);
-  EXPECT_THAT(inv.server_argv, ::testing::IsSupersetOf({"--mc-source-filter", "198.19.210.1"}));
-  EXPECT_THAT(inv.client_argv, ::testing::IsSupersetOf({"--mc-source-filter", "198.19.210.2", "--mps=1000"}));
+  EXPECT_THAT(inv.server_argv,
+              ::testing::IsSupersetOf({"--mc-source-filter", "198.19.210.1", "--buffer-size", "1048576"}));
+  EXPECT_THAT(inv.client_argv, ::testing::IsSupersetOf({"--mc-source-filter", "198.19.210.2", "--mps=1000",
+                                                        "--buffer-size", "1048576"}));
 }
 
 TEST(MulticastCommands, SfntJoinsTheGroupOnEachEndInPlaceOfBind) {
