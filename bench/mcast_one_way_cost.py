@@ -21,36 +21,51 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl  # noqa: E402
 
-SUBS = [2, 3, 4, 5, 6]
+# (network namespace, interconnect address): the publisher m1, then the subscribers m2..m6.
+MESH = [(f"lgm-m{k}", f"198.19.200.{k}") for k in range(1, 7)]
 
 
-def addr(k):
-    return f"198.19.200.{k}"
+def pair_hosts(n):
+    """Lab pair N's two hosts as a feed's publisher (a) and one subscriber (b)."""
+    return [(f"lg{n}-a", f"198.19.{n}.1"), (f"lg{n}-b", f"198.19.{n}.2")]
 
 
-def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer=None):
-    """One feed m1 -> m2..m6 with `binary` at both ends; one table row's figures.
-    `costs`: also the busiest subscriber's CPU (utime + stime from wait4, % of
-    one core over the publisher's run) and the publisher's send calls per
-    message sent (1.00 when every message had its own sendto). `socket_buffer`:
-    every end's --socket-buffer (a build that has it)."""
+def rcvbuf_errors(netns):
+    """Udp RcvbufErrors of /proc/net/snmp in `netns`: datagrams dropped at a full receive buffer."""
+    text = subprocess.run(["ip", "netns", "exec", netns, "cat", "/proc/net/snmp"], capture_output=True,
+                          text=True, timeout=10).stdout
+    udp = [line.split() for line in text.splitlines() if line.startswith("Udp:")]
+    return int(udp[1][udp[0].index("RcvbufErrors")]) if len(udp) >= 2 else 0
+
+
+def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer=None, hosts=None):
+    """One feed from hosts[0] to the others (default the mesh, m1 -> m2..m6) with
+    `binary` at both ends; one table row's figures. `costs`: also the busiest
+    subscriber's CPU (utime + stime from wait4, % of one core over the
+    publisher's run), the subscribers' Udp RcvbufErrors during the feed (their
+    receive buffers overflowing) and the publisher's send calls per message
+    sent (1.00 when every message had its own sendto). `socket_buffer`: every
+    end's --socket-buffer (a build that has it)."""
+    hosts = hosts or MESH
+    (pub_ns, pub_addr), sub_hosts = hosts[0], hosts[1:]
     common = ["--group", "239.1.1.9", "--port", "5009", "--reply-every", str(every)]
     if socket_buffer:
         common += ["--socket-buffer", socket_buffer]
     subs = []
-    for k in SUBS:
-        out = open(Path(workdir) / f"m{k}.out", "w+")
-        argv = ["ip", "netns", "exec", f"lgm-m{k}", str(binary), "subscribe", *common, "--bind", addr(k),
+    for k, a in sub_hosts:
+        out = open(Path(workdir) / f"{k}.out", "w+")
+        argv = ["ip", "netns", "exec", k, str(binary), "subscribe", *common, "--bind", a,
                 "--idle-timeout", f"{seconds + 10}s"]
         subs.append((k, out, subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)))
     deadline = time.monotonic() + 10
     for k, out, p in subs:
         while '"joined"' not in Path(out.name).read_text():
             if p.poll() is not None or time.monotonic() > deadline:
-                bl.die(f"the subscriber on m{k} did not join: {Path(out.name).read_text()[-300:]}")
+                bl.die(f"the subscriber on {k} did not join: {Path(out.name).read_text()[-300:]}")
             time.sleep(0.05)
-    argv = ["ip", "netns", "exec", "lgm-m1", str(binary), "publish", *common, "--bind", addr(1),
-            *[a for k in SUBS for a in ("--subscriber", addr(k))], "--rate", f"{rate}/s", "--duration",
+    dropped_before = sum(rcvbuf_errors(k) for k, _ in sub_hosts) if costs else 0
+    argv = ["ip", "netns", "exec", pub_ns, str(binary), "publish", *common, "--bind", pub_addr,
+            *[a for _, s in sub_hosts for a in ("--subscriber", s)], "--rate", f"{rate}/s", "--duration",
             f"{seconds}s", "--warmup", "500ms", "--size", str(size)]
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as out:
@@ -64,11 +79,11 @@ def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer
     p = json.loads(doc)
     worst_loss, sub_rss, sub_cpu = 0.0, 0, 0.0
     for k, out, s in subs:
-        ru = reap(s, 15)  # `ip netns exec` execs the probe: its pid is the probe's
-        if ru is None:
+        sub_ru = reap(s, 15)  # `ip netns exec` execs the probe: its pid is the probe's
+        if sub_ru is None:
             s.kill()
-            bl.die(f"the subscriber on m{k} did not end after the feed")
-        sub_cpu = max(sub_cpu, ru.ru_utime + ru.ru_stime)
+            bl.die(f"the subscriber on {k} did not end after the feed")
+        sub_cpu = max(sub_cpu, sub_ru.ru_utime + sub_ru.ru_stime)
         last = json.loads(Path(out.name).read_text().strip().splitlines()[-1])
         m = last["counters"]["measured"]
         worst_loss = max(worst_loss, m["lost"] / m["expected"] if m["expected"] else 1.0)
@@ -84,7 +99,8 @@ def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer
         c = p["counters"]
         total = c["measured"]["sent"] + c["warmup"]["sent"]
         calls = f"{c['send_calls'] / total:.2f}" if "send_calls" in c and total else "1.00 (one sendto each)"
-        row += [f"{100 * sub_cpu / wall:.1f} %", calls]
+        dropped = sum(rcvbuf_errors(k) for k, _ in sub_hosts) - dropped_before
+        row += [f"{100 * sub_cpu / wall:.1f} %", f"{dropped:,}", calls]
     return row
 
 
