@@ -134,7 +134,7 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       const auto ip = std::find(w.begin(), w.end(), "IP");
       if (!tcp && ip != w.end() && w.end() - ip > 2 && scan::ipv4_multicast(ip[2])) {
         s.kind = TestKind::kUdpMulticast;
-        m.parameters["multicast.group"] = std::string(ip[2]);
+        m.parameters["sockperf.group"] = std::string(ip[2]);
       }
       continue;
     }

@@ -26,7 +26,7 @@ TEST(ToolMulticast, SockperfGroupRunIsMulticastWithItsOwnRoundTrips) {
   EXPECT_EQ(m.kind, "udp_multicast");
   EXPECT_EQ(m.source, "sockperf");
   EXPECT_EQ(m.metric, measure::Metric::kRoundTrip);
-  EXPECT_EQ(m.parameters.at("multicast.group"), "239.1.2.3");
+  EXPECT_EQ(m.parameters.at("sockperf.group"), "239.1.2.3");
   EXPECT_EQ(m.parameters.at("latency_normalised"), "as printed: sockperf ran with --full-rtt");
   EXPECT_DOUBLE_EQ(m.reported.at("p50"), 12588);
   EXPECT_DOUBLE_EQ(m.reported.at("p99"), 15983);
