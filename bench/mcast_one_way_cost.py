@@ -21,30 +21,51 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl  # noqa: E402
 
-SUBS = [2, 3, 4, 5, 6]
+# (network namespace, interconnect address): the publisher m1, then the subscribers m2..m6.
+MESH = [(f"lgm-m{k}", f"198.19.200.{k}") for k in range(1, 7)]
 
 
-def addr(k):
-    return f"198.19.200.{k}"
+def pair_hosts(n):
+    """Lab pair N's two hosts as a feed's publisher (a) and one subscriber (b)."""
+    return [(f"lg{n}-a", f"198.19.{n}.1"), (f"lg{n}-b", f"198.19.{n}.2")]
 
 
-def feed(binary, rate, seconds, every, size, workdir):
-    """One feed m1 -> m2..m6 with `binary` at both ends; one table row's figures."""
+def rcvbuf_errors(netns):
+    """Udp RcvbufErrors of /proc/net/snmp in `netns`: datagrams dropped at a full receive buffer."""
+    text = subprocess.run(["ip", "netns", "exec", netns, "cat", "/proc/net/snmp"], capture_output=True,
+                          text=True, timeout=10).stdout
+    udp = [line.split() for line in text.splitlines() if line.startswith("Udp:")]
+    return int(udp[1][udp[0].index("RcvbufErrors")]) if len(udp) >= 2 else 0
+
+
+def feed(binary, rate, seconds, every, size, workdir, costs=False, socket_buffer=None, hosts=None):
+    """One feed from hosts[0] to the others (default the mesh, m1 -> m2..m6) with
+    `binary` at both ends; one table row's figures. `costs`: also the busiest
+    subscriber's CPU (utime + stime from wait4, % of one core over the
+    publisher's run), the subscribers' Udp RcvbufErrors during the feed (their
+    receive buffers overflowing) and the publisher's send calls per message
+    sent (1.00 when every message had its own sendto). `socket_buffer`: every
+    end's --socket-buffer (a build that has it)."""
+    hosts = hosts or MESH
+    (pub_ns, pub_addr), sub_hosts = hosts[0], hosts[1:]
     common = ["--group", "239.1.1.9", "--port", "5009", "--reply-every", str(every)]
+    if socket_buffer:
+        common += ["--socket-buffer", socket_buffer]
     subs = []
-    for k in SUBS:
-        out = open(Path(workdir) / f"m{k}.out", "w+")
-        argv = ["ip", "netns", "exec", f"lgm-m{k}", str(binary), "subscribe", *common, "--bind", addr(k),
+    for k, a in sub_hosts:
+        out = open(Path(workdir) / f"{k}.out", "w+")
+        argv = ["ip", "netns", "exec", k, str(binary), "subscribe", *common, "--bind", a,
                 "--idle-timeout", f"{seconds + 10}s"]
         subs.append((k, out, subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)))
     deadline = time.monotonic() + 10
     for k, out, p in subs:
         while '"joined"' not in Path(out.name).read_text():
             if p.poll() is not None or time.monotonic() > deadline:
-                bl.die(f"the subscriber on m{k} did not join: {Path(out.name).read_text()[-300:]}")
+                bl.die(f"the subscriber on {k} did not join: {Path(out.name).read_text()[-300:]}")
             time.sleep(0.05)
-    argv = ["ip", "netns", "exec", "lgm-m1", str(binary), "publish", *common, "--bind", addr(1),
-            *[a for k in SUBS for a in ("--subscriber", addr(k))], "--rate", f"{rate}/s", "--duration",
+    dropped_before = sum(rcvbuf_errors(k) for k, _ in sub_hosts) if costs else 0
+    argv = ["ip", "netns", "exec", pub_ns, str(binary), "publish", *common, "--bind", pub_addr,
+            *[a for _, s in sub_hosts for a in ("--subscriber", s)], "--rate", f"{rate}/s", "--duration",
             f"{seconds}s", "--warmup", "500ms", "--size", str(size)]
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as out:
@@ -56,13 +77,13 @@ def feed(binary, rate, seconds, every, size, workdir):
     if os.waitstatus_to_exitcode(status) != 0 or '"status":"ok"' not in doc:
         bl.die(f"`{shlex.join(argv)}`: {pub.stderr.read().decode(errors='replace')[-300:] or doc[:300]}")
     p = json.loads(doc)
-    worst_loss, sub_rss = 0.0, 0
+    worst_loss, sub_rss, sub_cpu = 0.0, 0, 0.0
     for k, out, s in subs:
-        try:
-            s.wait(timeout=15)
-        except subprocess.TimeoutExpired:
+        sub_ru = reap(s, 15)  # `ip netns exec` execs the probe: its pid is the probe's
+        if sub_ru is None:
             s.kill()
-            bl.die(f"the subscriber on m{k} did not end after the feed")
+            bl.die(f"the subscriber on {k} did not end after the feed")
+        sub_cpu = max(sub_cpu, sub_ru.ru_utime + sub_ru.ru_stime)
         last = json.loads(Path(out.name).read_text().strip().splitlines()[-1])
         m = last["counters"]["measured"]
         worst_loss = max(worst_loss, m["lost"] / m["expected"] if m["expected"] else 1.0)
@@ -71,9 +92,29 @@ def feed(binary, rate, seconds, every, size, workdir):
     replies = sum(e["replies"] + e["warmup_replies"] for e in p["subscribers"])
     stamped = sum(e["one_way"]["stamped"] if "one_way" in e else 0 for e in p["subscribers"])
     cpu = ru.ru_utime + ru.ru_stime
-    return [f"{sent / p['duration_s']:,.0f}/s", f"{p['counters']['measured']['not_sent']:,}", f"{worst_loss:.3%}",
-            f"{replies:,} ({stamped:,} stamped)", f"{100 * cpu / wall:.1f} %",
-            f"{p['memory']['max_rss_kb']:,} KiB", f"{sub_rss:,} KiB"]
+    row = [f"{sent / p['duration_s']:,.0f}/s", f"{p['counters']['measured']['not_sent']:,}", f"{worst_loss:.3%}",
+           f"{replies:,} ({stamped:,} stamped)", f"{100 * cpu / wall:.1f} %",
+           f"{p['memory']['max_rss_kb']:,} KiB", f"{sub_rss:,} KiB"]
+    if costs:
+        c = p["counters"]
+        total = c["measured"]["sent"] + c["warmup"]["sent"]
+        calls = f"{c['send_calls'] / total:.2f}" if "send_calls" in c and total else "1.00 (one sendto each)"
+        dropped = sum(rcvbuf_errors(k) for k, _ in sub_hosts) - dropped_before
+        row += [f"{100 * sub_cpu / wall:.1f} %", f"{dropped:,}", calls]
+    return row
+
+
+def reap(proc, timeout):
+    """The ended process's rusage (os.wait4), or None when it has not ended within `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return ru
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.05)
 
 
 def main():

@@ -7,7 +7,8 @@
 # SECONDS_LONG long, shows that memory does not grow with the duration.
 #
 #   bench/multicast_rate.sh BIN_DIR [RATE...]     (root; default rates 10000 50000 100000)
-#   env: SECONDS_SHORT=10 SECONDS_LONG=60 REPLY_EVERY=100
+#   env: SECONDS_SHORT=10 SECONDS_LONG=60 REPLY_EVERY=100 SOCKET_BUFFER= (e.g. 4MiB:
+#        the feed's socket_buffer, every end's SO_SNDBUF/SO_RCVBUF; unset: the system's)
 #
 # All six hosts are namespaces on this machine's CPUs: the figures are this
 # machine's (say how loaded it was beside them), not a NIC's.
@@ -28,7 +29,9 @@ ip netns list | grep -q '^lgm-m1' || bash "$src/ci/lab" up --mesh 6 >/dev/null
 # profiles/lab-mesh.toml with only its feed test, at RATE for SECONDS.
 profile() {
   mesh_profile_head "$src"
-  mesh_feed_test feed "$1/s" "$every" "$2s" '{ max_loss = "100%" }'
+  local more=
+  [ -z "${SOCKET_BUFFER:-}" ] || more="socket_buffer = \"$SOCKET_BUFFER\""
+  mesh_feed_test feed "$1/s" "$every" "$2s" '{ max_loss = "100%" }' "$more"
 }
 
 run_one() {
@@ -70,7 +73,8 @@ print(f"{int(rate):>7}/s {secs:>3}s  held {held:>9,.0f}/s ({held / rate:6.1%}; {
 PY
 }
 
-echo "multicast feed, m1 -> m2..m6, 64 B, reply 1 in $every; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "multicast feed, m1 -> m2..m6, 64 B, reply 1 in $every, socket_buffer ${SOCKET_BUFFER:-system default};" \
+  "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in "${rates[@]}"; do run_one "$r" "$short"; done
 run_one "${rates[-1]}" "$long"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -176,7 +176,7 @@ int lg_wait_fd(int fd, short events, uint64_t deadline_ns) {
 int lg_rx_stamps_inline(int fd) {
   int one = 1;
   if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0) return 1;
-  return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) == 0; /* 2.6.18 */
+  return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMP, &one, sizeof(one)) == 0 ? 2 : 0; /* 2.6.18 */
 }
 
 uint64_t lg_cmsg_rx_stamp(const struct msghdr* msg) {

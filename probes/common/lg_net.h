@@ -71,8 +71,9 @@ ssize_t lg_read_full(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy
 ssize_t lg_read_full_stamped(int fd, void* buf, size_t n, uint64_t deadline_ns, int busy, uint64_t* stamp_real);
 
 /** Asks for each packet's receive stamp inline with its read (SO_TIMESTAMPNS,
- * before 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 when the
- * kernel took it (a TCP socket gets stamps only from Linux 4.13), else 0. */
+ * before 2.6.22 SO_TIMESTAMP), no system call of its own. Returns 1 for ns
+ * stamps, 2 for us stamps (2.6.18), 0 when the kernel takes neither (a TCP
+ * socket carries them only from Linux 4.13, whatever this returns). */
 int lg_rx_stamps_inline(int fd);
 
 /** The realtime receive stamp (ns) in recvmsg's control data, 0 when none. */

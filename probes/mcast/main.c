@@ -13,10 +13,12 @@
 static const char kUsage[] =
     "usage:\n"
     "  mcast subscribe --group G --port P --bind ADDR [--source S] [--reply-every N]\n"
-    "                  [--idle-timeout 5s]\n"
+    "                  [--idle-timeout 5s] [--socket-buffer SIZE]\n"
     "  mcast publish --group G --port P --bind ADDR --subscriber ADDR [--subscriber ADDR...]\n"
     "                [--size 64] [--ttl 1] [--rate 1000/s] [--duration 10s] [--warmup 1s]\n"
-    "                [--reply-every N] [--linger 200ms]\n"
+    "                [--reply-every N] [--linger 200ms] [--socket-buffer SIZE]\n"
+    "--socket-buffer sets SO_SNDBUF and SO_RCVBUF of the feed's socket (the kernel\n"
+    "caps it at net.core.rmem_max/wmem_max; what it took is printed).\n"
     "--bind is the test interface's own IPv4 address: the publisher sends out of it\n"
     "(IP_MULTICAST_IF), a subscriber joins on it and answers from it. A subscriber\n"
     "prints {\"event\":\"joined\",...} once joined, counts loss, duplicates,\n"
@@ -42,6 +44,7 @@ enum {
   OPT_REPLY_EVERY,
   OPT_LINGER,
   OPT_IDLE_TIMEOUT,
+  OPT_SOCKET_BUFFER,
   OPT_HELP
 };
 
@@ -58,6 +61,7 @@ static const struct option kOptions[] = {{"group", required_argument, 0, OPT_GRO
                                          {"reply-every", required_argument, 0, OPT_REPLY_EVERY},
                                          {"linger", required_argument, 0, OPT_LINGER},
                                          {"idle-timeout", required_argument, 0, OPT_IDLE_TIMEOUT},
+                                         {"socket-buffer", required_argument, 0, OPT_SOCKET_BUFFER},
                                          {"help", no_argument, 0, OPT_HELP},
                                          {0, 0, 0, 0}};
 
@@ -130,6 +134,10 @@ static void apply(mc_config* c, int opt, const char* arg) {
       if (c->publisher) role_only = "--idle-timeout";
       c->idle_timeout_ns = duration_arg("--idle-timeout", arg);
       if (c->idle_timeout_ns < 1000000) lg_usage_error("mcast", "--idle-timeout must be >= 1ms");
+      break;
+    case OPT_SOCKET_BUFFER:
+      if (lg_parse_size(arg, &c->tune.buffer) != 0 || c->tune.buffer == 0 || c->tune.buffer > 0x7fffffffull)
+        lg_usage_error("mcast", "--socket-buffer: '%s' is not a buffer size (e.g. 4MiB, 262144)", arg);
       break;
     case OPT_HELP:
       fputs(kUsage, stdout);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "labgate/measure/probe_limits.h"
+#include "lg_tune.h"
 
 #define MC_HDR 32
 #define MC_REPLY_MIN 24 /**< a reply without the receive stamp */
@@ -45,6 +46,7 @@ typedef struct mc_config {
   uint64_t idle_timeout_ns; /**< subscriber: ends after this long without a message */
   const char* subscribers[MC_MAX_SUBSCRIBERS];
   int n_subscribers;
+  lg_tuning tune; /**< --socket-buffer of the feed's socket (a subscriber's receive buffer) */
 } mc_config;
 
 typedef struct mc_hdr {

@@ -4,7 +4,11 @@
  * round trip, from the message's scheduled send time, in that subscriber's
  * histogram, and the one-way delay to it from the reply's receive stamp. All
  * memory (per named subscriber: a round-trip and a one-way histogram) is taken
- * before the first send. */
+ * before the first send. Every message due is sent in one sendmmsg (more than
+ * one only when behind the schedule), and the replies are read in batches, each
+ * stamped by the kernel on arrival (mc_io.h): so the replies need not be read
+ * between every two sends, and a wait shorter than MC_SPIN_NS spins on the
+ * clock alone, not on a system call. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -19,18 +23,26 @@
 #include "lg_net.h"
 #include "mc.h"
 #include "mc_book.h"
+#include "mc_io.h"
 
 /* Below this much time to the next send the loop spins instead of sleeping in
  * poll(), whose millisecond granularity would delay sends. */
 #define MC_SPIN_NS 2000000ull
 /* How far past the schedule's end a publisher behind its rate may still send. */
 #define MC_BEHIND_NS 100000000ull
+/* While sending, the replies are read at least this often: with the kernel's
+ * stamps their round trips do not depend on it, only the socket's backlog does. */
+#define MC_READ_EVERY_NS 200000ull
+/* At most this many bytes of messages in one sendmmsg (and its buffer). */
+#define MC_TX_BYTES 262144u
 
 typedef struct mc_pub {
   const mc_config* cfg;
   int fd;
-  unsigned char* tx;
-  unsigned char rx[MC_MAX_SIZE + 1];
+  unsigned char* tx; /**< tx_slots messages of cfg->size bytes, one sendmmsg's */
+  int tx_slots, tx_batched;
+  uint64_t batches, last_read_ns;
+  mc_rx rx;
   mc_sub_stats subs[MC_MAX_SUBSCRIBERS];
   lg_anchor anchor; /**< the publisher's monotonic -> realtime tie, for the one-way stores */
   uint64_t sent, warmup_sent, send_errors, foreign;
@@ -44,33 +56,39 @@ static mc_sub_stats* find_sub(mc_pub* p, const lg_sockaddr* from) {
   return NULL;
 }
 
-/* Reads every reply that has arrived. */
+/* Reads every reply that has arrived; each booked at its own arrival (the
+ * kernel's realtime stamp, back to monotonic through the anchor). */
 static void read_replies(mc_pub* p) {
-  for (;;) {
-    lg_sockaddr from;
-    socklen_t flen = sizeof(from);
-    mc_sub_stats* s;
-    ssize_t n = recvfrom(p->fd, p->rx, sizeof(p->rx), MSG_DONTWAIT, &from.sa, &flen);
-    uint64_t t4 = lg_now_ns();
-    if (n < 0) return; /* EAGAIN, or an ICMP error of a subscriber gone: nothing to book */
-    s = find_sub(p, &from);
-    if (s == NULL) {
-      p->foreign++;
-      continue;
+  int i, n;
+  p->last_read_ns = lg_now_ns();
+  while ((n = mc_rx_read(&p->rx, &p->anchor)) > 0) {
+    for (i = 0; i < n; ++i) {
+      mc_sub_stats* s = find_sub(p, &p->rx.from[i]);
+      uint64_t t4 = (uint64_t)((int64_t)p->rx.real_ns[i] - p->anchor.delta_ns);
+      if (s == NULL) {
+        p->foreign++;
+        continue;
+      }
+      mc_book_reply(s, &p->sc, &p->anchor, p->rx.buf[i], (long)p->rx.msg[i].msg_len, t4);
     }
-    mc_book_reply(s, &p->sc, &p->anchor, p->rx, (long)n, t4);
   }
+  /* n < 0: an ICMP error of a subscriber gone: nothing to book */
 }
 
-static void send_msg(mc_pub* p, const lg_sockaddr* group, uint64_t seq, uint32_t flags, uint64_t ts) {
-  mc_hdr h;
-  h.flags = flags;
-  h.seq = seq;
-  h.ts = ts;
-  h.first_measured = p->sc.first_measured;
-  mc_put_hdr(p->tx, "LGMC", &h);
+/* Sends messages seq .. seq + n - 1, each stamped with its own scheduled time. */
+static void send_msgs(mc_pub* p, const lg_sockaddr* group, uint64_t seq, int n, uint32_t flags) {
+  int i;
+  for (i = 0; i < n; ++i) {
+    mc_hdr h;
+    h.flags = flags;
+    h.seq = seq + (uint64_t)i;
+    h.ts = flags & MC_FLAG_END ? lg_now_ns() : mc_sched_at(&p->sc, seq + (uint64_t)i);
+    h.first_measured = p->sc.first_measured;
+    mc_put_hdr(p->tx + (size_t)i * p->cfg->size, "LGMC", &h);
+  }
   /* A local EAGAIN loses the message: the subscribers count it lost. */
-  if (sendto(p->fd, p->tx, p->cfg->size, MSG_DONTWAIT, &group->sa, lg_addr_len(group)) < 0) p->send_errors++;
+  p->send_errors += (uint64_t)mc_send_all(p->fd, group, p->tx, n, (size_t)p->cfg->size, &p->tx_batched);
+  p->batches++;
 }
 
 /* Opens the sending socket: bound to the interface address (the replies come
@@ -87,6 +105,10 @@ static int open_socket(const mc_config* cfg, char* err, size_t errlen) {
   fd = lg_bind_udp(&local, &port, err, errlen);
   if (fd < 0) return -1;
   ifaddr = local.in4.sin_addr;
+  if (lg_tune_socket(fd, 0, &cfg->tune, err, errlen) != 0) {
+    close(fd);
+    return -1;
+  }
   if (setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &ifaddr, sizeof(ifaddr)) != 0 ||
       setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl)) != 0 ||
       setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &loop, sizeof(loop)) != 0) {
@@ -99,7 +121,9 @@ static int open_socket(const mc_config* cfg, char* err, size_t errlen) {
 
 static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t t_end, double timer_cost) {
   const mc_config* c = p->cfg;
+  char tuned[160];
   int i;
+  lg_describe_tuning(p->fd, 0, &c->tune, tuned, sizeof(tuned));
   printf(
       "{\"format\":\"labgate-probe-1\",\"probe\":\"mcast\",\"role\":\"publisher\",\"kind\":\"udp_multicast\","
       "\"status\":\"ok\",\"metric\":\"round_trip\",\"parameters\":{\"group\":");
@@ -113,9 +137,11 @@ static void write_result(mc_pub* p, uint64_t planned, uint64_t t_start, uint64_t
       (unsigned long long)c->reply_every);
   printf(
       "\"counters\":{\"measured\":{\"sent\":%llu,\"not_sent\":%llu},\"warmup\":{\"sent\":%llu},"
-      "\"send_errors\":%llu,\"foreign\":%llu},",
+      "\"send_errors\":%llu,\"foreign\":%llu,\"send_calls\":%llu},\"batched_sends\":%s,"
+      "\"receive_stamps\":\"%s\"%s,",
       (unsigned long long)p->sent, (unsigned long long)(planned - p->sc.total),
-      (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors, (unsigned long long)p->foreign);
+      (unsigned long long)p->warmup_sent, (unsigned long long)p->send_errors, (unsigned long long)p->foreign,
+      (unsigned long long)p->batches, p->tx_batched ? "true" : "false", mc_stamp_name(p->rx.stamps), tuned);
   printf("\"warmup_excluded_s\":%.6f,\"duration_s\":%.6f,\"clock\":", (double)c->warmup_ns / 1e9,
          (double)(t_end - t_start) / 1e9);
   lg_json_clock(stdout, timer_cost);
@@ -167,9 +193,13 @@ int mc_run_publisher(const mc_config* cfg) {
     }
   }
   lg_anchor_take(&p.anchor);
-  p.tx = (unsigned char*)calloc(1, (size_t)cfg->size);
+  p.tx_slots = (int)(MC_TX_BYTES / cfg->size);
+  if (p.tx_slots < 1) p.tx_slots = 1;
+  if (p.tx_slots > MC_BATCH) p.tx_slots = MC_BATCH;
+  p.tx_batched = 1;
+  p.tx = (unsigned char*)calloc((size_t)p.tx_slots, (size_t)cfg->size);
   if (p.tx == NULL) return LG_EXIT_RUN;
-  lg_prefault(p.tx, (size_t)cfg->size);
+  lg_prefault(p.tx, (size_t)p.tx_slots * (size_t)cfg->size);
   p.fd = open_socket(cfg, err, sizeof(err));
   if (p.fd < 0) {
     printf(
@@ -180,6 +210,7 @@ int mc_run_publisher(const mc_config* cfg) {
     fprintf(stderr, "mcast: %s\n", err);
     return LG_EXIT_RUN;
   }
+  mc_rx_init(&p.rx, p.fd);
   lg_install_stop_handlers(&stop);
   lg_arm_deadline("mcast",
                   (unsigned)((cfg->warmup_ns + cfg->duration_ns + cfg->linger_ns) / 1000000000ull) + 10);
@@ -197,27 +228,36 @@ int mc_run_publisher(const mc_config* cfg) {
      * margin) instead of sending late for ever: what it did not send is counted. */
     if (now > mc_sched_at(&p.sc, p.sc.total) + MC_BEHIND_NS) break;
     if (due <= now) {
-      send_msg(&p, &group, seq, 0, due);
-      if (seq < p.sc.first_measured)
-        p.warmup_sent++;
-      else
-        p.sent++;
-      ++seq;
+      /* Every message due by now, in one send: one message on schedule, more
+       * only behind it. Each carries its own scheduled time. */
+      int n = 1, k;
+      while (n < p.tx_slots && seq + (uint64_t)n < p.sc.total && mc_sched_at(&p.sc, seq + (uint64_t)n) <= now) ++n;
+      send_msgs(&p, &group, seq, n, 0);
+      for (k = 0; k < n; ++k)
+        if (seq + (uint64_t)k < p.sc.first_measured)
+          p.warmup_sent++;
+        else
+          p.sent++;
+      seq += (uint64_t)n;
       /* Behind its schedule the loop only sends: the replies are still read now
        * and then, or the socket would fill with the oldest and drop the rest. */
-      if ((seq & 63) == 0) read_replies(&p);
+      if (now - p.last_read_ns >= MC_READ_EVERY_NS) read_replies(&p);
       continue;
     }
     if (due - now > MC_SPIN_NS) {
       struct pollfd pfd = {p.fd, POLLIN, 0};
       poll(&pfd, 1, (int)((due - now - MC_SPIN_NS / 2) / 1000000ull));
+      read_replies(&p);
+    } else if (p.rx.stamps == MC_STAMP_USER || now - p.last_read_ns >= MC_READ_EVERY_NS) {
+      /* Stamped by the kernel, a reply's round trip does not wait on this read;
+       * stamped here, it does: then every turn of the loop reads, as before. */
+      read_replies(&p);
     }
-    read_replies(&p);
   }
   t_end = lg_now_ns();
   /* The end marker: its number is the count sent, so trailing losses are counted. */
   for (i = 0; i < MC_END_COPIES; ++i) {
-    send_msg(&p, &group, seq, MC_FLAG_END, lg_now_ns());
+    send_msgs(&p, &group, seq, 1, MC_FLAG_END);
     read_replies(&p);
   }
   p.sc.total = seq;

@@ -3,7 +3,8 @@
  * books every message in its own accounting (mc_track) and answers 1 in
  * --reply-every by unicast, from its test address, to the publisher. Ends at
  * the publisher's end marker, after --idle-timeout without a message, or on a
- * signal, and prints what it counted. */
+ * signal, and prints what it counted. The feed is read in batches (mc_io.h),
+ * each message with the kernel's own receive stamp. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include "lg_measure_util.h"
 #include "lg_net.h"
 #include "mc.h"
+#include "mc_io.h"
 #include "mc_track.h"
 
 /* 2^16 sequence numbers of reordering are told from loss; older is too late. */
@@ -25,7 +27,7 @@
 typedef struct mc_sub {
   const mc_config* cfg;
   int fd, reply_fd;
-  unsigned char rx[MC_MAX_SIZE + 1];
+  mc_rx rx;
   mc_track track;
   int tracking;
   uint64_t total; /**< messages the publisher sent (from its end marker); 0 = not seen */
@@ -111,17 +113,20 @@ static int join(mc_sub* s, char* err, size_t errlen) {
       return -1;
     }
   }
+  /* A deeper receive buffer rides out the subscriber's scheduling stalls. */
+  if (lg_tune_socket(s->fd, 0, &c->tune, err, errlen) != 0) return -1;
   port = 0;
   s->reply_fd = lg_bind_udp(&ifa, &port, err, errlen);
   return s->reply_fd < 0 ? -1 : 0;
 }
 
-/* The reply carries this host's realtime receive stamp of the message, taken
- * right after its recvfrom: the publisher's one-way estimate (mc.h). It is also
- * the reply's send stamp, the last one before the send (lg_owest.h says why). */
-static void answer(mc_sub* s, const mc_hdr* h, const lg_sockaddr* to, uint64_t received_ns) {
+/* The reply carries this host's realtime receive stamp of the message (the
+ * kernel's, SO_TIMESTAMPNS; else taken right after its read): the publisher's
+ * one-way estimate (mc.h). It is also the reply's send stamp, earlier than the
+ * send itself, which only widens the estimate's bound (lg_owest.h says why). */
+static void answer(mc_sub* s, const mc_hdr* h, const lg_sockaddr* to, uint64_t received_real_ns) {
   unsigned char r[MC_REPLY_LEN];
-  mc_put_reply(r, h, (int64_t)lg_anchor_real(&s->anchor, received_ns));
+  mc_put_reply(r, h, (int64_t)received_real_ns);
   if (sendto(s->reply_fd, r, MC_REPLY_LEN, MSG_DONTWAIT, &to->sa, lg_addr_len(to)) < 0)
     s->reply_errors++;
   else
@@ -132,26 +137,26 @@ static void answer(mc_sub* s, const mc_hdr* h, const lg_sockaddr* to, uint64_t r
 static int read_feed(mc_sub* s, uint64_t* last_msg_ns) {
   const mc_config* c = s->cfg;
   for (;;) {
-    lg_sockaddr from;
-    socklen_t flen = sizeof(from);
-    mc_hdr h;
-    ssize_t n = recvfrom(s->fd, s->rx, sizeof(s->rx), MSG_DONTWAIT, &from.sa, &flen);
-    if (n < 0) return 0;
+    int i, n = mc_rx_read(&s->rx, &s->anchor);
+    if (n <= 0) return 0;
     *last_msg_ns = lg_now_ns();
-    if (mc_get_hdr(s->rx, (long)n, "LGMC", MC_HDR, &h) != 0) {
-      s->invalid++;
-      continue;
+    for (i = 0; i < n; ++i) {
+      mc_hdr h;
+      if (mc_get_hdr(s->rx.buf[i], (long)s->rx.msg[i].msg_len, "LGMC", MC_HDR, &h) != 0) {
+        s->invalid++;
+        continue;
+      }
+      if (!s->tracking) {
+        if (mc_track_init(&s->track, MC_TRACK_BITS, h.first_measured) != 0) return 0;
+        s->tracking = 1;
+      }
+      if (h.flags & MC_FLAG_END) {
+        s->total = h.seq;
+        return 1;
+      }
+      mc_track_seen(&s->track, h.seq);
+      if (h.seq % c->reply_every == 0) answer(s, &h, &s->rx.from[i], s->rx.real_ns[i]);
     }
-    if (!s->tracking) {
-      if (mc_track_init(&s->track, MC_TRACK_BITS, h.first_measured) != 0) return 0;
-      s->tracking = 1;
-    }
-    if (h.flags & MC_FLAG_END) {
-      s->total = h.seq;
-      return 1;
-    }
-    mc_track_seen(&s->track, h.seq);
-    if (h.seq % c->reply_every == 0) answer(s, &h, &from, *last_msg_ns);
   }
 }
 
@@ -172,6 +177,13 @@ static void write_result(mc_sub* s) {
   /* Its clock tie: the truth of the publisher's offset estimate on hosts that share one clock. */
   printf("\"anchor\":");
   lg_anchor_write_json(&s->anchor, stdout);
+  printf(",\"receive_stamps\":\"%s\",\"batched_reads\":%s", mc_stamp_name(s->rx.stamps),
+         s->rx.batched ? "true" : "false");
+  {
+    char tuned[160];
+    lg_describe_tuning(s->fd, 0, &s->cfg->tune, tuned, sizeof(tuned));
+    printf("%s", tuned);
+  }
   printf(",\"memory\":");
   lg_json_memory(stdout);
   printf("}\n");
@@ -186,6 +198,7 @@ int mc_run_subscriber(const mc_config* cfg) {
   memset(&s, 0, sizeof(s));
   s.cfg = cfg;
   if (join(&s, err, sizeof(err)) != 0) return fail(cfg, "%s%s", err, "");
+  mc_rx_init(&s.rx, s.fd);
   lg_anchor_take(&s.anchor);
   lg_install_stop_handlers(&stop);
   /* Joined: the harness starts the publisher only after this line. */

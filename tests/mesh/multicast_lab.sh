@@ -150,8 +150,38 @@ PY
       --test feed_one_way --unmet feed_one_way_unmet ||
       { tail -30 "$work/out"; fail "the one-way records miss what they promise (above)"; }
     ;;
+  tools)
+    . "$src/tests/mesh/mesh_feed_profile.sh"
+    tool_feed() {  # NAME TOOL [TOOL_PATH]: a 2-s ping-pong through 239.1.1.2 from m1 to m2
+      printf '[[test]]\nname = "%s"\nkind = "udp_multicast"\ntool = "%s"\n%sfrom = "m1"\nto = ["m2"]\n' \
+        "$1" "$2" "${3:+tool_path = \"$3\"
+}"
+      printf 'group = "239.1.1.2:5002"\nmessage_size = 64\nduration = "2s"\nbudget = { p99 = "100ms" }\n\n'
+    }
+    {
+      mesh_profile_head "$src"
+      tool_feed sockperf37_feed sockperf
+      tool_feed sockperf310_feed sockperf sockperf-3.10
+      tool_feed sfnt_feed sfnt-pingpong
+    } >"$work/tools.toml"
+    profile=$work/tools.toml
+    start_gate -L multicast
+    wait_gate 90
+    [ "$rc" = 0 ] || [ "$rc" = 1 ] || { tail -30 "$work/out"; fail "exit $rc, expected 0 or 1"; }
+    python3 "$src/tests/mesh/check_multicast_tools.py" "$(run_dir)" ||
+      { tail -30 "$work/out"; fail "the tool records miss what they promise (above)"; }
+    # Two subscribers with a tool: refused at load, naming the file:line and why.
+    { mesh_profile_head "$src"; tool_feed two sockperf | sed 's/^to = \["m2"\]/to = ["m2", "m3"]/'; } >"$work/two.toml"
+    line=$(grep -n '^to = \["m2", "m3"\]' "$work/two.toml" | cut -d: -f1)
+    "$bin/labgate" validate "$work/two.toml" >"$work/two.out" 2>&1
+    vrc=$?
+    [ $vrc = 2 ] || { cat "$work/two.out"; fail "validate of a two-subscriber sockperf feed: exit $vrc, expected 2"; }
+    grep -q "two.toml:$line:.*test\[two\].to: sockperf measures multicast as a ping-pong with one subscriber; found 2" \
+      "$work/two.out" && grep -q "sockperf issue #220" "$work/two.out" ||
+      { cat "$work/two.out"; fail "the refusal does not name two.toml:$line, the key and #220"; }
+    ;;
   *)
-    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst, rhel5, one-way)" >&2
+    echo "multicast_lab: unknown case '$case_name' (feed, rp-filter, burst, rhel5, one-way, tools)" >&2
     exit 2
     ;;
 esac

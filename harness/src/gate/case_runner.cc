@@ -391,7 +391,8 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
   if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
-  if (c.spec->kind == profile::TestKind::kUdpMulticast) return run_multicast(session, c, run);
+  if (c.spec->kind == profile::TestKind::kUdpMulticast)
+    return c.spec->tool == profile::Tool::kBuiltin ? run_multicast(session, c, run) : run_tool(session, c, run);
   check_congestion(session, c);
   if (c.spec->kind != profile::TestKind::kPingFlood && c.spec->tool == profile::Tool::kBuiltin) {
     run_builtin(session, c, run);  // reads the counters in its own commands

@@ -60,6 +60,7 @@ std::string measuring_description(const profile::TestSpec& t) {
                              : "running the command repeatedly for " + seconds(t.duration) + " (each bounded by " +
                                    seconds(t.command.timeout) + ")";
     case TestKind::kUdpMulticast:
+      if (t.tool != Tool::kBuiltin) break;  // a tool's multicast ping-pong: as its udp_rr, below
       return "publishing to " + t.multicast.group + ":" + std::to_string(t.multicast.port) + " for " +
              seconds(t.duration) + warmup_part(t) + " at " +
              std::to_string(std::llround(t.rate_per_sec.value_or(0))) + "/s to " +

@@ -120,16 +120,20 @@ namespace {
 // What both ends are told alike: the role, the group and port, their own address.
 std::vector<std::string> both_ends(const profile::TestSpec& t, const std::string& probe_dir, const char* role,
                                    const std::string& address) {
-  return {probe_dir + "/mcast",
-          role,
-          "--group",
-          t.multicast.group,
-          "--port",
-          std::to_string(t.multicast.port),
-          "--bind",
-          address,
-          "--reply-every",
-          std::to_string(t.multicast.reply_every)};
+  std::vector<std::string> a{probe_dir + "/mcast",
+                             role,
+                             "--group",
+                             t.multicast.group,
+                             "--port",
+                             std::to_string(t.multicast.port),
+                             "--bind",
+                             address,
+                             "--reply-every",
+                             std::to_string(t.multicast.reply_every)};
+  // socket_buffer: the feed socket's SO_SNDBUF/SO_RCVBUF on every end (a
+  // subscriber's receive buffer rides out its scheduling stalls).
+  if (t.socket_buffer) a.insert(a.end(), {"--socket-buffer", std::to_string(*t.socket_buffer)});
+  return a;
 }
 }  // namespace
 

@@ -55,5 +55,13 @@ TEST(MulticastCase, EachEndsCommandCarriesTheProfilesValues) {
                           "198.19.200.2", "--subscriber", "198.19.200.3"));
 }
 
+TEST(MulticastCase, SocketBufferSizesTheFeedsSocketOnEveryEnd) {
+  profile::TestSpec t = feed().tests.at(0);
+  t.socket_buffer = 4194304;
+  for (const auto& argv : {mcast_subscriber_argv(t, "/tmp/x", "198.19.200.2"),
+                           mcast_publisher_argv(t, "/tmp/x", "198.19.200.1", {"198.19.200.2"})})
+    EXPECT_THAT(argv, ::testing::IsSupersetOf({"--socket-buffer", "4194304"}));
+}
+
 }  // namespace
 }  // namespace labgate::gate

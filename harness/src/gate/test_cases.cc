@@ -50,6 +50,13 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
         suite_of(t.kind, c);
         out.push_back(c);
       }
+    } else if (t.kind == profile::TestKind::kUdpMulticast && t.tool != profile::Tool::kBuiltin) {
+      // A tool's multicast ping-pong: its client publishes, its server (the one
+      // subscriber validation allows) answers, as a udp_rr pair. Named by the
+      // publisher as the built-in feed's case, its record "a/b" as the feed's.
+      TestCase c{&t, t.from, t.from, t.multicast.subscribers.front(), "", ""};
+      suite_of(t.kind, c);
+      out.push_back(c);
     } else if (t.kind == profile::TestKind::kUdpMulticast) {
       // One case: the publisher's feed to every subscriber; a record per subscriber.
       TestCase c{&t, t.from, t.from, "", "", ""};

@@ -34,6 +34,21 @@ TEST(ExpandCases, FromToIsOneCase) {
   EXPECT_EQ(cases[0].server, "a");
 }
 
+TEST(ExpandCases, AFeedIsOneCaseAndAToolsFeedPairsThePublisherWithItsSubscriber) {
+  const auto p = rac(
+      "[[test]]\nname = \"feed\"\nkind = \"udp_multicast\"\nfrom = \"a\"\nto = [\"b\", \"c\"]\n"
+      "group = \"239.1.1.1:5000\"\nrate = \"1000/s\"\nbudget = { p99 = \"1ms\" }\n"
+      "[[test]]\nname = \"sp\"\nkind = \"udp_multicast\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = [\"c\"]\n"
+      "group = \"239.1.1.1:5000\"\nbudget = { p99 = \"1ms\" }\n");
+  const auto cases = expand_cases(p);
+  ASSERT_EQ(names(cases), (std::vector<std::string>{"Multicast.feed/a", "Multicast.sp/a"}));
+  EXPECT_EQ(cases[0].server, "");  // the built-in feed: every subscriber in one case
+  // The tool's ping-pong: its client on the publisher, its server on the one subscriber.
+  EXPECT_EQ(cases[1].client, "a");
+  EXPECT_EQ(cases[1].server, "c");
+  EXPECT_EQ(hosts_of(cases), (std::vector<std::string>{"a", "b", "c"}));
+}
+
 TEST(ExpandCases, PathMtuAndPingFloodAreTheNetworkSuite) {
   const auto p = rac(
       "[[test]]\nname = \"mtu\"\nkind = \"path_mtu\"\nfrom = \"a\"\nto = \"b\"\nmtu = 1500\n"

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "labgate/profile/limits.h"
 #include "sections.h"
 #include "test_draft.h"
 
@@ -42,6 +43,59 @@ void check_group(TestDraft& t, Diagnostics& d) {
   m.port = p;
 }
 
+// The built-in feed: a 32-byte header in every message, sent at a fixed rate.
+void check_feed(TestDraft& t, Diagnostics& d) {
+  const TestSpec& s = t.spec;
+  if (s.message_size < 32 || s.message_size > 65507)
+    d.error(t.pos_of("message_size"), t.key_of("message_size"),
+            "must be 32..65507 bytes: every message carries a 32-byte header (sequence number, send time)");
+  if (!s.rate_per_sec)
+    d.error(t.pos_of("rate"), t.key_of("rate"),
+            "missing; a feed is sent at a fixed rate, e.g. rate = \"10000/s\"");
+  else if (*s.rate_per_sec > 1e9)
+    d.error(t.pos_of("rate"), t.key_of("rate"), "must be at most 1e9/s");
+  if (s.duration.count() > 0 && s.warmup >= s.duration)
+    d.error(t.pos_of("warmup"), t.key_of("warmup"), "must be shorter than the duration");
+}
+
+// sockperf's and sfnt-pingpong's multicast mode: their UDP ping-pong through the
+// group, between the publisher and ONE subscriber. Every host joined to the group
+// answers every ping, and the client times the first answer and counts the
+// others as duplicates (recorded in tests/fixtures/tools/sockperf/
+// sockperf310-mc-rtt-2servers*.txt; sockperf issue #220), so with several
+// subscribers no subscriber's own round trip is measured: refused, not run.
+void check_tool_pingpong(TestDraft& t, Diagnostics& d) {
+  const TestSpec& s = t.spec;
+  const std::string tool = to_string(s.tool);
+  if (s.multicast.subscribers.size() > 1)
+    d.error(t.pos_of("to"), t.key_of("to"),
+            tool + " measures multicast as a ping-pong with one subscriber; found " +
+                std::to_string(s.multicast.subscribers.size()) +
+                ": every subscriber in the group answers every ping and the client times only the first "
+                "answer, counting the rest as duplicates (one-to-many is not supported, sockperf issue #220), "
+                "so no subscriber's own round trip would be measured. Use tool = \"builtin\" for a feed to "
+                "several subscribers, or one test per subscriber");
+  if (t.where.count("reply_every"))
+    d.error(t.pos_of("reply_every"), t.key_of("reply_every"),
+            "does not apply to " + tool + ": its ping-pong answers every message (reply_every is the built-in "
+            "feed's)");
+  if (s.socket_buffer && s.tool == Tool::kSfntPingpong)
+    d.error(t.pos_of("socket_buffer"), t.key_of("socket_buffer"),
+            "sfnt-pingpong has no option for the socket buffer sizes; use tool = \"builtin\" or \"sockperf\" "
+            "for socket_buffer");
+  if (s.multicast.source && s.tool == Tool::kSfntPingpong)
+    d.error(t.pos_of("source"), t.key_of("source"),
+            "sfnt-pingpong joins the group from any source (it has no SSM source option); use tool = "
+            "\"sockperf\" (--mc-source-filter) or \"builtin\" for source = ...");
+  // The tool's own limits, as for its udp_rr (the same sockets and messages).
+  TestSpec as_rr = s;
+  as_rr.kind = TestKind::kUdpRr;
+  const std::pair<const char*, std::string> refusals[] = {{"message_size", message_size_refusal(as_rr)},
+                                                          {"rate", rate_refusal(as_rr)}};
+  for (const auto& [key, why] : refusals)
+    if (!why.empty()) d.error(t.pos_of(key), t.key_of(key), why);
+}
+
 }  // namespace
 
 void read_multicast_fields(TableReader& r, TestDraft& t) {
@@ -59,16 +113,10 @@ void check_multicast(TestDraft& t, const Profile& p, Diagnostics& d) {
   if (m.source && !ipv4(*m.source, false))
     d.error(t.pos_of("source"), t.key_of("source"),
             "\"" + *m.source + "\" is not an IPv4 address (the SSM source: the publisher's test address)");
-  if (s.message_size < 32 || s.message_size > 65507)
-    d.error(t.pos_of("message_size"), t.key_of("message_size"),
-            "must be 32..65507 bytes: every message carries a 32-byte header (sequence number, send time)");
-  if (!s.rate_per_sec)
-    d.error(t.pos_of("rate"), t.key_of("rate"),
-            "missing; a feed is sent at a fixed rate, e.g. rate = \"10000/s\"");
-  else if (*s.rate_per_sec > 1e9)
-    d.error(t.pos_of("rate"), t.key_of("rate"), "must be at most 1e9/s");
-  if (s.duration.count() > 0 && s.warmup >= s.duration)
-    d.error(t.pos_of("warmup"), t.key_of("warmup"), "must be shorter than the duration");
+  if (s.tool == Tool::kBuiltin)
+    check_feed(t, d);
+  else
+    check_tool_pingpong(t, d);
   bool from_ok = false;
   if (s.from.empty())
     d.error(t.pos_of("from"), t.key_of("from"), "missing; the publisher, e.g. from = \"a\"");

@@ -246,7 +246,8 @@ bool tool_runs(Tool tool, TestKind kind) {
       return is_rr(kind) || is_stream(kind);
     case Tool::kSockperf:
     case Tool::kSfntPingpong:
-      return is_rr(kind);
+      // Their multicast ping-pong too: one publisher, one subscriber (load_multicast.cc).
+      return is_rr(kind) || kind == TestKind::kUdpMulticast;
     case Tool::kIperf3:
       return is_stream(kind);
     case Tool::kSysbench:
@@ -284,6 +285,10 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
   if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
     return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
+  // A tool's multicast ping-pong is its UDP ping-pong through the group: the
+  // same figures as its udp_rr, no one-way delay, no loss or gap of a feed.
+  if (kind == TestKind::kUdpMulticast && tool != Tool::kBuiltin)
+    return !is_one_way(stat) && produces(tool, TestKind::kUdpRr, stat);
   // Only the built-in pingpong stamps its replies with the server's clock, and
   // the mcast subscribers theirs: the feed's direction only (the way back is a
   // unicast reply, not the feed).

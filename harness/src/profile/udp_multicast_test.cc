@@ -23,11 +23,18 @@ LoadResult with_feed(const std::string& keys) {
                           "/tmp/feed.toml");
 }
 
+// The errors of a feed that must not load, one per line.
+std::string refused(const std::string& keys) {
+  const LoadResult r = with_feed(keys);
+  EXPECT_FALSE(r.profile);
+  return test_util::error_lines(r);
+}
+
 TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
   const LoadResult r = with_feed(
       "from = \"a\"\nto = [\"b\", \"c\"]\ngroup = \"239.1.1.1:5000\"\nsource = \"198.19.200.1\"\n"
       "rate = \"10000/s\"\nmessage_size = 64\nttl = 2\nreply_every = 50\nduration = \"2s\"\nwarmup = "
-      "\"500ms\"\n"
+      "\"500ms\"\nsocket_buffer = \"4MiB\"\n"
       "budget = { p99 = \"500us\", max_gap = 0, max_loss = \"0%\" }\n");
   ASSERT_TRUE(r.profile) << test_util::error_lines(r);
   const TestSpec& t = r.profile->tests.at(0);
@@ -40,6 +47,7 @@ TEST(UdpMulticast, LoadsPublisherSubscribersAndTheFeed) {
   EXPECT_EQ(t.multicast.ttl, 2);
   EXPECT_EQ(t.multicast.reply_every, 50u);
   EXPECT_EQ(t.rate_per_sec, 10000.0);
+  EXPECT_EQ(t.socket_buffer, 4194304u);
   ASSERT_TRUE(t.find_bound(Stat::kMaxGap));
   EXPECT_EQ(t.find_bound(Stat::kMaxGap)->limit, 0.0);
 }
@@ -86,6 +94,41 @@ TEST(UdpMulticast, ItsKeysDoNotApplyElsewhereNorAListOfTo) {
   EXPECT_THAT(e,
               HasSubstr("/tmp/rr.toml:18:6: test[rr].to: a list of hosts is for udp_multicast subscribers"));
   EXPECT_THAT(e, HasSubstr("/tmp/rr.toml:19:9: test[rr].group: does not apply to a udp_rr test"));
+}
+
+TEST(UdpMulticast, AToolPingsOneSubscriber) {
+  for (const char* tool : {"sockperf", "sfnt-pingpong"}) {
+    SCOPED_TRACE(tool);
+    const LoadResult r = with_feed(std::string("tool = \"") + tool +
+                                   "\"\nfrom = \"a\"\nto = [\"b\"]\ngroup = \"239.1.1.1:5000\"\n"
+                                   "message_size = 16\nbudget = { p99 = \"1ms\", max = \"5ms\" }\n");
+    ASSERT_TRUE(r.profile) << test_util::error_lines(r);
+    EXPECT_EQ(r.profile->tests.at(0).tool, tool == std::string("sockperf") ? Tool::kSockperf : Tool::kSfntPingpong);
+  }
+}
+
+TEST(UdpMulticast, AToolWithSeveralSubscribersIsRefusedSayingWhy) {
+  const std::string e = refused(
+      "tool = \"sockperf\"\nfrom = \"a\"\nto = [\"b\", \"c\"]\ngroup = \"239.1.1.1:5000\"\n"
+      "reply_every = 10\nbudget = { p99 = \"1ms\", max_gap = 0 }\n");
+  EXPECT_THAT(e, HasSubstr("/tmp/feed.toml:19:6: test[feed].to: sockperf measures multicast as a ping-pong with "
+                           "one subscriber; found 2"));
+  EXPECT_THAT(e, HasSubstr("sockperf issue #220"));
+  EXPECT_THAT(e, HasSubstr("tool = \"builtin\" for a feed to several subscribers"));
+  EXPECT_THAT(e, HasSubstr("/tmp/feed.toml:21:15: test[feed].reply_every: does not apply to sockperf"));
+  // A feed's loss and gap are the built-in probe's; the tool counts its own drops.
+  EXPECT_THAT(e, HasSubstr("does not produce max_gap"));
+}
+
+TEST(UdpMulticast, WhatEachToolCannotDoIsRefused) {
+  const std::string e = refused(
+      "tool = \"sfnt-pingpong\"\nfrom = \"a\"\nto = [\"b\"]\ngroup = \"239.1.1.1:5000\"\n"
+      "source = \"198.19.200.1\"\nrate = \"1000/s\"\nbudget = { p99 = \"1ms\", one_way_p99_forward = \"1ms\" }\n"
+      "one_way_max_error = \"5us\"\nsocket_buffer = \"1MiB\"\n");
+  EXPECT_THAT(e, HasSubstr("test[feed].source: sfnt-pingpong joins the group from any source"));
+  EXPECT_THAT(e, HasSubstr("test[feed].rate: sfnt-pingpong runs a closed ping-pong loop"));
+  EXPECT_THAT(e, HasSubstr("test[feed].socket_buffer: sfnt-pingpong has no option for the socket buffer"));
+  EXPECT_THAT(e, HasSubstr("does not produce one_way_p99_forward"));
 }
 
 }  // namespace

@@ -4,10 +4,12 @@
 // do_pings() does `results[i] /= 2`, integer division), so those figures are
 // doubled back to round trips and the Measurement says so; with --rtt they are
 // round trips as measured. Its header must say which, or the output is refused.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
 #include "labgate/tools/parsers.h"
+
 #include "sfnt_parts.h"
 #include "text_scan.h"
 
@@ -172,6 +174,11 @@ measure::Measurement parse_sfnt_pingpong(const ToolText& t, const ParseOptions& 
                                " measures a local IPC path, not the network: " + t.quote(h.cmdline_line));
   std::optional<TestKind> kind;
   if (mode) kind = *mode == "tcp" ? TestKind::kTcpRr : TestKind::kUdpRr;
+  // --mcast GROUP or --mcastintf (its default group): its multicast ping-pong.
+  if (kind == TestKind::kUdpRr && std::any_of(words.begin(), words.end(), [](std::string_view w) {
+        return w.starts_with("--mcast") && !w.starts_with("--mcastloop");
+      }))
+    kind = TestKind::kUdpMulticast;
   if (!kind && !options.kind)
     t.fail(1, "sfnt-pingpong output does not say tcp or udp (no '# cmdline:' line); give the kind");
   if (kind && options.kind && *kind != *options.kind)

@@ -2,12 +2,14 @@
 // sockperf calls half the round trip "latency" unless run with --full-rtt;
 // labgate keeps round trips only, so half-RTT values are doubled and the
 // Measurement says so. Throughput (tp) runs and unknown versions are refused.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 
 #include "labgate/tools/parsers.h"
+
 #include "labgate/util/not_measured.h"
 #include "sockperf_parts.h"
 #include "text_scan.h"
@@ -127,6 +129,13 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
       const bool tcp = line.ends_with("# TCP");
       if (!tcp && !line.ends_with("# UDP")) t.fail(ln, "sockperf: unknown protocol in " + t.quote(ln));
       s.kind = tcp ? TestKind::kTcpRr : TestKind::kUdpRr;
+      // "[ 0] IP = 239.1.2.3   PORT = 5123 # UDP": a group is its multicast ping-pong.
+      const auto w = scan::words(line);
+      const auto ip = std::find(w.begin(), w.end(), "IP");
+      if (!tcp && ip != w.end() && w.end() - ip > 2 && scan::ipv4_multicast(ip[2])) {
+        s.kind = TestKind::kUdpMulticast;
+        m.parameters["sockperf.group"] = std::string(ip[2]);
+      }
       continue;
     }
     if (line.starts_with("Printing statistics for Server No:") ||
@@ -287,6 +296,12 @@ measure::Measurement parse_sockperf(const ToolText& t, const ParseOptions& optio
   // warm-up, so where its excluded part lies is not said: nothing is named.
   if (s.total_run_s && s.counted && *s.total_run_s > m.warmup_s + m.duration_s)
     m.cooldown_s = *s.total_run_s - m.warmup_s - m.duration_s;
+  // Several hosts in the group answer each ping; only the first answer is timed.
+  if (kind == TestKind::kUdpMulticast && s.drops_counted && m.duplicated > 0)
+    m.warnings.push_back(std::to_string(m.duplicated) +
+                         " duplicated answers: more than one host in the group answered the pings (sockperf "
+                         "measures one subscriber, issue #220); its round trips are each ping's first answer, "
+                         "not any one subscriber's");
   // sockperf counts drops by sequence number, for UDP and TCP alike.
   m.counts_drops = s.drops_counted && s.counted;
   if (!s.counted) return m;

@@ -1,6 +1,8 @@
 // Small, strict text helpers shared by the tool parsers.
 #include "text_scan.h"
 
+#include <arpa/inet.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -69,6 +71,12 @@ std::string percentile_name(std::string_view pct) {
   for (char& c : s)
     if (c == '.') c = '_';
   return "p" + s;
+}
+
+bool ipv4_multicast(std::string_view address) {
+  in_addr a{};
+  if (address.size() > 15 || inet_pton(AF_INET, std::string(address).c_str(), &a) != 1) return false;
+  return (ntohl(a.s_addr) >> 28) == 0xe;
 }
 
 }  // namespace labgate::tools::scan

@@ -23,5 +23,7 @@ bool contains_nocase(std::string_view s, std::string_view needle);
 /// A percentile as a tool prints it to the budget name: "99.990" -> "p99_99", "50.000" -> "p50", "99" ->
 /// "p99".
 std::string percentile_name(std::string_view pct);
+/// Whether the whole token is a dotted IPv4 address within 224.0.0.0/4 (a group).
+bool ipv4_multicast(std::string_view address);
 
 }  // namespace labgate::tools::scan

@@ -10,21 +10,20 @@
 #include "labgate/measure/probe_command.h"
 #include "labgate/profile/test_address.h"
 #include "labgate/util/units.h"
+#include "tool_command_parts.h"
 
 namespace labgate::tools {
-
-namespace {
 
 using profile::TestKind;
 using profile::TestSpec;
 using profile::Tool;
 
-[[noreturn]] void refuse(const TestSpec& spec, const std::string& why) {
+void detail::refuse(const TestSpec& spec, const std::string& why) {
   throw std::invalid_argument("test '" + spec.name + "' (" + spec.pos.str() + "): " + why);
 }
 
-/// Whole seconds, as every tool takes them; a fraction is rounded up and said.
-long whole_seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what, ToolInvocation& inv) {
+long detail::whole_seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char* what,
+                           ToolInvocation& inv) {
   const double s = std::chrono::duration<double>(d).count();
   const long whole = static_cast<long>(std::ceil(s));
   if (whole < 1)
@@ -35,6 +34,26 @@ long whole_seconds(const TestSpec& spec, std::chrono::nanoseconds d, const char*
                            " takes whole seconds");
   return whole;
 }
+
+void detail::sockperf_pace_and_warmup(const TestSpec& spec, ToolInvocation& inv) {
+  if (spec.rate_per_sec) {
+    inv.client_argv.push_back("--mps=" +
+                              std::to_string(static_cast<long long>(std::llround(*spec.rate_per_sec))));
+    inv.warnings.push_back(
+        "sockperf paces sends (--mps) but times each reply from its actual send, not its "
+        "schedule: stalls are under-reported (coordinated omission)");
+  }
+  if (spec.warmup.count() > 0)
+    inv.warnings.push_back(
+        "sockperf's warm-up is its own fixed stage (a few dummy messages, then a valid-duration "
+        "window); the profile's warm-up of " +
+        units::format_duration(spec.warmup) + " is not applied");
+}
+
+namespace {
+
+using detail::refuse;
+using detail::whole_seconds;
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
@@ -91,6 +110,7 @@ void netperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& i
 }
 
 void sockperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  if (spec.kind == TestKind::kUdpMulticast) return detail::sockperf_multicast_command(spec, ep, inv);
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sockperf measures ping-pong round trips; ") + profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
@@ -121,18 +141,7 @@ void sockperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& 
   if (tcp && !spec.nodelay) inv.client_argv.push_back("--tcp-avoid-nodelay");
   if (spec.socket_buffer)
     inv.client_argv.insert(inv.client_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
-  if (spec.rate_per_sec) {
-    inv.client_argv.push_back("--mps=" +
-                              std::to_string(static_cast<long long>(std::llround(*spec.rate_per_sec))));
-    inv.warnings.push_back(
-        "sockperf paces sends (--mps) but times each reply from its actual send, not its "
-        "schedule: stalls are under-reported (coordinated omission)");
-  }
-  if (spec.warmup.count() > 0)
-    inv.warnings.push_back(
-        "sockperf's warm-up is its own fixed stage (a few dummy messages, then a valid-duration "
-        "window); the profile's warm-up of " +
-        units::format_duration(spec.warmup) + " is not applied");
+  detail::sockperf_pace_and_warmup(spec, inv);
 }
 
 void iperf3_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
@@ -204,6 +213,7 @@ void iperf3_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& in
 }
 
 void sfnt_pingpong_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
+  if (spec.kind == TestKind::kUdpMulticast) return detail::sfnt_multicast_command(spec, ep, inv);
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sfnt-pingpong measures ping-pong round trips; ") +
                      profile::to_string(spec.kind) + " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
@@ -271,7 +281,11 @@ std::chrono::nanoseconds tool_client_timeout(const TestSpec& spec) {
 ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   if (spec.kind == TestKind::kJitter)
     refuse(spec, "jitter tests run the built-in jitter probe, not an external tool");
-  if (!profile::is_rr(spec.kind) && !profile::is_stream(spec.kind))
+  const bool multicast = spec.kind == TestKind::kUdpMulticast;
+  if (multicast && spec.tool != Tool::kSockperf && spec.tool != Tool::kSfntPingpong)
+    refuse(spec, std::string(profile::to_string(spec.tool)) +
+                     " has no multicast mode; udp_multicast runs the built-in feed, sockperf or sfnt-pingpong");
+  if (!profile::is_rr(spec.kind) && !profile::is_stream(spec.kind) && !multicast)
     refuse(spec, std::string("netperf, sockperf and iperf3 measure rr and stream kinds, not ") +
                      profile::to_string(spec.kind));
   if (ep.server_address.empty() || ep.client_address.empty())
@@ -302,7 +316,10 @@ ToolInvocation build_invocation(const TestSpec& spec, const Endpoint& ep) {
   }
   // After the tool's own refusals (a kind it cannot run): what it would refuse, from
   // the table validate reads (labgate/profile/limits.h).
-  for (const std::string& why : {profile::message_size_refusal(spec), profile::rate_refusal(spec)})
+  // A tool's multicast ping-pong has its udp_rr's limits (the same sockets and messages).
+  TestSpec limits = spec;
+  if (multicast) limits.kind = TestKind::kUdpRr;
+  for (const std::string& why : {profile::message_size_refusal(limits), profile::rate_refusal(limits)})
     if (!why.empty()) refuse(spec, why);
   // wrapper = "...": both ends run under it (a kernel-bypass launcher, numactl).
   const auto prefix = measure::launch_prefix(spec);

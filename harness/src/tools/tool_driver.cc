@@ -101,7 +101,13 @@ long ms_since(Clock::time_point t0) {
 /// Waits for the server's readiness line, else polls the server host's /proc/net,
 /// until the port is bound, the server ends, or time runs out; says which decided.
 std::string wait_until_listening(Transport& server_host, ServerGuard& server, const ToolInvocation& inv,
-                                 const Endpoint& ep, const DriverOptions& o) {
+                                 const Endpoint& test_ep, const DriverOptions& o) {
+  // Where the server's socket is: the endpoint, or the group a multicast server binds.
+  Endpoint ep = test_ep;
+  if (!inv.listen_address.empty()) {
+    ep.server_address = inv.listen_address;
+    ep.port = inv.listen_port;
+  }
   const bool tcp = inv.server_protocol == "tcp";
   const std::string table =
       std::string(tcp ? "/proc/net/tcp" : "/proc/net/udp") + (profile::is_ipv6(ep.server_address) ? "6" : "");

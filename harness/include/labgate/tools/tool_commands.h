@@ -31,6 +31,10 @@ struct ToolInvocation {
   /// empty when it prints none in time (iperf3 buffers stdout into a pipe, netserver
   /// prints before it listens): the driver then polls /proc/net instead.
   std::string server_ready_line;
+  /// Where the server's socket is bound when that is not the endpoint's
+  /// server_address:port (a multicast server binds the group's address and port).
+  std::string listen_address;
+  int listen_port = 0;
   /// The kind-independent settings as used ("message_size", "duration_s", ...).
   std::map<std::string, std::string> parameters;
   /// What the tool cannot do that the profile asked for, worded for the report.
