@@ -43,6 +43,10 @@ on_exit() { cleanups+=("$1"); }
 
 # make_profile OUT: profiles/lab.toml's SSH settings and preconditions for pair
 # 9, then four 1-second probe tests (every server kind: tcp/udp rr and stream).
+# These checks run beside other lab checks (label `concurrent`) and judge what
+# the run did to the hosts, not its timing: the open-loop udp_stream may fall
+# behind its schedule there (fresh10: 1.1% short of 5,000/s, a 10 ms stall), so
+# its sample_tolerance is wide; its budgets stay loose (max 1 s).
 make_profile() {
   local out=$1
   awk '/^# -+ measurements/{exit} {print}' "$src/profiles/lab.toml" |
@@ -89,6 +93,7 @@ kind = "udp_stream"
 from = "b"
 to = "a"
 rate = "5000/s"
+sample_tolerance = "50%"
 budget = { max = "1s" }
 EOF
 }
