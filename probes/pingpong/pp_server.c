@@ -210,11 +210,12 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       continue;
     }
     last = lg_now_ns();
-    waited = stamped ? socket_wait(t, lg_cmsg_rx_stamp(&msg), last) : -1;
     if (n == PP_BYE_LEN && memcmp(buf, PP_BYE, PP_BYE_LEN) == 0) { /* the client's end, not a request */
       if (cfg->once) return "once";
       continue;
     }
+    /* After the end check: the BYE is no request, so its stamp is not counted. */
+    waited = stamped ? socket_wait(t, lg_cmsg_rx_stamp(&msg), last) : -1;
     if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
     stamp_reply(buf, (size_t)n, last);
     sendto(fd, buf, (size_t)n, 0, &from.sa, msg.msg_namelen);

@@ -164,7 +164,7 @@ TEST_F(PingpongLab, ServerBindsOnlyItsAddressAndLeavesWhenIdle) {
 // --once (what the gate passes): the server ends right after its one client,
 // so the gate reads its summary without a second channel to stop it. UDP has
 // no end of session: the client's end-of-run datagrams are what ends it, and
-// they are no request (not echoed, not counted).
+// they are no request (not echoed, not counted, their arrival not stamped).
 TEST_F(PingpongLab, WithOnceTheServerEndsRightAfterItsOneClient) {
   for (const std::string proto : {"tcp", "udp"}) {
     SCOPED_TRACE(proto);
@@ -180,6 +180,10 @@ TEST_F(PingpongLab, WithOnceTheServerEndsRightAfterItsOneClient) {
     EXPECT_EQ(sum["counters"]["size_mismatch"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(sum["counters"]["requests"].get<std::uint64_t>(),
               c.doc["counters"]["warmup"]["sent"].get<std::uint64_t>() + c.m().sent);
+    // Every request's arrival is accounted once, stamped or not; the end datagrams are no request.
+    EXPECT_EQ(sum["arrival_stamps"]["stamped"].get<std::uint64_t>() +
+                  sum["arrival_stamps"]["unstamped"].get<std::uint64_t>(),
+              sum["counters"]["requests"].get<std::uint64_t>());
   }
   // Without --once the end-of-run datagrams are ignored: the server serves on.
   Server s = server("udp", {"--size", "64"});
