@@ -6,6 +6,7 @@
 // is read in ns and in us.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,7 +90,13 @@ TEST(McIo, ManySentAtOnceAreReadInBatchesEachWithItsOwnKernelStamp) {
   const uint64_t before = realtime_ns();
   ASSERT_EQ(mc_send_all(p.tx, &p.to, bufs.data(), kN, kLen, &batched), 0);
   EXPECT_EQ(batched, 1);
-  usleep(20000);  // the reads come well after the arrivals
+  // The reads come well after the arrivals: 20 ms, and at least until the
+  // first datagram is queued (on a loaded machine the loopback's softirq that
+  // delivers it can wait longer than that for a CPU).
+  usleep(20000);
+  int queued = 0;
+  for (int i = 0; i < 2000 && ioctl(p.rx, FIONREAD, &queued) == 0 && queued == 0; ++i) usleep(1000);
+  ASSERT_GT(queued, 0) << "nothing arrived in 2 s";
   const uint64_t read_at = realtime_ns();
   std::vector<Got> got;
   const int reads = read_until(&r, &a, kN, got);

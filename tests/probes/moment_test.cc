@@ -3,6 +3,7 @@
 // CPU, and the context-switch window that ends with it.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -40,6 +41,16 @@ void sleep_ms(long ms) {
   nanosleep(&ts, nullptr);
 }
 
+// Leaves what was sent unread for `ms` after it is queued on `fd`: on a loaded
+// machine the loopback's softirq that delivers (and stamps) it can wait for a
+// CPU longer than the sleep, so the wait is timed from its arrival, not its send.
+void unread_for_ms(int fd, long ms) {
+  int queued = 0;
+  for (int i = 0; i < 2000 && ioctl(fd, FIONREAD, &queued) == 0 && queued == 0; ++i) sleep_ms(1);
+  ASSERT_GT(queued, 0) << "nothing arrived in 2 s";
+  sleep_ms(ms);
+}
+
 TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
   UdpPair p;
   lg_moment m;
@@ -61,7 +72,7 @@ TEST(Moment, TheDatagramsTimeInTheSocketTheCpuAndTheSwitchWindow) {
   ASSERT_GE(warm.sock_wait_ns, 4000000) << "no datagram was stamped on receipt in 2 s";
   lg_moment_rebase(&m, 10);
   ASSERT_EQ(send(p.tx, "x", 1, 0), 1);
-  sleep_ms(20);  // the datagram waits unread
+  unread_for_ms(p.rx, 20);  // the datagram waits unread
   ASSERT_EQ(recv(p.rx, b, sizeof b, 0), 1);
   const uint64_t read_at = lg_now_ns();
   lg_outlier r{};
@@ -101,7 +112,7 @@ TEST(Moment, AnInlineStampComesWithTheReadAndTimesTheWaitInTheSocket) {
     return lg_cmsg_rx_stamp(&msg);
   };
   ASSERT_EQ(send(p.tx, "x", 1, 0), 1);
-  sleep_ms(20);  // the datagram waits unread
+  unread_for_ms(p.rx, 20);  // the datagram waits unread
   uint64_t read_real = 0;
   const uint64_t stamp = read_one(read_real);
   ASSERT_NE(stamp, 0u) << "no SCM_TIMESTAMPNS in the control data";
@@ -135,7 +146,7 @@ TEST(Moment, AStampedReadOfATcpMessageTimesItsWaitSinceItsLastSegmentArrived) {
   ASSERT_EQ(lg_rx_stamps_inline(s), 1);
   char msg[64] = {0}, got[64];
   ASSERT_EQ(send(c, msg, sizeof msg, 0), static_cast<ssize_t>(sizeof msg));
-  sleep_ms(20);  // the message waits unread
+  unread_for_ms(s, 20);  // the message waits unread
   uint64_t stamp = 0;
   ASSERT_EQ(lg_read_full_stamped(s, got, sizeof got, lg_now_ns() + 1000000000ull, 0, &stamp),
             static_cast<ssize_t>(sizeof got));
