@@ -26,6 +26,11 @@
 #            run and run.json's over_run names tailhog (pid, CPU 1 of host a,
 #            the client's CPU) with its run time, as far as sockperf's output
 #            goes (the whole run); the failing max carries "why:" in junit.xml
+#   tool_hog_log the same with full_log = true: sockperf times on CLOCK_MONOTONIC
+#            and logs every round trip; its worst, read on host a, are joined
+#            one by one like the probe's outliers: the stalled ones (>= 100 ms)
+#            put down to tailhog (pid) on CPU 1 of host a (>= 80 %, at least 2),
+#            never host b; the failing max's why is the worst round trip's
 #   tool_quiet the sockperf case with nothing injected: both hosts watched,
 #            tailhog never named, every cause with its figure, the top line a
 #            cause, "nothing on the hosts" or "unexplained", never made up
@@ -78,6 +83,8 @@ fi
 # its place (point 5: no outliers of its own), pinned the same way.
 if [ "${case_name#tool_}" != "$case_name" ]; then
   test_name=sockperf_tail warmup=0s own='tool = "sockperf"'
+  [ "$case_name" = tool_hog_log ] && own="$own
+full_log = true"
 elif [ "${case_name#stream_hog}" != "$case_name" ]; then
   test_name=stream_tail warmup=500ms
 else
@@ -163,7 +170,8 @@ gate_tool() {
     [ "$(q ".tests[0].tail.over_run.$h.watch")" = ok ] || fail "host $h's watch: $(q ".tests[0].tail.over_run.$h.watch")"
   done
   [ "$(q '.tests[0].tail.over_run.a.tool_cpus | join(",")')" = 1 ] || fail "host a's tool CPUs: $(q '.tests[0].tail.over_run.a.tool_cpus')"
-  q '.tests[0].tail.join' | grep -q '^whole run only: sockperf' || fail "the join's depth is not said: $(q '.tests[0].tail.join')"
+  if [ "$case_name" = tool_hog_log ]; then depth='^per round trip: the [0-9]+ worst of sockperf'; else depth='^whole run only: sockperf'; fi
+  q '.tests[0].tail.join' | grep -Eq "$depth" || fail "the join's depth is not said: $(q '.tests[0].tail.join')"
   # Every cause carries its figure; a task its pid.
   bad=$(q '[.tests[0].tail.causes[] | select((.text | length) == 0 or (.kind == "shared_cpu" and ((.pid // 0) == 0 or (.text | test(" ran [0-9.]+ (ns|us|ms|s) ") | not))))] | length')
   [ "$bad" = 0 ] || fail "$bad causes without their evidence: $(q '.tests[0].tail.causes')"
@@ -189,6 +197,16 @@ q() { jq -r "$1" "$run/run.json"; }
 over() { q ".tests[0].tail.outliers[] | select(.value_ns >= $1) | \"\(.value_ns)\t\([.evidence[].text] | join(\" | \"))\""; }
 # How many lines of stdin match $1.
 count() { grep -c -- "$1" || true; }
+# The outliers of at least $1 ns ($stalled, $n of them) must be at least $2 and
+# put down to tailhog (pid) on CPU $3 of host $4 for >= 80 % of them; $5 says what they are.
+hog_named() {
+  stalled=$(over "$1")
+  echo "$stalled" | cut -c1-300
+  n=$(echo "$stalled" | count .)
+  named=$(echo "$stalled" | count "tailhog (pid $hog_pid) ran .* on CPU $3 of host $4")
+  [ "$n" -ge "$2" ] || fail "only $n $5 of >= $(($1 / 1000000)) ms with tailhog 200 ms of every second on CPU $3 of host $4"
+  [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $3 of host $4 named for $named of $n $5"
+}
 
 case $case_name in
   hog_a | hog_b | hog_b_tcp)
@@ -199,12 +217,7 @@ case $case_name in
     # server: the client gives up on a reply after 100 ms (a drop), so the stalled
     # round trips it does measure are 50-100 ms.
     if [ $host = a ]; then least=100000000 want=2; else least=50000000 want=1; fi
-    stalled=$(over $least)
-    echo "$stalled" | cut -c1-300
-    n=$(echo "$stalled" | count .)
-    named=$(echo "$stalled" | count "tailhog (pid $hog_pid) ran .* on CPU $cpu of host $host")
-    [ "$n" -ge $want ] || fail "only $n round trips of >= $((least / 1000000)) ms with tailhog 200 ms of every second on CPU $cpu"
-    [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $cpu of host $host named for $named of $n stalled round trips"
+    hog_named $least $want $cpu $host "stalled round trips"
     ! echo "$stalled" | grep -q "tailhog[^|]*host $other" || fail "tailhog put on host $other"
     # The server's own record of a stalled request: its wait in host b's socket
     # (kernel receive stamp to read) told from its turnaround, the server not running.
@@ -340,6 +353,20 @@ case $case_name in
       fail "fix-tail.sh has no evidence block for tailhog (pid $hog_pid): $(head -c 600 "$run/fix-tail.sh" 2>&1)"
     grep -q "taskset -p .*(1 << 1).* $hog_pid " "$run/fix-tail.sh" || fail "fix-tail.sh does not move tailhog (pid $hog_pid) off CPU 1"
     ;;
+  tool_hog_log)
+    start_hog $ns_a 1
+    gate_tool
+    logged=$(q '.tests[0].tail.samples_logged // 0')
+    [ "$logged" -ge 1000 ] || fail "sockperf logged $logged round trips in 3 s"
+    hog_named 100000000 2 1 a "of sockperf's logged round trips"
+    ! echo "$stalled" | grep -q "tailhog[^|]*host b" || fail "tailhog put on host b"
+    [ $rc -eq 1 ] || fail "max = 20ms with a 200 ms stall: exit $rc, expected 1"
+    grep -q "max = .*why: the worst ([^)]*round trip [0-9]*): [^;]*;* *tailhog (pid $hog_pid) ran" "$run/junit.xml" ||
+      fail "junit.xml's failing max does not carry the worst round trip's tailhog (pid $hog_pid) as its why"
+    grep -q -- "--no-rdtsc --full-log" "$run/tests/sockperf_tail/a-to-b/command.txt" ||
+      fail "sockperf was not asked for its log on the monotonic clock: $(cat "$run/tests/sockperf_tail/a-to-b/command.txt")"
+    ! q '.tests[0].tail.limits[]' | grep -q "not joined" || fail "the per-sample join was not made: $(q '.tests[0].tail.limits')"
+    ;;
   tool_quiet)
     gate_tool
     ! q '.tests[0].tail.causes[].text' | grep -q tailhog || fail "tailhog named with no tailhog running"
@@ -364,12 +391,7 @@ case $case_name in
     echo "top: $(q '.tests[0].tail.top')"
     echo "loss: $(q '.tests[0].tail.loss_top')"
     echo "gaps: $(q '.tests[0].tail.receive_gaps | del(.what, .warmup) | tostring')"
-    stalled=$(over 100000000)
-    echo "$stalled" | cut -c1-300
-    n=$(echo "$stalled" | count .)
-    named=$(echo "$stalled" | count "tailhog (pid $hog_pid) ran .* on CPU 0 of host b")
-    [ "$n" -ge 2 ] || fail "only $n receive gaps of >= 100 ms with tailhog 200 ms of every second on the receiver's CPU"
-    [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU 0 of host b named for $named of $n stalled gaps"
+    hog_named 100000000 2 0 b "receive gaps"
     ! q '.tests[0].tail.outliers[].evidence[].host' | grep -qv '^b$' || fail "a cause put on a host other than the receiver's"
     [ $rc -eq 1 ] || fail "a failing budget: exit $rc, expected 1"
     if [ $proto = udp ]; then

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <map>
 
 #include "labgate/gate/bdp_rule.h"
@@ -363,6 +364,13 @@ CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   endpoint.server_address = session.host(c.server).test_address_of(c.spec->network);
   endpoint.client_address = session.host(c.client).test_address_of(c.spec->network);
   endpoint.port = c.spec->port.value_or(0);
+  if (c.spec->full_log) {
+    // In the run's private directory, removed with it should the pass not run;
+    // numbered, as cases may share a client host at once (a mesh round).
+    static std::atomic<unsigned> logs{0};
+    endpoint.full_log_path =
+        session.deployment(c.client).dir() + "/sockperf-" + std::to_string(++logs) + ".full.log";
+  }
   tools::ToolRun t;
   // Why the tail (issue 25): the noise watch on both hosts for the tool's run.
   ToolWatch noise(session, c);

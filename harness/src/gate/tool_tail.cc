@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "labgate/gate/counter_bracket.h"
+#include "labgate/gate/tool_samples.h"
 #include "labgate/measure/figures.h"
 #include "labgate/measure/probe_command.h"
 #include "labgate/tail/run_noise.h"
@@ -133,7 +134,19 @@ json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t, co
     const auto covered = static_cast<std::uint64_t>(total * 1e9);
     in.slack_ns = ran > covered ? ran - covered : 0;
   }
-  return tail::explain_run(in);
+  json run_level = tail::explain_run(in);
+  if (!spec.full_log) return run_level;
+  std::string why;
+  const std::optional<json> samples = explain_samples(spec, t, in.hosts[0], in.hosts[1], why);
+  if (!samples) {
+    run_level["limits"].push_back("per round trip: not joined: " + why);
+    return run_level;
+  }
+  run_level["join"] = "per round trip: the " + std::to_string((*samples)["outliers"].size()) +
+                      " worst of sockperf's " + (*samples)["samples_logged"].dump() +
+                      " logged round trips (full_log: timed on CLOCK_MONOTONIC, the watch's clock) joined "
+                      "with the watch's windows around each; and the whole run";
+  return with_samples(std::move(run_level), *samples);
 }
 
 ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c) {

@@ -9,6 +9,7 @@
 
 #include "../tail/tail_test_util.h"
 #include "gate/fake_lab_test_util.h"
+#include "gate/recorded_tool_run.h"
 #include "labgate/gate/records.h"
 
 namespace labgate::gate {
@@ -29,32 +30,7 @@ profile::TestSpec spec_of(profile::Tool tool, profile::TestKind kind) {
   return s;
 }
 
-/// A 3 s client run that ended 50 ms before host a's watch was stopped (a stop of 4 ms).
-struct RecordedToolRun {
-  Clock::time_point t0 = Clock::now();
-  tools::ToolRun tool;
-  ToolWatchSide a, b;
-  RecordedToolRun() {
-    tool.client_started = t0;
-    tool.client_ended = t0 + 3s;
-    tool.measurement.source = "sockperf";
-    tool.measurement.kind = "udp_rr";
-    tool.measurement.reported = {{"p50", 50000.0}, {"max", 250000.0}};
-    for (ToolWatchSide* s : {&a, &b}) {
-      s->result = transport::RunResult{};
-      s->result->out = tail::testdata("hog_watch.json");
-      s->result->signal = "TERM";
-      s->stop_sent = t0 + 3s + 50ms;
-      s->stop_done = t0 + 3s + 54ms;
-    }
-    a.host = "a";
-    a.role = "client";
-    a.pinned = 1;
-    b.host = "b";
-    b.role = "server";
-    b.pinned = 0;
-  }
-};
+using testing::RecordedToolRun;
 
 TEST(ToolTail, TheRunIsPlacedOnEachHostsClockFromTheWatchsStop) {
   const RecordedToolRun r;

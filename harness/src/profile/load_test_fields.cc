@@ -46,6 +46,7 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "sample_tolerance",
                                       "mesh_schedule",
                                       "outlier",
+                                      "full_log",
                                       "one_way_max_error",
                                       "tool_path",
                                       "wrapper",
@@ -204,6 +205,7 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   }
   if (auto v = r.get_bool("nodelay")) s.nodelay = *v;
   if (auto v = r.get_bool("busy_poll")) s.busy_poll = *v;
+  if (auto v = r.get_bool("full_log")) s.full_log = *v;
   if (auto v = r.get_duration("outlier")) {
     if (v->count() > 0)
       s.outlier = *v;

@@ -55,6 +55,7 @@ constexpr KeyFit kKeyFits[] = {
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
     {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
+    {"full_log", is_rr, "`full_log` keeps sockperf's per-sample log of a tcp_rr/udp_rr test"},
     {"one_way_max_error", [](TestKind k) { return is_rr(k) || multicast(k); },
      "one-way delay is estimated from a tcp_rr/udp_rr test's round trips or a udp_multicast feed's replies"},
     {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},

@@ -139,6 +139,12 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
     d.error(t.pos_of("congestion"), t.key_of("congestion"),
             "expected a TCP congestion control name like \"cubic\"");
   if (s.tool_path) check_tool_path(t, d);
+  if (s.full_log && s.tool != Tool::kSockperf)
+    d.error(t.pos_of("full_log"), t.key_of("full_log"),
+            std::string("full_log is sockperf's per-sample log (--full-log); ") +
+                (s.tool == Tool::kBuiltin ? "the built-in probe keeps its own outliers with their circumstances"
+                                          : std::string(to_string(s.tool)) +
+                                                " has none: its tail is joined over the whole run"));
   switch (s.kind) {
     case TestKind::kPathMtu:
       check_path_mtu(t, p, d);

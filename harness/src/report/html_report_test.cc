@@ -105,6 +105,19 @@ TEST(HtmlReport, AToolCasesTailShowsHowFarItsOutputGoesEachHostsRunAndItsCauses)
       html,
       HasSubstr("<li>tailhog (pid 42) ran 600.0 ms of the run&#39;s 3000.0 ms on CPU 1 of host a</li>"));
   EXPECT_THAT(html, HasSubstr("<li>host b: noise watch: not available"));
+  // With sockperf's full_log, its worst round trips are listed as the probes' are, the whole run beside them.
+  run.tests[0].tail["join"] = "per round trip: the 1 worst of sockperf's 9000 logged round trips";
+  run.tests[0].tail["top"] = "1 of 1 worst round trips: tailhog (pid 42) on CPU 1 of host a";
+  run.tests[0].tail["ranked"] = nlohmann::json::parse(
+      R"([{"cause":"tailhog (pid 42) on CPU 1 of host a","kind":"preempted","count":1}])");
+  run.tests[0].tail["outliers"] = nlohmann::json::parse(
+      R"([{"seq":4711,"value_ns":5000000,"split":"","cause":"x",
+           "evidence":[{"kind":"preempted","host":"a","text":"tailhog (pid 42) ran 4.9 ms on CPU 1 of host a"}]}])");
+  const std::string per_sample = html_report(run);
+  EXPECT_THAT(per_sample, HasSubstr("<h4>Why the tail</h4><p class=\"meta\">1 of 1 worst round trips: tailhog"));
+  EXPECT_THAT(per_sample, HasSubstr("tailhog (pid 42) ran 4.9 ms on CPU 1 of host a"));
+  EXPECT_THAT(per_sample, HasSubstr("per round trip: the 1 worst of sockperf&#39;s 9000 logged round trips"));
+  EXPECT_THAT(per_sample, HasSubstr("<td>a (client)</td><td class=\"num\">1</td>"));
 }
 
 TEST(HtmlReport, SaysWhichMeshScheduleRanAndThatRoundsShareTheSwitch) {

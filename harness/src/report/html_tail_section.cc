@@ -23,11 +23,8 @@ double number_at(const json& j, const char* key) {
 
 /// A tool's case (no outliers of its own): the join's depth, each host's watch
 /// over the run on the tool's CPUs, the causes named with their evidence.
-std::string tool_tail_section(const json& tail) {
-  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
-                  html_escape(str(tail, "top")) + "</p><p class=\"meta\">" + html_escape(str(tail, "join")) +
-                  "</p>";
-  s += "<table class=\"params\"><tr><th>Host</th><th>CPU</th><th>Over the run</th></tr>";
+std::string over_run_table(const json& tail) {
+  std::string s = "<table class=\"params\"><tr><th>Host</th><th>CPU</th><th>Over the run</th></tr>";
   for (const auto& [host, h] : tail["over_run"].items()) {
     const auto cpus = h.find("cpus");
     if (cpus == h.end() || !cpus->is_array()) {
@@ -46,7 +43,13 @@ std::string tool_tail_section(const json& tail) {
            c.value("cpu", json(0)).dump() + "</td><td>" + html_escape(what) + "</td></tr>";
     }
   }
-  s += "</table>";
+  return s + "</table>";
+}
+
+std::string tool_tail_section(const json& tail) {
+  std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
+                  html_escape(str(tail, "top")) + "</p><p class=\"meta\">" + html_escape(str(tail, "join")) +
+                  "</p>" + over_run_table(tail);
   std::vector<std::string> notes;
   for (const char* key : {"causes", "limits"})
     for (const json& c : tail.value(key, json::array()))
@@ -68,7 +71,8 @@ std::string tail_section(const results::TestRecord& t) {
   if (const std::string why_not = str(tail, "why_not"); !why_not.empty())
     return "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" + html_escape(why_not) +
            "</p></div>";
-  if (tail.contains("over_run")) return tool_tail_section(tail);
+  // A tool's case without a per-sample join (sockperf's full_log has one: shown as the probes').
+  if (tail.contains("over_run") && !tail.contains("outliers")) return tool_tail_section(tail);
   const std::string top = str(tail, "top");
   std::string s = "<div class=\"tail\"><h4>Why the tail</h4><p class=\"meta\">" +
                   (top.empty() ? std::string("No outliers were kept.") : html_escape(top)) + " &#183; " +
@@ -112,6 +116,9 @@ std::string tail_section(const results::TestRecord& t) {
       if (l.is_string()) s += "<li>" + html_escape(l.get<std::string>()) + "</li>";
     s += "</ul>";
   }
+  // A tool's per-sample join keeps the whole run's beside it.
+  if (tail.contains("over_run"))
+    s += "<p class=\"meta\">" + html_escape(str(tail, "join")) + "</p>" + over_run_table(tail);
   return s + "</div>";
 }
 

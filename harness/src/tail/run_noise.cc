@@ -256,7 +256,7 @@ std::string join_depth(profile::Tool tool, bool has_intervals) {
              "and a netperf built with --enable-demo; labgate asks for none), so its max has no moment";
     case profile::Tool::kSockperf:
       return "whole run only: sockperf prints percentiles and the max of the whole run (per-sample times "
-             "need --full-log, which labgate does not pass), so its max has no moment";
+             "need --full-log: full_log = true), so its max has no moment";
     case profile::Tool::kSfntPingpong:
       return "whole run only: sfnt-pingpong prints one row of figures for the run, so its max has no moment";
     default:

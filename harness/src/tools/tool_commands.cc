@@ -141,6 +141,14 @@ void sockperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& 
   if (tcp && !spec.nodelay) inv.client_argv.push_back("--tcp-avoid-nodelay");
   if (spec.socket_buffer)
     inv.client_argv.insert(inv.client_argv.end(), {"--buffer-size", str(*spec.socket_buffer)});
+  if (spec.full_log) {
+    if (ep.full_log_path.empty()) refuse(spec, "full_log needs a directory of the run on the client host");
+    // CLOCK_MONOTONIC instead of the TSC from its own start: the noise watch's
+    // clock, so each logged round trip lies on the watch's windows exactly.
+    inv.client_argv.insert(inv.client_argv.end(), {"--no-rdtsc", "--full-log", ep.full_log_path});
+    inv.full_log_path = ep.full_log_path;
+    inv.parameters["timing_clock"] = "CLOCK_MONOTONIC (--no-rdtsc, for full_log)";
+  }
   detail::sockperf_pace_and_warmup(spec, inv);
 }
 

@@ -17,6 +17,7 @@ using profile::TestKind;
 using profile::Tool;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using Argv = std::vector<std::string>;
 
@@ -113,6 +114,31 @@ TEST(ToolCommands, SockperfPingPongFullRttBoundToTestAddresses) {
   EXPECT_EQ(u.server_protocol, "udp");
   EXPECT_THAT(all(u.client_argv), HasSubstr("--mps=5000"));
   EXPECT_THAT(all(u.warnings), HasSubstr("coordinated omission"));
+}
+
+TEST(ToolCommands, SockperfFullLogTimesOnTheMonotonicClockIntoTheRunsDirectory) {
+  auto s = command_spec(Tool::kSockperf, TestKind::kUdpRr);
+  s.full_log = true;
+  Endpoint ep = test_util::kPairEndpoint;
+  try {
+    build_invocation(s, ep);
+    FAIL() << "full_log without a place on the client host";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("full_log needs a directory of the run on the client host"));
+  }
+  ep.full_log_path = "/var/tmp/labgate-x/run1/t1.full.log";
+  const ToolInvocation inv = build_invocation(s, ep);
+  const Argv& a = inv.client_argv;
+  const auto at = std::find(a.begin(), a.end(), "--full-log");
+  ASSERT_NE(at, a.end()) << all(a);
+  EXPECT_EQ(*(at + 1), ep.full_log_path);
+  EXPECT_NE(std::find(a.begin(), a.end(), "--no-rdtsc"), a.end()) << all(a);
+  EXPECT_EQ(inv.full_log_path, ep.full_log_path);
+  EXPECT_EQ(inv.parameters.at("timing_clock"), "CLOCK_MONOTONIC (--no-rdtsc, for full_log)");
+  s.full_log = false;
+  const ToolInvocation plain = build_invocation(s, ep);
+  EXPECT_THAT(all(plain.client_argv), Not(HasSubstr("rdtsc"))) << "sockperf keeps its TSC unless asked";
+  EXPECT_TRUE(plain.full_log_path.empty());
 }
 
 TEST(ToolCommands, ToolPathPicksTheProgramOnBothHosts) {

@@ -12,7 +12,9 @@
 
 #include "labgate/profile/test_address.h"
 #include "labgate/tools/parsers.h"
+#include "labgate/tools/sockperf_full_log.h"
 #include "labgate/tools/tool_time.h"
+#include "labgate/transport/interrupt.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
 #include "labgate/util/exit_code.h"
@@ -36,6 +38,24 @@ std::string first_line(const RunResult& r) {
 }
 
 std::string host_of(const Transport& t) { return "host " + t.host_name(); }
+
+/// The client host's pass over the per-sample log, which also removes it. Its
+/// own timeout: a second of pass per second measured (awk reads ~1M lines a
+/// second) and 30 s more. Never throws for the host: a pass that fails costs
+/// the per-sample join, which says why, never the measurement.
+RunResult read_full_log(Transport& client_host, const ToolInvocation& inv, const profile::TestSpec& spec) {
+  transport::RunOptions ro;
+  ro.timeout = spec.warmup + spec.duration + std::chrono::seconds(30);
+  try {
+    return client_host.run(full_log_worst_argv(inv.full_log_path, kFullLogKept), ro);
+  } catch (const std::exception& e) {
+    transport::throw_if_interrupted("reading sockperf's full log");  // Ctrl-C still stops the run
+    RunResult r;
+    r.exit_status = -1;
+    r.err = e.what();
+    return r;
+  }
+}
 
 /// Stops the server however the test ends; keeps what it printed.
 class ServerGuard {
@@ -241,6 +261,7 @@ ToolRun run_tool_test(const profile::TestSpec& spec, Transport& client_host, Tra
     }
     const auto t_stop = Clock::now();
     run.server = server.stop();
+    if (!inv.full_log_path.empty()) run.full_log = read_full_log(client_host, inv, spec);
     spdlog::debug("timing: {}: {} server stopped in {} ms", host_of(server_host), tool, ms_since(t_stop));
 
     measure::Measurement& m = run.measurement;

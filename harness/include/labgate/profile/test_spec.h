@@ -219,6 +219,12 @@ struct TestSpec {
   /// rr: every round trip over this is kept with its circumstances ("Why the
   /// tail"); unset: the p99 budget, else the probe's 10x running p50.
   std::optional<Nanos> outlier;
+  /// sockperf tcp_rr/udp_rr: sockperf times on CLOCK_MONOTONIC (--no-rdtsc) and
+  /// writes every round trip (--full-log) on the client host, whose worst are
+  /// joined with the noise watch one by one like the built-in probe's outliers
+  /// (tools/sockperf_full_log.h). Off by default: it changes sockperf's clock
+  /// and writes ~45 B per round trip on the host until the case reads it.
+  bool full_log = false;
   /// rr: the widest clock-offset bound at which one-way figures are reported
   /// (issue 24); unset: reported whenever the bound is known, beside it.
   std::optional<Nanos> one_way_max_error;

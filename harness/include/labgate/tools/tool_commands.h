@@ -18,6 +18,9 @@ struct Endpoint {
   std::string server_address;
   std::string client_address;
   int port = 0;
+  /// Where on the client host a tool may write its per-sample log (full_log):
+  /// a file in the run's private directory. Empty: nowhere, and full_log is refused.
+  std::string full_log_path{};
 };
 
 struct ToolInvocation {
@@ -39,6 +42,9 @@ struct ToolInvocation {
   std::map<std::string, std::string> parameters;
   /// What the tool cannot do that the profile asked for, worded for the report.
   std::vector<std::string> warnings;
+  /// The client's per-sample log on the client host (full_log), read and
+  /// removed after its run (tools/sockperf_full_log.h); empty: none.
+  std::string full_log_path{};
 };
 
 /// Builds both command lines. Throws std::invalid_argument naming the test and

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,9 @@ struct ToolRun {
   /// When the client that measured was started and returned, on this
   /// harness's steady clock: places its run on a host's clock (gate/tool_tail.h).
   std::chrono::steady_clock::time_point client_started{}, client_ended{};
+  /// The client host's pass over the tool's per-sample log (full_log), run
+  /// after the client returned: its output, or nullopt when the test keeps none.
+  std::optional<transport::RunResult> full_log;
 };
 
 /// Runs `spec` (tool netperf, sockperf or iperf3) from `client_host` to
