@@ -2,7 +2,6 @@
 #include "gate_suite.h"
 
 #include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <memory>
@@ -19,10 +18,9 @@ namespace {
 class RuleTest : public ::testing::Test {
  public:
   explicit RuleTest(results::CheckRecord r) : r_(std::move(r)) {}
+  // What it expected and found is in run.json, and in junit.xml from there
+  // (report::junit_xml): GoogleTest only turns the verdict into an assertion.
   void TestBody() override {
-    RecordProperty("expected", r_.expected);
-    RecordProperty("found", r_.found);
-    RecordProperty("source", r_.source);
     if (r_.verdict == results::CheckVerdict::kNotCheckable) GTEST_SKIP() << r_.message;
     if (r_.verdict == results::CheckVerdict::kFail)
       ADD_FAILURE() << r_.message << (r_.fix.empty() ? "" : "\nfix:\n" + r_.fix);
@@ -71,9 +69,8 @@ class CaseTest : public ::testing::Test {
   void report(const gate::CaseOutcome& out) {
     // Recorded as not run, so JUnit and the report list it with the reason.
     if (out.not_run) GTEST_SKIP() << out.error;
+    // The figures are in run.json, and in junit.xml's properties from there.
     for (const auto& r : out.records) {
-      const std::string prefix = r.pair != c_.pair ? r.pair.substr(c_.pair.size() + 1) + "." : "";
-      for (const auto& [name, value] : report_properties(r)) RecordProperty(prefix + name, value);
       if (r.verdict == results::TestVerdict::kFail)
         ADD_FAILURE() << r.test_name() << " (" << r.metric << "):\n" << r.failure
                       << (r.conformance == results::Conformance::kNo
@@ -87,26 +84,12 @@ class CaseTest : public ::testing::Test {
     if (out.could_not_run) FAIL() << (out.measured ? "" : "could not run ") << c_.name() << ": " << out.error;
   }
 
-  static std::vector<std::pair<std::string, std::string>> report_properties(const results::TestRecord& r);
-
   gate::GateRun& run_;
   gate::TestCase c_;
   std::vector<std::string> hosts_;
   std::shared_ptr<gate::MeshRounds> rounds_;
 };
 
-}  // namespace
-}  // namespace labgate::suites
-
-#include "labgate/report/figure_format.h"
-
-namespace labgate::suites {
-namespace {
-std::vector<std::pair<std::string, std::string>> CaseTest::report_properties(const results::TestRecord& r) {
-  auto props = report::junit_properties(r);
-  props.emplace_back("metric", r.metric);
-  return props;
-}
 }  // namespace
 
 void register_preconditions(gate::GateRun& run, const std::vector<std::string>& hosts) {
@@ -125,7 +108,7 @@ void register_preconditions(gate::GateRun& run, const std::vector<std::string>& 
 void register_cases(gate::GateRun& run, const std::vector<gate::TestCase>& cases,
                     const std::vector<std::string>& hosts) {
   // One MeshRounds for the run: a disjoint mesh's round is measured by its first case.
-  auto rounds = std::make_shared<gate::MeshRounds>(cases);
+  auto rounds = std::make_shared<gate::MeshRounds>(cases, run.reporter());
   for (const auto& c : cases)
     ::testing::RegisterTest(c.suite.c_str(), c.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [&run, c, hosts, rounds]() -> ::testing::Test* {
@@ -146,7 +129,7 @@ bool GtestRunner::run(gate::GateRun& run, const std::vector<gate::TestCase>& cas
   char program[] = "labgate";
   char* argv[] = {program, nullptr};
   ::testing::InitGoogleTest(&argc, argv);
-  log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
+  log_gtest_to(run.reporter());  // labgate.log holds GoogleTest's lines as the console shows them
   return run_registered(run, cases, hosts, preconditions);
 }
 

@@ -1,7 +1,6 @@
 // GoogleTest's console lines, in GoogleTest's own words, to the run's log.
 #include "gtest_log.h"
 
-#include "labgate/util/logging.h"
 
 namespace labgate::suites {
 namespace {
@@ -82,9 +81,9 @@ void GtestLogListener::OnTestIterationEnd(const ::testing::UnitTest& u, int) {
   }
 }
 
-void log_gtest_to_file() {
+void log_gtest_to(gate::Reporter& reporter) {
   ::testing::UnitTest::GetInstance()->listeners().Append(
-      new GtestLogListener([](const std::string& line) { write_log_file_only(line); }));
+      new GtestLogListener([&reporter](const std::string& line) { reporter.shown(line); }));
 }
 
 }  // namespace labgate::suites

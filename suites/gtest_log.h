@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 
+#include "labgate/gate/reporter.h"
+
 namespace labgate::suites {
 
 class GtestLogListener : public ::testing::EmptyTestEventListener {
@@ -29,8 +31,9 @@ class GtestLogListener : public ::testing::EmptyTestEventListener {
   std::function<void(const std::string&)> write_;
 };
 
-/// Appends a GtestLogListener writing to the log file only (write_log_file_only):
-/// the console has GoogleTest's own printer. Call after add_log_file.
-void log_gtest_to_file();
+/// Appends a GtestLogListener telling each line to `reporter` as shown
+/// (Reporter::shown: the console has GoogleTest's own printer, the log keeps
+/// the lines too). Call after the reporter's run_started.
+void log_gtest_to(gate::Reporter& reporter);
 
 }  // namespace labgate::suites

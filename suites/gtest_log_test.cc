@@ -107,8 +107,8 @@ int main(int argc, char** argv) {
   // gate run installs it, on a real log file.
   if (const char* log = std::getenv("LABGATE_GTEST_LOG_TEST"); log && *log) {
     labgate::setup_console_logging(labgate::Verbosity::kQuiet);
-    labgate::add_log_file(log);
-    labgate::suites::log_gtest_to_file();
+    labgate::gate::console_reporter().run_started(log);
+    labgate::suites::log_gtest_to(labgate::gate::console_reporter());
     labgate::suites::register_samples();
   }
   return RUN_ALL_TESTS();

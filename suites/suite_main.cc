@@ -2,7 +2,6 @@
 #include "suite_main.h"
 
 #include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 
 #include <csignal>
@@ -52,13 +51,14 @@ int suite_main(int argc, char** argv, SuitePart part) {
     std::cerr << f.what() << "\n";
     return to_int(f.code());
   }
-  add_log_file(book->dir().log_sink_path());  // through the folder's handle
-  log_gtest_to_file();  // labgate.log holds GoogleTest's lines as the console shows them
+  gate::Reporter& reporter = book->reporter();
+  reporter.run_started(book->dir().log_sink_path());  // through the folder's handle
+  log_gtest_to(reporter);  // labgate.log holds GoogleTest's lines as the console shows them
   if (part == SuitePart::kMeasurements) {
     if (auto why = gate::stopped_why(book->run())) {
       // The run stopped before this test: nothing is begun, CTest shows it skipped.
       std::cout << program << ": " << options.only_test << " not started: " << *why << "\n";
-      spdlog::warn("{}: not started: {}", options.only_test, *why);
+      reporter.warning(options.only_test + ": not started: " + *why);
       return kSkippedExitCode;
     }
   }
@@ -72,10 +72,9 @@ int suite_main(int argc, char** argv, SuitePart part) {
   }
   try {
     book->publish();
-    std::cout << "results: " << book->dir().where().string() << "\n";
-    write_log_file_only("results: " + book->dir().where().string());
+    reporter.run_finished({"results: " + book->dir().where().string()});
   } catch (const std::exception& e) {
-    spdlog::error("writing the results: {}", e.what());
+    reporter.error(std::string("writing the results: ") + e.what());
     return to_int(ExitCode::kCouldNotRun);
   }
   // This step answers for its own part of the shared run.json: its test, or the rules.

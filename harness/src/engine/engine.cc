@@ -1,17 +1,13 @@
 // One gate run in this process, from profile to exit code.
 #include "labgate/engine/engine.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
-#include <iostream>
 
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/gate/run_book.h"
 #include "labgate/gate/session.h"
 #include "labgate/transport/interrupt.h"
-#include "labgate/util/logging.h"
 
 namespace labgate::engine {
 namespace {
@@ -31,10 +27,11 @@ std::set<std::string> checked_labels(const std::set<std::string>& asked) {
   return asked.empty() ? std::set<std::string>(known.begin(), known.end()) : asked;
 }
 
-// The verdict as the console says it, and into the log as said.
-void summarise(gate::RunBook& book, ExitCode code) {
+// The verdict and where the run's files are: the run's last lines.
+std::vector<std::string> summary(gate::RunBook& book, ExitCode code) {
   const auto& r = book.run();
-  const std::vector<std::string> summary{
+  return {
+      "",  // apart from GoogleTest's lines
       "labgate: " + r.verdict() + " (exit " + std::to_string(to_int(code)) + ")",
       // When the run could not run, its error was printed once above: the reason's head here.
       "  conforming: " + std::string(results::to_string(r.conformance())) + " (" +
@@ -44,11 +41,6 @@ void summarise(gate::RunBook& book, ExitCode code) {
       "  report:  " + (book.dir().where() / "report.html").string(),
       "  junit:   " + (book.dir().where() / "junit.xml").string(),
       "  log:     " + (book.dir().where() / "labgate.log").string()};
-  std::cout << "\n";
-  for (const auto& line : summary) {
-    std::cout << line << "\n";
-    write_log_file_only(line);  // the log holds the verdict as the console said it
-  }
 }
 
 }  // namespace
@@ -64,18 +56,18 @@ std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<
 }
 
 ExitCode run(const profile::Profile& profile, const Options& o, CaseRunner& runner,
-             gate::SessionBoundaries boundaries) {
+             gate::SessionBoundaries boundaries, gate::Reporter& reporter) {
   const std::set<std::string> labels = checked_labels(o.labels);
   transport::install_interrupt_handlers();
   gate::RunBook book(results::RunDir::create(o.results_root, o.suffix, results::Clock::now()), profile,
-                     o.suffix);
-  add_log_file(book.dir().log_sink_path());  // through the folder's handle
-  spdlog::info("gate run {} on '{}' ({})", book.dir().id(), profile.lab_name, profile.path);
+                     o.suffix, reporter);
+  reporter.run_started(book.dir().log_sink_path());  // through the folder's handle
+  reporter.info("gate run " + book.dir().id() + " on '" + profile.lab_name + "' (" + profile.path + ")");
   for (const auto& ov : profile.overrides)
     if (ov.replaced.empty())
-      spdlog::warn("override: {}", profile::describe(ov));
+      reporter.warning("override: " + profile::describe(ov));
     else
-      spdlog::info("override: {}", profile::describe(ov));
+      reporter.info("override: " + profile::describe(ov));
 
   std::vector<gate::TestCase> cases;
   for (auto& c : gate::expand_cases(profile))
@@ -93,9 +85,9 @@ ExitCode run(const profile::Profile& profile, const Options& o, CaseRunner& runn
   run.close();
   const int sig = transport::pending_interrupt();
   if (sig) {
-    spdlog::error(
-        "labgate run: interrupted by {}; the hosts were cleaned up{}", transport::signal_name(sig),
-        book.run().error.find("clean-up") == std::string::npos ? "" : " as far as the error above says");
+    reporter.error("labgate run: interrupted by " + transport::signal_name(sig) + "; the hosts were cleaned up" +
+                   (book.run().error.find("clean-up") == std::string::npos ? ""
+                                                                          : " as far as the error above says"));
     book.set_error("interrupted by " + transport::signal_name(sig));
   }
   gate::ExitScope whole;
@@ -104,7 +96,7 @@ ExitCode run(const profile::Profile& profile, const Options& o, CaseRunner& runn
   const ExitCode code = gate::exit_code_of(book.run(), whole);
   book.finish(to_int(code));
   book.publish();
-  summarise(book, code);
+  reporter.run_finished(summary(book, code));
   return code;
 }
 

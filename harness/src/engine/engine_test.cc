@@ -1,12 +1,15 @@
 // engine::run on fake hosts, end to end: the results folder, the labels' cases,
 // the preconditions, the session and lease, the exit code and run.json, for a
-// run that passes, fails, is refused, loses a host or is interrupted.
+// run that passes, fails, is refused, loses a host or is interrupted; and what
+// the run told its Reporter as it went (a recording fake, as ninja's build_test
+// gives its Builder a fake Status).
 #include "labgate/engine/engine.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "gate/fake_lab_test_util.h"
+#include "gate/recording_reporter.h"
 #include "labgate/gate/case_in_run.h"
 #include "labgate/gate/preconditions_step.h"
 #include "labgate/results/run_dir.h"
@@ -15,8 +18,12 @@
 namespace labgate::engine {
 namespace {
 
+using ::testing::AllOf;
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
 using transport::FakeTransport;
 namespace lt = gate::testing;
 namespace fs = std::filesystem;
@@ -38,7 +45,7 @@ struct PlainRunner : CaseRunner {
     preconditions = pre;
     hosts = hs;
     if (pre) gate::run_preconditions_in(run, hs);
-    gate::MeshRounds rounds(cs);
+    gate::MeshRounds rounds(cs, run.reporter());
     for (const auto& c : cs) {
       cases.push_back(c.name());
       gate::run_case_in_gate(run, c, hs, rounds);
@@ -62,7 +69,7 @@ class Engine : public lt::FakeLabTest {
     Options o;
     o.labels = std::move(labels);
     o.results_root = (tmp_.path() / "runs").string();
-    return run(profile_, o, runner_, lab_.boundaries());
+    return run(profile_, o, runner_, lab_.boundaries(), told_);
   }
   /// run.json of the one run folder the engine made.
   results::RunResult recorded() {
@@ -74,6 +81,7 @@ class Engine : public lt::FakeLabTest {
   int measurements() { return lab_.host("a").count({"$RUN/pingpong", "client"}); }
 
   PlainRunner runner_;
+  gate::testing::RecordingReporter told_;
 };
 
 TEST_F(Engine, ALabelRunsItsCasesWithoutThePreconditionsAndSaysSo) {
@@ -166,6 +174,68 @@ TEST_F(Engine, ASignalIsExitThreeTheRestIsNotRunAndTheHostsAreLeft) {
   ASSERT_EQ(r.tests.size(), 2u);
   EXPECT_EQ(r.tests[1].verdict, results::TestVerdict::kNotRun);
   EXPECT_EQ(lab_.lease.released, 1) << "the lease was not given back";
+}
+
+// What the run told as it went, from its start to its verdict: nothing of it
+// went around the reporter (the console's own lines are ConsoleReporter's).
+TEST_F(Engine, APassingRunTellsItsStartEachCaseAndItsVerdict) {
+  // The client's stderr as --progress has it: each line is told while it measures.
+  transport::RunResult client = FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json"));
+  client.err = "{\"progress\": \"pingpong\", \"elapsed_s\": 1.0}\n";
+  lab_.host("a").on({"$RUN/pingpong", "client"}, client);
+  EXPECT_EQ(run_engine({"latency"}), ExitCode::kPassed);
+  const auto events = told_.events();
+  ASSERT_FALSE(events.empty());
+  EXPECT_THAT(events.front(), StartsWith("run_started "));  // labgate.log, through the folder's handle
+  EXPECT_THAT(events, Contains(StartsWith("info gate run ")));
+  EXPECT_THAT(events, Contains("info taking the lease 'fakelab' on 2 host(s)"));
+  EXPECT_THAT(told_.of("started "), ElementsAre("started Latency.rr/a->b"));
+  EXPECT_THAT(told_.of("progress "),
+              ElementsAre("progress Latency.rr/a->b {\"progress\": \"pingpong\", \"elapsed_s\": 1.0}"));
+  EXPECT_THAT(told_.of("finished "), ElementsAre("finished rr a->b pass"));
+  EXPECT_THAT(told_.of("error "), IsEmpty());
+  EXPECT_EQ(events.back(), "run_finished labgate: passed (exit 0)");
+}
+
+TEST_F(Engine, AFailedPreconditionIsToldAsTheVerdictTheCasesStillMeasure) {
+  lab_.host("b").on({"$RUN/facts"}, FakeTransport::ok(lt::facts_with_sack("1")));
+  EXPECT_EQ(run_engine({"preconditions", "latency"}), ExitCode::kGateFailed);
+  EXPECT_THAT(told_.of("started "), ElementsAre("started Latency.rr/a->b"));
+  EXPECT_THAT(told_.of("finished "), ElementsAre("finished rr a->b pass"));
+  EXPECT_THAT(told_.of("error "), IsEmpty()) << "a failed rule is a verdict, not an error";
+  EXPECT_EQ(told_.events().back(), "run_finished labgate: failed (exit 1)");
+}
+
+TEST_F(Engine, ARefusedLeaseIsOneErrorAndTheCaseFinishesWithItUnstarted) {
+  lab_.lease.refuse = "the lab is leased by jenkins-42";
+  EXPECT_EQ(run_engine({"latency"}), ExitCode::kCouldNotRun);
+  EXPECT_THAT(told_.of("started "), IsEmpty()) << "a case measured without the lease";
+  EXPECT_THAT(told_.of("error "),
+              ElementsAre("error could not take the lab lease: the lab is leased by jenkins-42"));
+  EXPECT_THAT(told_.of("finished "),
+              ElementsAre("finished rr a->b error: could not take the lab lease: the lab is leased by jenkins-42"));
+  EXPECT_EQ(told_.events().back(), "run_finished labgate: could not run (exit 3)");
+}
+
+TEST_F(Engine, AHostLostMidCaseFinishesTheCaseWithTheHostNamed) {
+  lab_.host("b").fail_on({"$RUN/pingpong", "server"}, "connection lost");
+  EXPECT_EQ(run_engine({"latency"}), ExitCode::kCouldNotRun);
+  EXPECT_THAT(told_.of("started "), ElementsAre("started Latency.rr/a->b"));
+  const auto finished = told_.of("finished ");
+  ASSERT_EQ(finished.size(), 1u);
+  EXPECT_THAT(finished[0], AllOf(StartsWith("finished rr a->b error: "), HasSubstr("host b: connection lost")));
+  EXPECT_EQ(told_.events().back(), "run_finished labgate: could not run (exit 3)");
+}
+
+TEST_F(Engine, AnInterruptIsToldOnceTheRestFinishesNotStarted) {
+  runner_.signal_after = SIGINT;
+  EXPECT_EQ(run_engine({"latency", "jitter"}), ExitCode::kCouldNotRun);
+  EXPECT_THAT(told_.of("started "), ElementsAre("started Latency.rr/a->b")) << "a case started after the signal";
+  EXPECT_THAT(told_.of("finished "),
+              ElementsAre("finished rr a->b pass", "finished jit a not_run: not started: interrupted by SIGINT"));
+  EXPECT_THAT(told_.of("error "),
+              ElementsAre("error labgate run: interrupted by SIGINT; the hosts were cleaned up"));
+  EXPECT_EQ(told_.events().back(), "run_finished labgate: could not run (exit 3)");
 }
 
 }  // namespace

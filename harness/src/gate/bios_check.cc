@@ -1,7 +1,6 @@
 // conrep on each host and [preconditions.bios] judged as precondition results.
 #include "labgate/gate/bios_check.h"
 
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
@@ -53,7 +52,7 @@ std::vector<checks::CheckResult> check_bios_rules(GateSession& session, const pr
     const int status = r.timed_out ? -1 : r.exit_status;
     const auto read =
         bios::read_conrep_run(host, status, r.out, r.timed_out ? "timed out after 120 s" : r.err);
-    if (!read.settings) spdlog::info("host {}: BIOS rules not checkable: {}", host, read.not_checkable);
+    if (!read.settings) session.reporter().info("host " + host + ": BIOS rules not checkable: " + read.not_checkable);
     for (const auto& v : bios::check_bios(host, pre.bios, read)) out.push_back(to_check_result(host, v));
   }
   return out;

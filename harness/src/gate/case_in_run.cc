@@ -1,7 +1,6 @@
 // One case of a gate run, mesh rounds included.
 #include "labgate/gate/case_in_run.h"
 
-#include <spdlog/spdlog.h>
 
 #include "labgate/measure/probe_command.h"
 
@@ -17,7 +16,7 @@ void install_probes(GateSession& session, const TestCase& c) {
     try {
       session.probe(h, measure::probe_for(c.spec->kind));
     } catch (const std::exception& e) {
-      spdlog::debug("{}: installing the probe on {} before the round: {}", c.name(), h, e.what());
+      session.reporter().debug(c.name() + ": installing the probe on " + h + " before the round: " + e.what());
     }
   }
 }
@@ -38,7 +37,7 @@ CaseOutcome run_case_in_gate(GateRun& run, const TestCase& c, const std::vector<
   const results::Conformance conformance = run.book().run().conformance();
   const auto measure = [session, conformance, &run](const TestCase& x) {
     MeasuredCase m = measure_case(*session, x);
-    if (x.round > 0) keep_case(run.book().dir(), conformance, x, m);
+    if (x.round > 0) keep_case(run.book().dir(), conformance, x, m, run.reporter());
     return m;
   };
   const auto prepare = [session](const TestCase& x) { install_probes(*session, x); };

@@ -1,7 +1,7 @@
 // Runs one test case with the built-in probes or an external tool.
 #include "labgate/gate/case_runner.h"
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <atomic>
 #include <map>
@@ -15,7 +15,6 @@
 #include "labgate/gate/multicast_runner.h"
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/gate/preload_check.h"
-#include "labgate/gate/progress_line.h"
 #include "labgate/gate/tail_case.h"
 #include "labgate/gate/tool_tail.h"
 #include "labgate/measure/figures.h"
@@ -76,11 +75,10 @@ std::vector<measure::Measurement> parse_client(const transport::RunResult& r, co
 /// Asks the probe for per-interval progress and shows it on the console while the
 /// test runs, so a 2-minute (or 6-hour) test is not silent and a spike is seen
 /// when it happens; the lines stay in the probe's kept stderr as well.
-void watch_progress(std::vector<std::string>& argv, transport::RunOptions& o, const std::string& name) {
+void watch_progress(std::vector<std::string>& argv, transport::RunOptions& o, const std::string& name,
+                    Reporter& reporter) {
   argv.push_back("--progress");
-  o.on_stderr_line = [name](std::string_view line) {
-    if (auto shown = format_progress(name, line)) spdlog::info("{}", *shown);
-  };
+  o.on_stderr_line = [name, &reporter](std::string_view line) { reporter.case_progress(name, std::string(line)); };
 }
 
 /// Installs the probe for `c` on `host` and returns the directory it is in.
@@ -115,7 +113,7 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
     for (int cpu : c.spec->cpus) noise->cpus += (noise->cpus.empty() ? "" : ",") + std::to_string(cpu);
   transport::RunOptions o;
   o.timeout = measure::probe_client_timeout(*c.spec);
-  watch_progress(argv, o, c.suite + "." + c.name());
+  watch_progress(argv, o, c.suite + "." + c.name(), session.reporter());
   keep(run, "command.txt",
        transport::shell_join(argv) + "\n" +
            (noise ? "(run by /bin/sh with the noise watch beside it: watch --cpus <its CPUs, else all> --away)\n"
@@ -134,7 +132,7 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
     run.tail = explain_jitter_tail({c.client, r.out, out.watch, out.watch_status, no_watch},
                                    typical_gaps(run.measurements));
   } catch (const std::exception& e) {  // costs the explanation, never the measurement
-    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+    session.reporter().warning(c.name() + ": explaining the tail: " + e.what());
   }
   return run;
 }
@@ -145,7 +143,8 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
 /// running when the case ends, and its output is kept.
 class BuiltinServer {
  public:
-  BuiltinServer(std::unique_ptr<transport::Process> p, CaseRun& run) : p_(std::move(p)), run_(run) {}
+  BuiltinServer(std::unique_ptr<transport::Process> p, CaseRun& run, Reporter& reporter)
+      : p_(std::move(p)), run_(run), reporter_(reporter) {}
   BuiltinServer(const BuiltinServer&) = delete;
   BuiltinServer& operator=(const BuiltinServer&) = delete;
   ~BuiltinServer() {
@@ -153,7 +152,7 @@ class BuiltinServer {
     try {
       keep(p_->stop());
     } catch (const std::exception& e) {
-      spdlog::warn("stopping {}: {}", p_->command(), e.what());
+      reporter_.warning("stopping " + p_->command() + ": " + e.what());
     }
   }
   transport::Process& process() { return *p_; }
@@ -163,8 +162,8 @@ class BuiltinServer {
   std::string end() {
     auto r = p_->wait(kEndsWithin);
     if (!r) {
-      spdlog::debug("{} did not end within {} ms of its client: stopping it", p_->command(),
-                    std::chrono::duration_cast<std::chrono::milliseconds>(kEndsWithin).count());
+      reporter_.debug(fmt::format("{} did not end within {} ms of its client: stopping it", p_->command(),
+                                  std::chrono::duration_cast<std::chrono::milliseconds>(kEndsWithin).count()));
       r = p_->stop();
     }
     keep(*r);
@@ -181,13 +180,14 @@ class BuiltinServer {
 
   std::unique_ptr<transport::Process> p_;
   CaseRun& run_;
+  Reporter& reporter_;
   bool kept_ = false;
 };
 
 /// run.tail from the case's outliers and both hosts' watches; the watches'
 /// outputs are kept beside the probes'. A failure here costs the explanation,
 /// never the measurement.
-void explain(CaseRun& run, const TestCase& c, const TailSide& client, const TailSide& server) {
+void explain(CaseRun& run, const TestCase& c, const TailSide& client, const TailSide& server, Reporter& reporter) {
   for (const TailSide* s : {&client, &server})
     if (s->watch) keep(run, "watch-" + s->host + ".out", *s->watch);
   try {
@@ -198,24 +198,25 @@ void explain(CaseRun& run, const TestCase& c, const TailSide& client, const Tail
     }
     run.tail = explain_tail(client, server, typical, c.spec->cpu.server, run.one_way);
   } catch (const std::exception& e) {
-    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+    reporter.warning(c.name() + ": explaining the tail: " + e.what());
   }
 }
 
 /// run.tail of a stream case: the receiver's (the server's) worst gaps and
 /// its host's watch; the watch's output is kept beside the probe's.
-void explain_stream(CaseRun& run, const TestCase& c, const TailSide& receiver) {
+void explain_stream(CaseRun& run, const TestCase& c, const TailSide& receiver, Reporter& reporter) {
   if (receiver.watch) keep(run, "watch-" + receiver.host + ".out", *receiver.watch);
   try {
     run.tail = explain_stream_tail(receiver, c.spec->cpu.server);
   } catch (const std::exception& e) {  // costs the explanation, never the measurement
-    spdlog::warn("{}: explaining the tail: {}", c.name(), e.what());
+    reporter.warning(c.name() + ": explaining the tail: " + e.what());
   }
 }
 
 /// run.json's "one_way" from both probes' summaries. A failure here costs the
 /// estimate, never the measurement: the record then says why.
-nlohmann::json one_way_of(const TestCase& c, const std::string& client_out, const std::string& server_out) {
+nlohmann::json one_way_of(const TestCase& c, const std::string& client_out, const std::string& server_out,
+                          Reporter& reporter) {
   nlohmann::json rec;
   try {
     const auto client = last_doc_with(client_out, "one_way");
@@ -226,7 +227,7 @@ nlohmann::json one_way_of(const TestCase& c, const std::string& client_out, cons
     else
       rec = {{"reported", false}, {"why_not", "the pingpong client printed no one_way record"}};
   } catch (const std::exception& e) {
-    spdlog::warn("{}: one-way delay: {}", c.name(), e.what());
+    reporter.warning(c.name() + ": one-way delay: " + e.what());
     rec = {{"reported", false}, {"why_not", std::string("probe output unusable: ") + e.what()}};
   }
   rec["client"] = c.client;
@@ -258,7 +259,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
       session.install(stream ? std::vector<std::string>{c.server} : std::vector<std::string>{c.server, c.client},
                       "watch");
     } catch (const std::exception& e) {
-      spdlog::warn("{}: the noise watch will not run: {}", c.name(), e.what());
+      session.reporter().warning(c.name() + ": the noise watch will not run: " + e.what());
     }
     noise_b = noise_watch(session, c, c.server, c.spec->cpu.server, no_watch_b);
     if (!stream) noise_a = noise_watch(session, c, c.client, c.spec->cpu.client, no_watch_a);
@@ -271,7 +272,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   const auto ms = [](auto a, auto b) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
   };
-  BuiltinServer server(session.deployment(c.server).start(wrap(server_argv, noise_b)), run);
+  BuiltinServer server(session.deployment(c.server).start(wrap(server_argv, noise_b)), run, session.reporter());
   // The listening line is the first JSON line after the counters (which hold no brace).
   // It listens within milliseconds; a server that fails exits at once and is
   // seen at once. Silence past 10 s is a stopped or swapping sshd as often as a
@@ -279,9 +280,10 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   // stall lands here): said, and waited for within the step's timeout.
   const auto step_timeout = std::max<transport::Nanos>(session.host(c.server).ssh.command_timeout, 10s);
   if (!server.process().wait_for_output("}\n", 10s)) {
-    spdlog::warn("host {}: {} server has not reported a listening port in 10 s (sshd stopped, swapping or "
-                 "overloaded, or the server slow to start?); waiting within command_timeout ({} s)",
-                 c.server, probe, std::chrono::duration_cast<std::chrono::seconds>(step_timeout).count());
+    session.reporter().warning(fmt::format(
+        "host {}: {} server has not reported a listening port in 10 s (sshd stopped, swapping or "
+        "overloaded, or the server slow to start?); waiting within command_timeout ({} s)",
+        c.server, probe, std::chrono::duration_cast<std::chrono::seconds>(step_timeout).count()));
     if (!server.process().wait_for_output("}\n", step_timeout - 10s))
       throw Failure(ExitCode::kCouldNotRun,
                     "host " + c.server + ": " + probe + " server did not report a listening port within " +
@@ -298,7 +300,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   auto client_argv = measure::probe_client_argv(*c.spec, client_dir, address, listening.port);
   transport::RunOptions o;
   o.timeout = measure::probe_client_timeout(*c.spec);
-  watch_progress(client_argv, o, c.suite + "." + c.name());
+  watch_progress(client_argv, o, c.suite + "." + c.name(), session.reporter());
   keep(run, "command.txt",
        "server@" + c.server + ": " + transport::shell_join(server_argv) + "\nclient@" + c.client + ": " +
            transport::shell_join(client_argv) + "\n" +
@@ -308,7 +310,7 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
                                          : "(with the noise watch beside each: watch --cpus <the side's CPU, else "
                                            "all>)\n")
                                : ""));
-  spdlog::debug("{}: server on {}:{}", c.name(), listening.address, listening.port);
+  session.reporter().debug(fmt::format("{}: server on {}:{}", c.name(), listening.address, listening.port));
 
   const auto t1 = std::chrono::steady_clock::now();
   auto r = session.deployment(c.client).run(wrap(client_argv, noise_a), o);
@@ -327,21 +329,23 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   run.measurements = parse_client(r, c);
   const std::string server_out = server.end();
   // Step timings at debug level, as the session's ("timing: ..."): where a case's time goes.
-  spdlog::debug("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it",
-                c.name(), ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now()));
+  session.reporter().debug(fmt::format("timing: {}: server listening in {} ms, client ran {} ms, server ended {} ms after it",
+                                       c.name(), ms(t0, t1), ms(t1, t2), ms(t2, std::chrono::steady_clock::now())));
   const Bracketed server_bracketed = split_bracketed(server_out);
   if (watch) {
     watch->given(c.client, client_out);
     watch->given(c.server, server_bracketed);
     watch->finish(run);
   }
-  if (profile::is_rr(c.spec->kind)) run.one_way = one_way_of(c, r.out, server_bracketed.body);
+  if (profile::is_rr(c.spec->kind)) run.one_way = one_way_of(c, r.out, server_bracketed.body, session.reporter());
   if (explains && stream)
     explain_stream(run, c,
-                   {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b});
+                   {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b},
+                   session.reporter());
   else if (explains)
     explain(run, c, {c.client, r.out, client_out.watch, client_out.watch_status, no_watch_a},
-            {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b});
+            {c.server, server_bracketed.body, server_bracketed.watch, server_bracketed.watch_status, no_watch_b},
+            session.reporter());
   if (c.spec->preload) run.rules.push_back(judge_preload(*c.spec->preload, c.client, r.err, c.server, kept(run, "server.err")));
   return run;
 }

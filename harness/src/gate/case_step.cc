@@ -1,8 +1,6 @@
 // Run -> judge -> record for one case.
 #include "labgate/gate/case_step.h"
 
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <stdexcept>
 
@@ -59,7 +57,7 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c) {
   MeasuredCase m;
   m.started = results::Clock::now();
   const auto t0 = std::chrono::steady_clock::now();
-  spdlog::info("{}: {}", c.suite + "." + c.name(), measuring_description(*c.spec));
+  session.reporter().case_started(c);
   try {
     run_case(session, c, &m.run);
   } catch (const std::exception& e) {
@@ -72,7 +70,8 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c) {
   return m;
 }
 
-void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m) {
+void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m,
+               Reporter& reporter) {
   m.kept = true;
   const auto stamp = [&](results::TestRecord& r) {
     r.started = m.started;
@@ -87,7 +86,7 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
     try {
       keep_raw(dir, m.run, c, c.pair);
     } catch (const std::exception& w) {  // a full disk: the fault above matters more
-      spdlog::error("{}: keeping its raw output: {}", c.name(), w.what());
+      reporter.error(c.name() + ": keeping its raw output: " + w.what());
     }
     results::TestRecord r = error_record(c, *m.error);
     if (m.interrupted) r.verdict = results::TestVerdict::kNotRun;
@@ -131,17 +130,11 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
 
 CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, MeasuredCase measured,
                         bool publish) {
-  if (!measured.kept) keep_case(book.dir(), book.run().conformance(), c, measured);
+  if (!measured.kept) keep_case(book.dir(), book.run().conformance(), c, measured, book.reporter());
   CaseOutcome out;
   out.records = measured.records;
   for (auto& r : measured.records) {
-    if (!measured.error) spdlog::info("{}", result_line(r));
-    // Pass or fail, the tail's top cause follows the figures (issue 25).
-    if (const std::string why = tail_line(r.tail); !measured.error && !why.empty())
-      spdlog::info("{}: {}", r.test_name(), why);
-    if (const std::string ow = measure::one_way_line(measure::one_way_of_record(r.measurement));
-        !measured.error && !ow.empty())
-      spdlog::info("{}: {}", r.test_name(), ow);
+    book.reporter().case_finished(r, measured.error.value_or(""));
     book.put_test(std::move(r));
   }
   if (measured.error || measured.keep_error) {
@@ -154,7 +147,7 @@ CaseOutcome record_case(GateSession& session, RunBook& book, const TestCase& c, 
     try {
       if (publish) book.checkpoint();
     } catch (const std::exception& w) {
-      spdlog::error("writing the results: {}", w.what());
+      book.reporter().error(std::string("writing the results: ") + w.what());
     }
     return out;
   }
@@ -175,10 +168,10 @@ std::vector<results::TestRecord> record_case(RunBook& book, const TestCase& c, c
   m.run = run;
   m.started = started;
   m.took_s = duration_s;
-  keep_case(book.dir(), book.run().conformance(), c, m);
+  keep_case(book.dir(), book.run().conformance(), c, m, book.reporter());
   if (m.keep_error) throw std::runtime_error(*m.keep_error);
   for (const auto& r : m.records) {
-    spdlog::info("{}", result_line(r));
+    book.reporter().case_finished(r, "");
     book.put_test(r);
   }
   return m.records;
@@ -198,6 +191,7 @@ GateSession* begin_in_gate(GateRun& run, const TestCase& c, const std::vector<st
     out.not_run = true;
     out.error = r.failure;
     out.records.push_back(r);
+    run.reporter().case_finished(r, out.error);
     run.book().put_test(std::move(r));
     run.book().checkpoint();
     return nullptr;
@@ -210,6 +204,7 @@ GateSession* begin_in_gate(GateRun& run, const TestCase& c, const std::vector<st
     results::TestRecord r = error_record(c, out.error);
     r.conformance = run.book().run().conformance();
     out.records.push_back(r);
+    run.reporter().case_finished(r, out.error);
     run.book().put_test(std::move(r));
     run.book().checkpoint();
   }

@@ -1,7 +1,6 @@
 // One facts probe run per host, in parallel, parsed into the typed snapshot.
 #include "labgate/gate/facts_collector.h"
 
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <future>
@@ -59,8 +58,9 @@ HostSnapshot collect_one(GateSession& session, const profile::Profile& profile, 
   } catch (const std::exception& e) {
     throw Failure(ExitCode::kCouldNotRun, std::string("facts probe output unusable: ") + e.what());
   }
-  spdlog::debug("host {}: facts gathered in {} ms", host,
-                std::chrono::duration_cast<std::chrono::milliseconds>(r.duration).count());
+  session.reporter().debug(
+      "host " + host + ": facts gathered in " +
+      std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(r.duration).count()) + " ms");
   return s;
 }
 }  // namespace

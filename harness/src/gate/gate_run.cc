@@ -1,8 +1,6 @@
 // One gate run's session and stop state.
 #include "labgate/gate/gate_run.h"
 
-#include <spdlog/spdlog.h>
-
 #include "labgate/transport/interrupt.h"
 #include "labgate/util/exit_code.h"
 
@@ -18,7 +16,7 @@ GateSession* GateRun::session(const std::vector<std::string>& hosts) {
   tried_ = true;
   if (stopped()) return nullptr;
   try {
-    session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), boundaries_);
+    session_ = std::make_unique<GateSession>(profile_, hosts, book_.dir().id(), boundaries_, book_.reporter());
     // run.json says which address each name was on its host (the tests' parameters carry it too).
     for (const ResolvedName& n : session_->resolved_names())
       book_.resolved_test_address(n.host, n.key, n.name, n.address);
@@ -35,12 +33,12 @@ GateSession* GateRun::session(const std::vector<std::string>& hosts) {
 void GateRun::stop(const std::string& why) {
   if (stopped_) return;
   stopped_ = why;
-  spdlog::error("{}", why);
+  book_.reporter().error(why);
   book_.set_error(why);
   try {
     book_.publish();
   } catch (const std::exception& e) {
-    spdlog::error("writing the results: {}", e.what());
+    book_.reporter().error(std::string("writing the results: ") + e.what());
   }
 }
 
@@ -56,7 +54,7 @@ void GateRun::close() {
     session_->close();
   } catch (const std::exception& e) {
     // What is left, on which host: the session's error names each.
-    spdlog::error("{}", e.what());
+    book_.reporter().error(e.what());
     book_.set_error(std::string("clean-up: ") + e.what());
   }
   session_.reset();

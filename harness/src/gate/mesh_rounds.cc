@@ -2,7 +2,6 @@
 #include "labgate/gate/mesh_rounds.h"
 
 #include <pthread.h>
-#include <spdlog/spdlog.h>
 
 #include <csignal>
 #include <thread>
@@ -24,7 +23,8 @@ void block_interrupts_here() {
 
 }  // namespace
 
-MeshRounds::MeshRounds(std::vector<TestCase> cases) : cases_(std::move(cases)) {}
+MeshRounds::MeshRounds(std::vector<TestCase> cases, Reporter& reporter)
+    : cases_(std::move(cases)), reporter_(reporter) {}
 
 bool MeshRounds::holds(const TestCase& c) const { return held_.count(key_of(c)) > 0; }
 
@@ -57,7 +57,7 @@ MeasuredCase MeshRounds::take(const TestCase& c, const Measure& measure, const P
     for (const TestCase& x : round) prepare(x);
   std::string pairs;
   for (const TestCase& x : round) pairs += (pairs.empty() ? "" : ", ") + x.pair;
-  spdlog::info("{}: round {}: {} at the same time", c.spec->name, c.round, pairs);
+  reporter_.info(c.spec->name + ": round " + std::to_string(c.round) + ": " + pairs + " at the same time");
   std::vector<MeasuredCase> results(round.size());
   {
     std::vector<std::jthread> threads;

@@ -1,7 +1,6 @@
 // The udp_multicast runner (see multicast_runner.h).
 #include "labgate/gate/multicast_runner.h"
 
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <map>
@@ -37,7 +36,7 @@ struct Subscriber {
 // stopped (its process group killed) and its output kept.
 class Subscribers {
  public:
-  explicit Subscribers(CaseRun& run) : run_(run) {}
+  Subscribers(CaseRun& run, Reporter& reporter) : run_(run), reporter_(reporter) {}
   Subscribers(const Subscribers&) = delete;
   Subscribers& operator=(const Subscribers&) = delete;
   ~Subscribers() {
@@ -45,7 +44,7 @@ class Subscribers {
       if (s.process && !s.ended) try {
           end(s, 0s);
         } catch (const std::exception& e) {
-          spdlog::warn("stopping {}: {}", s.process->command(), e.what());
+          reporter_.warning("stopping " + s.process->command() + ": " + e.what());
         }
   }
   /// Its own end (the publisher's end marker), else a stop after `within`.
@@ -60,6 +59,7 @@ class Subscribers {
 
  private:
   CaseRun& run_;
+  Reporter& reporter_;
 };
 
 std::string dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
@@ -95,13 +95,14 @@ std::map<std::string, std::string> diagnose_silent(GateSession& session, const T
 // here costs the estimate, never the measurement: each record then says why.
 std::vector<nlohmann::json> one_way_records(const std::string& publisher_out, const TestCase& c,
                                             const std::vector<measure::SubscriberCounts>& counts,
-                                            const std::vector<std::string>& addresses, std::size_t records) {
+                                            const std::vector<std::string>& addresses, std::size_t records,
+                                            Reporter& reporter) {
   std::vector<nlohmann::json> each;
   std::string why = "the publisher's one-way output could not be read";
   try {
     each = measure::multicast_one_way(publisher_out, c.client, counts, addresses, c.spec->one_way_max_error);
   } catch (const std::exception& e) {
-    spdlog::warn("{}: one-way delay: {}", c.name(), e.what());
+    reporter.warning(c.name() + ": one-way delay: " + e.what());
     why += std::string(": ") + e.what();
     each.clear();
   }
@@ -164,7 +165,7 @@ CaseRun& run_multicast(GateSession& session, const TestCase& c, CaseRun& run) {
   hosts.insert(hosts.end(), t.multicast.subscribers.begin(), t.multicast.subscribers.end());
   session.install(hosts, "mcast");  // every host at once, the first time
   const std::string pub_address = session.host(c.client).test_address_of(t.network);
-  Subscribers subs(run);
+  Subscribers subs(run, session.reporter());
   std::vector<std::string> addresses;
   std::string commands;
   for (const std::string& h : t.multicast.subscribers) {
@@ -215,7 +216,7 @@ CaseRun& run_multicast(GateSession& session, const TestCase& c, CaseRun& run) {
   } catch (const std::exception& e) {
     throw Failure(ExitCode::kCouldNotRun, "host " + c.client + ": " + c.name() + ": " + e.what());
   }
-  run.one_way_each = one_way_records(r.out, c, counts, addresses, run.measurements.size());
+  run.one_way_each = one_way_records(r.out, c, counts, addresses, run.measurements.size(), session.reporter());
   return run;
 }
 

@@ -1,7 +1,7 @@
 // The run.json of one results folder, updated and published by each gate step.
 #include "labgate/gate/run_book.h"
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -39,8 +39,9 @@ void thp_from_facts(const results::RunDir& dir, const std::vector<results::HostI
 
 }  // namespace
 
-RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix)
-    : dir_(std::move(dir)), tuning_(tail::host_tuning(profile)) {
+RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix,
+                 Reporter& reporter)
+    : dir_(std::move(dir)), reporter_(&reporter), tuning_(tail::host_tuning(profile)) {
   if (dir_.has("run.json")) {
     run_ = dir_.load_run();
     return;
@@ -56,7 +57,8 @@ RunBook::RunBook(results::RunDir dir, const profile::Profile& profile, const std
   if (!dir_.has("profile.toml")) dir_.copy_profile(profile.path);
 }
 
-RunBook::RunBook(results::RunDir dir, results::RunResult run) : dir_(std::move(dir)), run_(std::move(run)) {
+RunBook::RunBook(results::RunDir dir, results::RunResult run, Reporter& reporter)
+    : dir_(std::move(dir)), run_(std::move(run)), reporter_(&reporter) {
   run_.run_id = dir_.id();
 }
 
@@ -106,7 +108,7 @@ void RunBook::publish() {
   // Said once, in the log and the run: the files are all in the folder as opened.
   if (!path_replaced_)
     if (std::string why = dir_.replaced_path(); !why.empty()) {
-      spdlog::warn("{}", why);
+      reporter_->warning(why);
       run_.warnings.push_back(std::move(why));
       path_replaced_ = true;
     }
@@ -118,19 +120,19 @@ void RunBook::publish() {
   const std::string fixes = tail::tail_fix_script(tails, tuning_, run_.profile_path + ", run " + run_.run_id);
   if (!fixes.empty()) {
     dir_.write_text("fix-tail.sh", fixes);
-    spdlog::info("fix script for the tail's causes, for review: {}", (dir_.path() / "fix-tail.sh").string());
+    reporter_->info("fix script for the tail's causes, for review: " + (dir_.path() / "fix-tail.sh").string());
   }
-  spdlog::debug(
+  reporter_->debug(fmt::format(
       "timing: results published (run.json and reports, {} tests) in {} ms", run_.tests.size(),
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()));
 }
 
 void RunBook::checkpoint() {
   const auto t0 = std::chrono::steady_clock::now();
   dir_.write_run(run_);
-  spdlog::debug(
+  reporter_->debug(fmt::format(
       "timing: run.json recorded ({} tests) in {} ms", run_.tests.size(),
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()));
 }
 
 results::RunDir open_or_create_run_dir(const std::string& suffix, const std::string& run_state) {

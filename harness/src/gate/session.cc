@@ -2,7 +2,7 @@
 // them, then the run directories; every step on every host at once.
 #include "labgate/gate/session.h"
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
 #include <chrono>
@@ -75,8 +75,8 @@ SessionBoundaries SessionBoundaries::real() {
 }
 
 GateSession::GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts,
-                         const std::string& run_id, const SessionBoundaries& boundaries)
-    : profile_(profile) {
+                         const std::string& run_id, const SessionBoundaries& boundaries, Reporter& reporter)
+    : profile_(profile), reporter_(reporter) {
   std::vector<profile::Host> leased;
   for (const auto& name : hosts) {
     const profile::Host* h = profile.find_host(name);
@@ -103,7 +103,7 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
   // after another. An unreachable host is named here, each error once.
   auto t0 = Clock::now();
   for (const auto& h : leased) {
-    spdlog::info("host {}: connecting ({})", h.name, h.address);
+    reporter_.info(fmt::format("host {}: connecting ({})", h.name, h.address));
     hosts_[h.name].host = profile_.find_host(h.name);
   }
   transport::on_each_host(
@@ -112,16 +112,16 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
         auto t = boundaries.connect(leased[i]);
         t->connect();
         if (boundaries.processes) t->prepare_processes();
-        spdlog::debug("host {}: {}", leased[i].name, t->describe());
+        reporter_.debug(fmt::format("host {}: {}", leased[i].name, t->describe()));
         hosts_.at(leased[i].name).transport = std::move(t);
       },
       name_of)
       .throw_if_any();
-  spdlog::debug("timing: hosts connected in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: hosts connected in {} ms", ms_since(t0)));
   // Cloned images present one host key: said at once, by name; the run goes on.
   std::vector<std::pair<std::string, std::string>> identities;
   for (const auto& h : leased) identities.emplace_back(h.name, hosts_.at(h.name).transport->host_identity());
-  for (const std::string& w : cloned_host_warnings(identities)) spdlog::warn("{}", w);
+  for (const std::string& w : cloned_host_warnings(identities)) reporter_.warning(w);
   // A test address given as a name is resolved on its own host (where the probe
   // or tool binds it), every host at once; the peers are given the address.
   std::vector<std::vector<ResolvedName>> names(leased.size());
@@ -135,18 +135,18 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
       .throw_if_any("test addresses cannot be resolved");
   for (const auto& per_host : names)
     for (const ResolvedName& n : per_host) {
-      spdlog::info("host {}: {} \"{}\" is {} (resolved on {})", n.host, n.key, n.name, n.address, n.host);
+      reporter_.info(fmt::format("host {}: {} \"{}\" is {} (resolved on {})", n.host, n.key, n.name, n.address, n.host));
       resolved_.push_back(n);
     }
   // The lease comes next, over those connections: a second run must not even
   // sweep our directories.
   step_ = "take the lab lease";
-  spdlog::info("taking the lease '{}' on {} host(s)", profile_.lab_name, leased.size());
+  reporter_.info(fmt::format("taking the lease '{}' on {} host(s)", profile_.lab_name, leased.size()));
   t0 = Clock::now();
   std::vector<lease::LeaseTarget> targets;
   for (const auto& h : leased) targets.push_back({h, hosts_.at(h.name).transport.get()});
   lease_ = boundaries.take_lease(profile_, std::move(targets), run_id);
-  spdlog::debug("timing: lease taken in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: lease taken in {} ms", ms_since(t0)));
   const std::string owner = lease_->holder();
   step_ = "start the run on the hosts";
   t0 = Clock::now();
@@ -160,14 +160,14 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
       },
       name_of)
       .throw_if_any("hosts cannot start the run");
-  spdlog::debug("timing: run directories made in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: run directories made in {} ms", ms_since(t0)));
 }
 
 void GateSession::close_quietly() {
   try {
     close();
   } catch (const std::exception& e) {
-    spdlog::error("cleanup: {}", e.what());
+    reporter_.error(std::string("cleanup: ") + e.what());
   }
 }
 
@@ -175,7 +175,7 @@ GateSession::~GateSession() {
   try {
     close();
   } catch (const std::exception& e) {
-    spdlog::error("cleanup: {}", e.what());
+    reporter_.error(std::string("cleanup: ") + e.what());
   }
 }
 
@@ -200,7 +200,7 @@ deploy::HostDeployment& GateSession::deployment(const std::string& name) { retur
 std::string GateSession::probe(const std::string& name, const std::string& probe) {
   const auto t0 = Clock::now();
   std::string path = state(name).deployment->install(local_probe(probe));
-  spdlog::debug("timing: host {}: probe {} ready in {} ms", name, probe, ms_since(t0));
+  reporter_.debug(fmt::format("timing: host {}: probe {} ready in {} ms", name, probe, ms_since(t0)));
   return path;
 }
 
@@ -214,7 +214,7 @@ void GateSession::install(const std::vector<std::string>& hosts, const std::stri
       names.size(), [&](std::size_t i) { this->probe(names[i], probe); },
       [&](std::size_t i) { return names[i]; })
       .throw_if_any("hosts cannot run probe " + probe);
-  spdlog::debug("timing: probe {} ready on {} host(s) in {} ms", probe, names.size(), ms_since(t0));
+  reporter_.debug(fmt::format("timing: probe {} ready on {} host(s) in {} ms", probe, names.size(), ms_since(t0)));
 }
 
 bool GateSession::lease_lost() const { return lease_ && lease_->lost(); }
@@ -241,17 +241,17 @@ void GateSession::close() {
         if (d->cleanup(release)) lease_->released(name);
       },
       name_of);
-  spdlog::debug("timing: hosts cleaned up and released in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: hosts cleaned up and released in {} ms", ms_since(t0)));
   // Whatever the clean-up did not release goes now, while the connections are
   // still up (the lease has none of its own).
   t0 = Clock::now();
   if (lease_) lease_->release();
   lease_.reset();
-  spdlog::debug("timing: lease released in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: lease released in {} ms", ms_since(t0)));
   t0 = Clock::now();
   transport::on_each_host(
       states.size(), [&](std::size_t i) { states[i]->transport.reset(); }, name_of);
-  spdlog::debug("timing: hosts disconnected in {} ms", ms_since(t0));
+  reporter_.debug(fmt::format("timing: hosts disconnected in {} ms", ms_since(t0)));
   if (!failed.empty()) {
     std::string errors;
     for (const auto& m : failed.messages) errors += (errors.empty() ? "" : "; ") + m;

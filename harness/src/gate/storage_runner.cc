@@ -1,6 +1,5 @@
 // The disk kinds in a gate run: the built-in disk probe, or sysbench fileio
 // prepare/run/cleanup with cleanup whatever happened.
-#include <spdlog/spdlog.h>
 
 #include "labgate/gate/host_runners.h"
 #include "labgate/measure/probe_output.h"
@@ -79,9 +78,10 @@ CaseRun run_sysbench(GateSession& session, const TestCase& c, CaseRun& run, cons
       try {
         const auto r = step(session, c, run, "cleanup", cmds.cleanup, cmds.cleanup_timeout, true);
         if (!r.ok())
-          spdlog::warn("host {}: {}: sysbench cleanup {}{}", c.client, c.name(), r.describe(), head(r.err));
+          session.reporter().warning("host " + c.client + ": " + c.name() + ": sysbench cleanup " + r.describe() +
+                                     head(r.err));
       } catch (const std::exception& e) {
-        spdlog::warn("host {}: {}: sysbench cleanup: {}", c.client, c.name(), e.what());
+        session.reporter().warning("host " + c.client + ": " + c.name() + ": sysbench cleanup: " + e.what());
       }
     }
   } cleanup{session, c, run, cmds};

@@ -2,7 +2,6 @@
 // printed with it (see tool_tail.h).
 #include "labgate/gate/tool_tail.h"
 
-#include <spdlog/spdlog.h>
 
 #include <stdexcept>
 
@@ -149,7 +148,7 @@ json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t, co
   return with_samples(std::move(run_level), *samples);
 }
 
-ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c) {
+ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c), reporter_(session.reporter()) {
   client_.side.host = c.client;
   client_.side.role = "client";
   client_.side.pinned = c.spec->cpu.client;
@@ -159,7 +158,7 @@ ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c) {
   try {
     session.install({c.server, c.client}, "watch");  // both hosts at once, the first time
   } catch (const std::exception& e) {
-    spdlog::warn("{}: the noise watch will not run: {}", c.name(), e.what());
+    reporter_.warning(c.name() + ": the noise watch will not run: " + e.what());
   }
   // Its own deadline outlives the tool's (the server's start included): the stop ends it first.
   const std::string backstop = measure::exact_duration(tools::tool_client_timeout(*c.spec) + 60s);
@@ -181,7 +180,7 @@ ToolWatch::~ToolWatch() {
     try {
       if (r->process) r->process->stop();
     } catch (const std::exception& e) {
-      spdlog::warn("stopping the noise watch on host {}: {}", r->side.host, e.what());
+      reporter_.warning("stopping the noise watch on host " + r->side.host + ": " + e.what());
     }
   }
 }
@@ -216,7 +215,7 @@ json ToolWatch::finish(const tools::ToolRun& t, CaseRun& run) {
   try {
     return explain_tool_run(*case_.spec, t, client_.side, server_.side);
   } catch (const std::exception& e) {  // costs the explanation, never the measurement
-    spdlog::warn("{}: explaining the tail: {}", case_.name(), e.what());
+    reporter_.warning(case_.name() + ": explaining the tail: " + e.what());
     return nullptr;
   }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "labgate/gate/gate_run.h"
+#include "labgate/gate/reporter.h"
 #include "labgate/gate/test_cases.h"
 #include "labgate/profile/profile.h"
 #include "labgate/util/exit_code.h"
@@ -41,8 +42,10 @@ std::vector<std::string> run_hosts(const profile::Profile& p, const std::vector<
 
 /// Runs the whole gate in this process; returns the run's exit code
 /// (gate::exit_code_of over the whole run). Throws Failure(kUsageError) for an
-/// unknown label.
+/// unknown label. The run is told as it goes to `reporter` (ninja's Status):
+/// the console and labgate.log unless a test listens.
 ExitCode run(const profile::Profile& profile, const Options& options, CaseRunner& cases,
-             gate::SessionBoundaries boundaries = gate::SessionBoundaries::real());
+             gate::SessionBoundaries boundaries = gate::SessionBoundaries::real(),
+             gate::Reporter& reporter = gate::console_reporter());
 
 }  // namespace labgate::engine

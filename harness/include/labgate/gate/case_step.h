@@ -57,8 +57,10 @@ MeasuredCase measure_case(GateSession& session, const TestCase& c);
 /// Writes a measured case's raw files and measurement.json into its own
 /// folder of `dir` and judges it, stamping `conformance`: touches no shared
 /// state (run.json is record_case's), so a round's pairs keep theirs on their
-/// own threads, each while the others may still measure.
-void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m);
+/// own threads, each while the others may still measure. A raw file it could
+/// not keep beside an error is told to `reporter` (the error matters more).
+void keep_case(const results::RunDir& dir, results::Conformance conformance, const TestCase& c, MeasuredCase& m,
+               Reporter& reporter);
 
 /// Judges and records what measure_case left (keep_case first, unless done): raw files kept, one record per
 /// measurement (or the error record), written to run.json unless `publish` is false

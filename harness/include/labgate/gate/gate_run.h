@@ -26,6 +26,8 @@ class GateRun {
 
   const profile::Profile& profile() const { return profile_; }
   RunBook& book() { return book_; }
+  /// Where the run is told as it goes: its book's.
+  Reporter& reporter() { return book_.reporter(); }
 
   /// The session on every host the run touches (`hosts` on first call), opened
   /// once. nullptr when it could not be opened: the run has then stopped, the

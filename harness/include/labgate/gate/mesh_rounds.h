@@ -27,8 +27,9 @@ class MeshRounds {
   /// Whether a case will be asked for at all (a filtered-out case is not measured).
   using Runs = std::function<bool(const TestCase&)>;
 
-  /// `cases`: every case the run may ask for, those of a round among them.
-  explicit MeshRounds(std::vector<TestCase> cases);
+  /// `cases`: every case the run may ask for, those of a round among them;
+  /// each round is told to `reporter` as it starts.
+  explicit MeshRounds(std::vector<TestCase> cases, Reporter& reporter = console_reporter());
 
   /// c's measurement. A case of a round (c.round > 0) not measured yet starts its
   /// whole round (every case of the same test and round that `runs`), returns
@@ -46,6 +47,7 @@ class MeshRounds {
 
  private:
   std::vector<TestCase> cases_;
+  Reporter& reporter_;
   std::map<std::string, MeasuredCase> held_;  ///< by "test/pair"
 };
 

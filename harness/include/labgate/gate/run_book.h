@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "labgate/gate/reporter.h"
 #include "labgate/profile/profile.h"
 #include "labgate/results/run_dir.h"
 #include "labgate/results/run_result.h"
@@ -23,13 +24,17 @@ class RunBook {
  public:
   /// Opens `dir`, reading its run.json when a previous step wrote one, else
   /// starting a new record for `profile` (and copying the profile file there).
-  RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix = "");
+  /// `reporter` is where the run is told as it goes (the steps that hold this
+  /// book tell through it; console_reporter() unless a test listens).
+  RunBook(results::RunDir dir, const profile::Profile& profile, const std::string& suffix = "",
+          Reporter& reporter = console_reporter());
   /// A new record put together by its caller (`labgate import`: the start time is
   /// the saved output's, the hosts the profile's or none), written as given.
-  RunBook(results::RunDir dir, results::RunResult run);
+  RunBook(results::RunDir dir, results::RunResult run, Reporter& reporter = console_reporter());
 
   results::RunDir& dir() { return dir_; }
   const results::RunResult& run() const { return run_; }
+  Reporter& reporter() { return *reporter_; }
 
   void set_checks(std::vector<results::CheckRecord> checks);
   /// Adds a test record, replacing one with the same suite and name/pair.
@@ -57,6 +62,7 @@ class RunBook {
  private:
   results::RunDir dir_;
   results::RunResult run_;
+  Reporter* reporter_;
   bool path_replaced_ = false;  ///< the folder's path was found replaced (and said so)
   std::map<std::string, tail::HostTuning> tuning_;  ///< the profile's isolated/irq_cpus, for fix-tail.sh
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "labgate/deploy/host_deployment.h"
+#include "labgate/gate/reporter.h"
 #include "labgate/gate/test_addresses.h"
 #include "labgate/lease/lab_lease.h"
 #include "labgate/profile/profile.h"
@@ -87,7 +88,8 @@ class GateSession {
   /// over those connections, and makes every host's run directory at once.
   /// Throws Failure(kCouldNotRun) naming each failing host once and the step.
   GateSession(const profile::Profile& profile, const std::vector<std::string>& hosts, const std::string& run_id,
-              const SessionBoundaries& boundaries = SessionBoundaries::real());
+              const SessionBoundaries& boundaries = SessionBoundaries::real(),
+              Reporter& reporter = console_reporter());
   ~GateSession();
   GateSession(const GateSession&) = delete;
   GateSession& operator=(const GateSession&) = delete;
@@ -99,6 +101,8 @@ class GateSession {
   const std::vector<ResolvedName>& resolved_names() const { return resolved_; }
   /// The profile the session was opened for (preconditions a case needs, e.g. buffers_cover_bdp).
   const profile::Profile& profile() const { return profile_; }
+  /// Where the run is told as it goes (the case runners tell through it).
+  Reporter& reporter() const { return reporter_; }
   transport::Transport& transport(const std::string& name);
   deploy::HostDeployment& deployment(const std::string& name);
   /// The remote path of probe `probe` on host `name`, uploading and verifying it
@@ -131,6 +135,7 @@ class GateSession {
   void close_quietly();
 
   const profile::Profile& profile_;
+  Reporter& reporter_;
   std::unique_ptr<LeaseHold> lease_;
   std::map<std::string, HostState> hosts_;
   std::vector<ResolvedName> resolved_;

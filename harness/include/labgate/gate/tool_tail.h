@@ -70,6 +70,7 @@ class ToolWatch {
   void stop_one(Running& r);
 
   const TestCase& case_;
+  Reporter& reporter_;
   Running client_, server_;
   bool stopped_ = false;
 };
