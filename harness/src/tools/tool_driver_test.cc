@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "labgate/tools/sockperf_full_log.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
 #include "tools/parse_test_util.h"
@@ -95,6 +96,36 @@ TEST(ToolDriver, RunsClientParsesAndStopsTheServer) {
               HasSubstr("--full-rtt --client_ip 198.19.210.1"));
   ASSERT_EQ(a.calls().size(), 1u);
   EXPECT_EQ(a.calls()[0].timeout, run.invocation.client_timeout);
+}
+
+// full_log: after the client's run, one pass on the client host reads the log
+// (and removes it) with its own timeout; a pass that fails costs the join only.
+TEST(ToolDriver, TheFullLogIsReadOnTheClientHostAfterItsRun) {
+  FakeTransport a("a"), b("b");
+  b.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  a.on({"sockperf", "pp"}, FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")));
+  a.on({"sh", "-c"}, FakeTransport::ok("samples 2 10.000000000 10.000090000\n1, 10.00002, 10.00009, 70.000\n"));
+  auto spec = driver_spec(Tool::kSockperf, TestKind::kUdpRr);
+  spec.full_log = true;
+  Endpoint ep = test_util::kPairEndpoint;
+  ep.full_log_path = "/tmp/run1/sockperf-1.full.log";
+  const ToolRun run = run_tool_test(spec, a, b, ep);
+  ASSERT_EQ(a.calls().size(), 2u);
+  EXPECT_EQ(a.calls()[1].argv, full_log_worst_argv(ep.full_log_path, kFullLogKept));
+  ASSERT_TRUE(a.calls()[1].timeout);
+  EXPECT_EQ(*a.calls()[1].timeout, spec.warmup + spec.duration + std::chrono::seconds(30));
+  ASSERT_TRUE(run.full_log);
+  EXPECT_EQ(parse_full_log_worst(run.full_log->out).worst.at(0).index, 1u);
+  EXPECT_DOUBLE_EQ(run.measurement.reported.at("mean"), 13358) << "the measurement is sockperf's all the same";
+
+  FakeTransport c("c"), d("d");
+  d.on({"sockperf", "sr"}, FakeTransport::ok()).on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  c.on({"sockperf", "pp"}, FakeTransport::ok(test_util::fixture_text("sockperf", "sockperf37-udp-rtt.txt")));
+  c.on({"sh", "-c"}, FakeTransport::exit_with(2, "awk: cannot open /tmp/run1/sockperf-1.full.log\n"));
+  const ToolRun failed = run_tool_test(spec, c, d, ep);
+  ASSERT_TRUE(failed.full_log);
+  EXPECT_FALSE(failed.full_log->ok());
+  EXPECT_DOUBLE_EQ(failed.measurement.reported.at("mean"), 13358);
 }
 
 TEST(ToolDriver, EachToolWarningIsInTheMeasurementOnce) {
