@@ -1,5 +1,6 @@
 // Reading the keys a [[test]] and [defaults.test] share into a TestDraft: each
 // present key overrides the value in force and remembers where it was written.
+#include "labgate/profile/kind_traits.h"
 #include "sections.h"
 #include "suggest.h"
 #include "test_draft.h"
@@ -228,7 +229,8 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     }
   }
   read_extra_fields(r, t, from_defaults);
-  read_multicast_fields(r, t);
+  for (TestKind k : all_test_kinds())  // the registered kinds' own keys (kinds/<kind>.cc)
+    if (const KindTraits* traits = find_kind(k); traits && traits->read) traits->read(r, t);
   read_launch_keys(r, s);
   read_mesh_fields(r, t);
 }

@@ -1,6 +1,6 @@
 // Checks of the kinds added for the seeds' field practice: a path_mtu test's
-// expected MTU, a ping flood's size, a command's argv and run count, a disk
-// test's directory and file (which must stay below the configured directory).
+// expected MTU, a ping flood's size, a disk test's directory and file (which
+// must stay below the configured directory). A command's: kinds/command.cc.
 #include <cctype>
 #include <set>
 
@@ -46,20 +46,6 @@ void check_ping(const TestDraft& t, Diagnostics& d) {
   if (s.ping.interval && s.ping.interval->count() <= 0 && t.where.count("interval"))
     d.error(t.pos_of("interval"), t.key_of("interval"),
             "must be above 0; leave it out to flood at the pace of the replies");
-}
-
-void check_command(const TestDraft& t, Diagnostics& d) {
-  const TestSpec& s = t.spec;
-  if (s.command.argv.empty() && !t.where.count("argv"))
-    d.error(s.pos, t.key + ".argv",
-            "missing; a command test runs an argv, e.g. argv = [\"dig\", \"@ns1\", \"example.internal\"]");
-  else if (s.command.argv.empty() || s.command.argv[0].empty())
-    d.error(t.pos_of("argv"), t.key_of("argv"), "needs the program to run as its first element");
-  if (t.written.count("count") && t.written.count("duration"))
-    d.error(t.pos_of("duration"), t.key_of("duration"),
-            "a command test runs `count` times or for `duration`, not both; remove one");
-  if (s.command.timeout.count() <= 0)
-    d.error(t.pos_of("timeout"), t.key_of("timeout"), "must be above 0, e.g. \"5s\"");
 }
 
 void check_disk(TestDraft& t, Diagnostics& d) {
@@ -145,9 +131,6 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
       break;
     case TestKind::kPingFlood:
       check_ping(t, d);
-      break;
-    case TestKind::kCommand:
-      check_command(t, d);
       break;
     case TestKind::kDiskRandomRead:
     case TestKind::kDiskRandomWrite:

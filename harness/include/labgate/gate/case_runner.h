@@ -47,4 +47,9 @@ struct CaseRun {
 /// wrong; the raw outputs gathered so far are in `partial` either way.
 CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial = nullptr);
 
+/// Runs `c` with its external tool (netperf, sockperf, iperf3, sfnt-pingpong)
+/// between c.client and c.server, the noise watch on both hosts; the kinds whose
+/// tool runs call it (kinds/udp_multicast.cc: a tool's multicast ping-pong).
+CaseRun run_tool_case(GateSession& session, const TestCase& c, CaseRun& run);
+
 }  // namespace labgate::gate
