@@ -22,6 +22,13 @@ using profile::Tool;
 
 // --- In a profile ---
 
+void read_command_keys(profile::detail::TableReader& r, profile::detail::TestDraft& t) {
+  profile::CommandParams& c = t.spec.command;
+  if (auto v = r.get_strings("argv")) c.argv = *v;
+  if (auto v = r.get_duration("pause")) c.pause = *v;
+  if (auto v = r.get_duration("timeout")) c.timeout = *v;
+}
+
 void check_command_keys(profile::detail::TestDraft& t, const profile::Profile&, profile::detail::Diagnostics& d) {
   const profile::TestSpec& s = t.spec;
   if (s.command.argv.empty() && !t.where.count("argv"))
@@ -49,6 +56,7 @@ const profile::KindRegistration kCommandTraits{{
     .tool_runs = [](Tool tool) { return tool == Tool::kBuiltin; },
     // The runs' wall times (a histogram) and how many failed or timed out.
     .produces = [](Tool, Stat stat) { return profile::is_latency(stat) || stat == Stat::kMaxFailures; },
+    .read = read_command_keys,  // `count` is read with ping_flood's
     .check_hosts = nullptr,
     .check = check_command_keys,
     .count_or_duration = true,

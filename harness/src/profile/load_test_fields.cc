@@ -8,7 +8,8 @@
 namespace labgate::profile::detail {
 namespace {
 
-// Every key a test may hold (besides name, budget, budget_by), for positions.
+// Every key a test may hold (besides name, budget, budget_by, and the keys a
+// registered kind owns: KindTraits::own), for positions.
 constexpr const char* kFieldKeys[] = {"kind",
                                       "tool",
                                       "from",
@@ -30,9 +31,6 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "mtu",
                                       "count",
                                       "size",
-                                      "argv",
-                                      "pause",
-                                      "timeout",
                                       "dir",
                                       "path",
                                       "file_size",
@@ -50,11 +48,7 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "one_way_max_error",
                                       "tool_path",
                                       "wrapper",
-                                      "preload",
-                                      "group",
-                                      "source",
-                                      "ttl",
-                                      "reply_every"};
+                                      "preload"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -106,7 +100,8 @@ std::optional<std::string> remote_path(TableReader& r, std::string_view key, std
   return out;
 }
 
-// The keys of the kinds added for the seeds' field practice (ping, command, disk).
+// The keys of the kinds added for the seeds' field practice (ping, disk; `count`
+// is a ping_flood's and a command's).
 void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   TestSpec& s = t.spec;
   if (auto v = size_of(r, "socket_buffer")) s.socket_buffer = *v;
@@ -118,9 +113,6 @@ void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     s.command.count = static_cast<std::uint64_t>(*v);
   }
   if (auto v = size_of(r, "size")) s.ping.size = *v;
-  if (auto v = r.get_strings("argv")) s.command.argv = *v;
-  if (auto v = r.get_duration("pause")) s.command.pause = *v;
-  if (auto v = r.get_duration("timeout")) s.command.timeout = *v;
   // The configured directory is `disk_dir` in [defaults.test], `dir` in a test.
   const char* dir_key = from_defaults ? "disk_dir" : "dir";
   if (from_defaults && r.node() && r.node()->find("disk_dir"))
@@ -152,12 +144,16 @@ std::string TestDraft::key_of(const std::string& k) const {
 
 void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   // Remember where each present key is, before its value is checked.
-  for (const char* k : kFieldKeys) {
+  const auto remember = [&](const char* k) {
     const Node* n = r.node() ? r.node()->find(k) : nullptr;
-    if (!n || (from_defaults && std::string_view(k) == "dir")) continue;  // disk_dir there
+    if (!n || (from_defaults && std::string_view(k) == "dir")) return;  // disk_dir there
     t.where[k] = n->pos;
     if (!from_defaults) t.written.insert(k);
-  }
+  };
+  for (const char* k : kFieldKeys) remember(k);
+  for (TestKind k : all_test_kinds())
+    if (const KindTraits* traits = find_kind(k))
+      for (const KindKey& own : traits->own) remember(own.key);
   TestSpec& s = t.spec;
   if (r.get("kind")) {
     t.has_kind = true;
