@@ -98,7 +98,9 @@ std::map<int, std::uint64_t> typical_gaps(const std::vector<measure::Measurement
   return out;
 }
 
-CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
+}  // namespace
+
+CaseRun run_jitter_case(GateSession& session, const TestCase& c, CaseRun& run) {
   auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
   // Why the tail (issue 25): the noise watch on the same shell line, watching
   // the probe's CPUs (every CPU when it is not pinned) from the others.
@@ -137,6 +139,8 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
   }
   return run;
 }
+
+namespace {
 
 /// A built-in server, started over its own channel: ends by itself after its one
 /// client (--once), its summary and "after" counters read from that channel.
@@ -388,7 +392,6 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
   if (const KindRunner* r = find_runner(c.spec->kind); r && r->run) return r->run(session, c, run);
-  if (c.spec->kind == profile::TestKind::kJitter) return run_jitter(session, c, run);
   if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
   if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
   check_congestion(session, c);

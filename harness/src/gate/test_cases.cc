@@ -49,8 +49,8 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
         suite_of(t.kind, c);
         out.push_back(c);
       }
-    } else if (t.kind == profile::TestKind::kJitter || profile::is_disk(t.kind)) {
-      // Jitter and disk tests run on each host of `on` (disk: one).
+    } else if (profile::is_disk(t.kind)) {
+      // Disk tests run on the host of `on`.
       for (TestCase c : cases_on_hosts(t)) {
         suite_of(t.kind, c);
         out.push_back(c);

@@ -51,6 +51,7 @@ const profile::KindRegistration kCommandTraits{{
     .own = {{"argv", "`argv` is the command a command test runs"},
             {"pause", "`pause` is the sleep between a command test's runs"},
             {"timeout", "`timeout` bounds one run of a command test"}},
+    .refuses = {},
     .on_hosts = true,
     .series = false,  // no warm-up, no intervals: every run counts
     .tool_runs = [](Tool tool) { return tool == Tool::kBuiltin; },

@@ -49,6 +49,7 @@ const profile::KindRegistration kMulticastTraits{{
             {"source", "`source` is a udp_multicast test's SSM source"},
             {"ttl", "`ttl` is a udp_multicast test's IP_MULTICAST_TTL"},
             {"reply_every", "`reply_every` is how often a udp_multicast subscriber answers"}},
+    .refuses = {},
     .on_hosts = false,
     .series = false,  // the feed's warm-up is checked by check_multicast, against the duration
     .tool_runs = multicast_tool_runs,

@@ -15,7 +15,6 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "from",
                                       "to",
                                       "on",
-                                      "cpus",
                                       "duration",
                                       "warmup",
                                       "message_size",
@@ -24,7 +23,6 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "interval",
                                       "nodelay",
                                       "busy_poll",
-                                      "threshold",
                                       "port",
                                       "socket_buffer",
                                       "congestion",
@@ -182,9 +180,6 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     else if (auto v = read_strings(*n, r.key_path("on"), r.diag()))
       s.on = *v;
   }
-  if (const Node* n = r.get("cpus")) {
-    if (auto v = read_ints(*n, r.key_path("cpus"), r.diag(), 0, 4095)) s.cpus.assign(v->begin(), v->end());
-  }
   if (auto v = r.get_duration("duration")) s.duration = *v;
   if (auto v = r.get_duration("warmup")) s.warmup = *v;
   if (auto v = r.get_duration("interval")) {
@@ -193,7 +188,6 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     // [defaults.test] is the series interval of the other tests.
     if (!from_defaults) s.ping.interval = *v;
   }
-  if (auto v = r.get_duration("threshold")) s.threshold = *v;
   if (auto v = size_of(r, "message_size")) s.message_size = *v;
   if (const Node* n = r.get_table("cpu")) read_cpu_placement(*n, r.key_path("cpu"), s.cpu, r.diag());
   if (const Node* n = r.get("rate")) {

@@ -19,13 +19,12 @@ bool sends(TestKind k) { return is_network(k); }
 bool paced(TestKind k) { return rr_or_stream(k); }
 // The predicates below answer for the kinds not yet registered from harness/src/kinds/;
 // a registered kind answers from its traits (the keys it takes, on_hosts, series).
-bool on_hosts(TestKind k) { return k == TestKind::kJitter || is_disk(k); }
-bool measures_series(TestKind k) { return rr_or_stream(k) || k == TestKind::kJitter || is_disk(k); }
+bool on_hosts(TestKind k) { return is_disk(k); }
+bool measures_series(TestKind k) { return rr_or_stream(k) || is_disk(k); }
 bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
 bool pinged(TestKind k) { return k == TestKind::kPingFlood; }
 bool counted(TestKind k) { return k == TestKind::kPingFlood; }
 bool mtu_kind(TestKind k) { return k == TestKind::kPathMtu; }
-bool jitter_kind(TestKind k) { return k == TestKind::kJitter; }
 bool rw_kind(TestKind k) { return k == TestKind::kDiskRandomRw; }
 bool interval_kind(TestKind k) { return measures_series(k) || k == TestKind::kPingFlood; }
 
@@ -44,9 +43,6 @@ constexpr KeyFit kKeyFits[] = {
     {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
     {"mesh_schedule", two_hosts, "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
     {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
-    {"cpus", jitter_kind,
-     "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
-    {"threshold", jitter_kind, "`threshold` is a jitter test's event threshold"},
     {"message_size", paced, "it sends no messages (a ping_flood's payload is `size`)"},
     {"rate", paced, "`rate` paces the messages of tcp/udp tests"},
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
@@ -81,6 +77,8 @@ constexpr KeyFit kKeyFits[] = {
 const char* misplaced(const std::string& key, TestKind kind) {
   const KindTraits* traits = find_kind(kind);
   if (traits) {
+    for (const KindKey& k : traits->refuses)
+      if (key == k.key) return k.why;
     for (const KindKey& k : traits->own)
       if (key == k.key) return nullptr;
     for (const std::string& k : traits->takes)
@@ -90,12 +88,6 @@ const char* misplaced(const std::string& key, TestKind kind) {
     if (const KindTraits* o = find_kind(other))
       for (const KindKey& k : o->own)
         if (key == k.key) return k.why;
-  if (kind == TestKind::kJitter && (key == "from" || key == "to"))
-    return "a jitter test runs on the hosts in `on`";
-  if (kind == TestKind::kJitter &&
-      (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll"))
-    return "a jitter test sends no messages";
-  if (kind == TestKind::kJitter && key == "cpu") return "a jitter test spins on the CPUs in `cpus`";
   for (const KeyFit& f : kKeyFits)
     if (key == f.key) return !traits && f.fits(kind) ? nullptr : f.why;
   return nullptr;
@@ -105,16 +97,16 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
   const KindTraits* traits = find_kind(s.kind);
   if (traits && traits->check_hosts) return traits->check_hosts(t, p, d);
+  const bool many = traits && traits->on_many;
   if (traits ? traits->on_hosts : on_hosts(s.kind)) {
     if (s.on.empty()) {
-      d.error(
-          t.pos_of("on"), t.key_of("on"),
-          s.kind == TestKind::kJitter
-              ? "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
-              : std::string("a ") + to_string(s.kind) + " test needs the host to run on, e.g. on = \"a\"");
+      d.error(t.pos_of("on"), t.key_of("on"),
+              std::string("a ") + to_string(s.kind) +
+                  (many ? " test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
+                        : " test needs the host to run on, e.g. on = \"a\""));
       return;
     }
-    if (s.kind != TestKind::kJitter && s.on.size() > 1) {
+    if (!many && s.on.size() > 1) {
       d.error(t.pos_of("on"), t.key_of("on"),
               std::string("a ") + to_string(s.kind) +
                   " test runs on one host; write one test per host (or on = \"" + s.on[0] + "\")");
@@ -176,8 +168,6 @@ void check_timing(const TestDraft& t, Diagnostics& d) {
     d.error(t.pos_of("interval"), t.key_of("interval"), "must be above 0, e.g. \"1s\"");
   else if (s.interval > s.duration && s.duration.count() > 0)
     d.error(t.pos_of("interval"), t.key_of("interval"), "must not be longer than the duration");
-  if (s.kind == TestKind::kJitter && s.threshold.count() <= 0)
-    d.error(t.pos_of("threshold"), t.key_of("threshold"), "must be above 0, e.g. \"10us\"");
 }
 
 void check_budget(const TestDraft& t, Diagnostics& d) {

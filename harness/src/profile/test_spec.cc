@@ -70,8 +70,6 @@ const char* to_string(TestKind k) {
       return "tcp_stream";
     case TestKind::kUdpStream:
       return "udp_stream";
-    case TestKind::kJitter:
-      return "jitter";
     case TestKind::kPathMtu:
       return "path_mtu";
     case TestKind::kPingFlood:
@@ -283,7 +281,7 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
     return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
   // Only the built-in pingpong stamps its replies with the server's clock.
   if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
-  if (!is_rr(kind) && !is_stream(kind) && kind != TestKind::kJitter) return produces_extra(tool, kind, stat);
+  if (!is_rr(kind) && !is_stream(kind)) return produces_extra(tool, kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
                         (stat == Stat::kMinThroughput && is_stream(kind)) ||

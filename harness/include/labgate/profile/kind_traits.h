@@ -37,7 +37,11 @@ struct KindTraits {
   /// key table (test_checks.cc) says why one does not fit a kind that does not take it.
   std::vector<std::string> takes;
   std::vector<KindKey> own;  ///< keys only it takes
-  bool on_hosts = false;     ///< runs on the one host of `on`, not from `from` to `to`
+  /// Shared keys it does not take, said its own way ("a jitter test sends no
+  /// messages") instead of the shared table's.
+  std::vector<KindKey> refuses;
+  bool on_hosts = false;  ///< runs on the host of `on`, not from `from` to `to`
+  bool on_many = false;   ///< with on_hosts: on every host `on` lists (else one)
   bool series = false;       ///< a measured series: warm-up and interval checked against the duration
   bool (*tool_runs)(Tool) = nullptr;
   /// Whether `tool` running it reports `stat` (so a budget on it can be judged).
