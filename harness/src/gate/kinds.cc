@@ -32,9 +32,6 @@ KindInfo kind_info(TestKind k) {
     case TestKind::kUdpStream: return {"Throughput", "throughput"};
     case TestKind::kPathMtu:
     case TestKind::kPingFlood: return {"Network", "network"};
-    case TestKind::kDiskRandomRead:
-    case TestKind::kDiskRandomWrite:
-    case TestKind::kDiskRandomRw: return {"Storage", "storage"};
     default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
       break;
   }
@@ -44,7 +41,7 @@ KindInfo kind_info(TestKind k) {
 const std::vector<std::string>& all_labels() {
   // Built once, on first use (after the kinds/ files registered, before main).
   static const std::vector<std::string> labels = [] {
-    std::vector<std::string> l{"preconditions", "latency", "throughput", "network", "storage"};
+    std::vector<std::string> l{"preconditions", "latency", "throughput", "network"};
     std::vector<std::string> registered;  // sorted: the order the kinds/ files registered in is the linker's
     for (const KindRunner& r : registered_runners())
       if (std::find(l.begin(), l.end(), r.label) == l.end()) registered.emplace_back(r.label);
@@ -97,7 +94,6 @@ std::string measuring_description(const profile::TestSpec& t) {
       return "sysbench fileio for " + seconds(t.duration) + " (its own timing)";
     case Tool::kBuiltin: break;
   }
-  if (profile::is_disk(t.kind)) return "random I/O for " + seconds(t.duration) + excluded_warmup(t);
   // A stream without a rate is neither loop: it sends as fast as the socket takes.
   std::string how = t.rate_per_sec ? "open loop at " + std::to_string(std::llround(*t.rate_per_sec)) + "/s"
                     : profile::is_stream(t.kind) ? "unpaced (as fast as the socket takes)"

@@ -49,12 +49,6 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
         suite_of(t.kind, c);
         out.push_back(c);
       }
-    } else if (profile::is_disk(t.kind)) {
-      // Disk tests run on the host of `on`.
-      for (TestCase c : cases_on_hosts(t)) {
-        suite_of(t.kind, c);
-        out.push_back(c);
-      }
     } else if (t.mesh && t.mesh->schedule == profile::MeshSchedule::kDisjoint) {
       for (const auto& [round, pair] : rounds_of(t)) {
         TestCase c{&t, pair.first + "->" + pair.second, pair.first, pair.second, "", "", round};

@@ -15,11 +15,8 @@ namespace {
 using profile::TestKind;
 
 // The kinds still described by the switches of the profile and gate layers.
-const std::vector<TestKind> kNotYetMoved{TestKind::kTcpRr,          TestKind::kUdpRr,
-                                         TestKind::kTcpStream,      TestKind::kUdpStream,
-                                         TestKind::kPathMtu,        TestKind::kPingFlood,
-                                         TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite,
-                                         TestKind::kDiskRandomRw};
+const std::vector<TestKind> kNotYetMoved{TestKind::kTcpRr,     TestKind::kUdpRr,   TestKind::kTcpStream,
+                                         TestKind::kUdpStream, TestKind::kPathMtu, TestKind::kPingFlood};
 
 bool not_yet_moved(TestKind k) { return std::find(kNotYetMoved.begin(), kNotYetMoved.end(), k) != kNotYetMoved.end(); }
 

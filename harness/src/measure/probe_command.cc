@@ -68,7 +68,6 @@ const char* probe_for(TestKind kind) {
   if (const profile::KindTraits* t = profile::find_kind(kind); t && t->probe) return t->probe;
   if (profile::is_rr(kind)) return "pingpong";
   if (profile::is_stream(kind)) return "stream";
-  if (profile::is_disk(kind)) return "disk";
   throw std::invalid_argument(std::string("no built-in probe measures kind '") + profile::to_string(kind) +
                               "' (path_mtu and ping_flood run the host's own ping)");
 }

@@ -19,13 +19,12 @@ bool sends(TestKind k) { return is_network(k); }
 bool paced(TestKind k) { return rr_or_stream(k); }
 // The predicates below answer for the kinds not yet registered from harness/src/kinds/;
 // a registered kind answers from its traits (the keys it takes, on_hosts, series).
-bool on_hosts(TestKind k) { return is_disk(k); }
-bool measures_series(TestKind k) { return rr_or_stream(k) || is_disk(k); }
+bool measures_series(TestKind k) { return rr_or_stream(k); }
+bool no_kind(TestKind) { return false; }  // `on`: the registered kinds that take it say so
 bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
 bool pinged(TestKind k) { return k == TestKind::kPingFlood; }
 bool counted(TestKind k) { return k == TestKind::kPingFlood; }
 bool mtu_kind(TestKind k) { return k == TestKind::kPathMtu; }
-bool rw_kind(TestKind k) { return k == TestKind::kDiskRandomRw; }
 bool interval_kind(TestKind k) { return measures_series(k) || k == TestKind::kPingFlood; }
 
 // Which kinds each key applies to, and what to say when it is written elsewhere.
@@ -42,7 +41,7 @@ constexpr KeyFit kKeyFits[] = {
     {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
     {"mesh_schedule", two_hosts, "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
-    {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
+    {"on", no_kind, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
     {"message_size", paced, "it sends no messages (a ping_flood's payload is `size`)"},
     {"rate", paced, "`rate` paces the messages of tcp/udp tests"},
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
@@ -63,13 +62,6 @@ constexpr KeyFit kKeyFits[] = {
     {"mtu", mtu_kind, "`mtu` is the MTU a path_mtu test expects"},
     {"count", counted, "`count` is how many echo requests (ping_flood) or runs (command)"},
     {"size", pinged, "`size` is a ping_flood's ICMP payload (ping -s)"},
-    {"dir", is_disk, "`dir` is where a disk test may create its file"},
-    {"path", is_disk, "`path` is a disk test's file"},
-    {"file_size", is_disk, "`file_size` is a disk test's file size"},
-    {"block_size", is_disk, "`block_size` is a disk test's I/O size"},
-    {"threads", is_disk, "`threads` is a disk test's parallelism"},
-    {"direct", is_disk, "`direct` sets O_DIRECT for a disk test"},
-    {"read_mix", rw_kind, "`read_mix` is the share of reads of a disk_random_rw test"},
 };
 
 // Why a key does not fit a kind, or nullptr when it does: a registered kind takes
@@ -98,7 +90,7 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
   const KindTraits* traits = find_kind(s.kind);
   if (traits && traits->check_hosts) return traits->check_hosts(t, p, d);
   const bool many = traits && traits->on_many;
-  if (traits ? traits->on_hosts : on_hosts(s.kind)) {
+  if (traits && traits->on_hosts) {
     if (s.on.empty()) {
       d.error(t.pos_of("on"), t.key_of("on"),
               std::string("a ") + to_string(s.kind) +

@@ -1,6 +1,6 @@
 // Checks of the kinds added for the seeds' field practice: a path_mtu test's
-// expected MTU, a ping flood's size, a disk test's directory and file (which
-// must stay below the configured directory). A command's: kinds/command.cc.
+// expected MTU, a ping flood's size (a command's and the disk kinds': kinds/),
+// and the keys every kind may write (socket_buffer, preload, congestion, tool_path).
 #include <cctype>
 #include <set>
 
@@ -46,40 +46,6 @@ void check_ping(const TestDraft& t, Diagnostics& d) {
   if (s.ping.interval && s.ping.interval->count() <= 0 && t.where.count("interval"))
     d.error(t.pos_of("interval"), t.key_of("interval"),
             "must be above 0; leave it out to flood at the pace of the replies");
-}
-
-void check_disk(TestDraft& t, Diagnostics& d) {
-  TestSpec& s = t.spec;
-  DiskParams& k = s.disk;
-  if (k.dir.empty()) {
-    if (t.where.count("dir")) return;  // written but invalid: reported where it was read
-    d.error(s.pos, t.key + ".dir",
-            "missing; a disk test writes only below a directory you name: disk_dir = \"/u01/labgate\" in "
-            "[defaults.test], or dir = \"...\" in the test");
-    return;
-  }
-  if (k.path.empty()) {
-    std::string file = s.name;
-    for (char& c : file)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
-    k.path = (k.dir == "/" ? "" : k.dir) + "/labgate-" + file + ".dat";
-  } else if (k.dir != "/" && !k.path.starts_with(k.dir + "/")) {
-    d.error(t.pos_of("path"), t.key_of("path"),
-            "\"" + k.path + "\" is not below the configured directory \"" + k.dir +
-                "\"; a disk test may only create its file there");
-  }
-  if (s.kind == TestKind::kDiskRandomRw && (k.read_mix <= 0 || k.read_mix >= 1))
-    d.error(t.pos_of("read_mix"), t.key_of("read_mix"),
-            "a disk_random_rw test needs reads and writes: between 0% and 100% exclusive (use "
-            "disk_random_read or "
-            "disk_random_write for one kind only)");
-  if (k.block_size < 512 || (k.direct && k.block_size % 512 != 0))
-    d.error(t.pos_of("block_size"), t.key_of("block_size"),
-            "must be at least 512 bytes" + std::string(k.direct ? " and a multiple of 512 (O_DIRECT)" : "") +
-                "; found " + std::to_string(k.block_size));
-  else if (k.file_size < k.block_size)
-    d.error(t.pos_of("file_size"), t.key_of("file_size"),
-            "must hold at least one block of " + std::to_string(k.block_size) + " bytes");
 }
 
 // tool_path: one program, sockperf's, iperf3's or sfnt-pingpong's (netperf runs two, netperf
@@ -131,11 +97,6 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
       break;
     case TestKind::kPingFlood:
       check_ping(t, d);
-      break;
-    case TestKind::kDiskRandomRead:
-    case TestKind::kDiskRandomWrite:
-    case TestKind::kDiskRandomRw:
-      check_disk(t, d);
       break;
     default:
       break;

@@ -74,12 +74,6 @@ const char* to_string(TestKind k) {
       return "path_mtu";
     case TestKind::kPingFlood:
       return "ping_flood";
-    case TestKind::kDiskRandomRead:
-      return "disk_random_read";
-    case TestKind::kDiskRandomWrite:
-      return "disk_random_write";
-    case TestKind::kDiskRandomRw:
-      return "disk_random_rw";
     default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
       break;
   }
@@ -249,26 +243,23 @@ bool tool_runs(Tool tool, TestKind kind) {
     case Tool::kIperf3:
       return is_stream(kind);
     case Tool::kSysbench:
-      return is_disk(kind);
+      return false;  // the disk kinds (kinds/disk.cc)
   }
   return false;
 }
 
 namespace {
 
-// What the measurement kinds added for the seeds' field practice report.
-bool produces_extra(Tool tool, TestKind kind, Stat stat) {
+// What path_mtu and ping_flood report.
+bool produces_extra(TestKind kind, Stat stat) {
   switch (kind) {
     case TestKind::kPathMtu:
       return false;  // judged against `mtu`, not a budget
     case TestKind::kPingFlood:
       // ping -f prints loss and rtt min/avg/max/mdev, no percentiles.
       return stat == Stat::kMaxLoss || stat == Stat::kMax || stat == Stat::kMean || stat == Stat::kMdev;
-    default:  // disk kinds
-      if (stat == Stat::kMinIops || stat == Stat::kMinThroughput) return true;
-      if (tool == Tool::kSysbench)  // min/avg/max and the --percentile=99 line
-        return stat == Stat::kP99 || stat == Stat::kMax || stat == Stat::kMean;
-      return is_latency(stat);
+    default:  // the kinds of harness/src/kinds/ answer before
+      return false;
   }
 }
 
@@ -281,7 +272,7 @@ bool produces(Tool tool, TestKind kind, Stat stat) {
     return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
   // Only the built-in pingpong stamps its replies with the server's clock.
   if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
-  if (!is_rr(kind) && !is_stream(kind)) return produces_extra(tool, kind, stat);
+  if (!is_rr(kind) && !is_stream(kind)) return produces_extra(kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
                         (stat == Stat::kMinThroughput && is_stream(kind)) ||
