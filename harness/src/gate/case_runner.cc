@@ -392,17 +392,13 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
   if (const KindRunner* r = find_runner(c.spec->kind); r && r->run) return r->run(session, c, run);
-  if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
   check_congestion(session, c);
-  if (c.spec->kind != profile::TestKind::kPingFlood && c.spec->tool == profile::Tool::kBuiltin) {
+  if (c.spec->tool == profile::Tool::kBuiltin) {
     run_builtin(session, c, run);  // reads the counters in its own commands
   } else {
     std::optional<CounterWatch> watch;
     if (watches_counters(c.spec->kind)) watch.emplace(session, c);
-    if (c.spec->kind == profile::TestKind::kPingFlood)
-      run_ping_flood(session, c, run);
-    else
-      run_tool_case(session, c, run);
+    run_tool_case(session, c, run);
     if (watch) watch->finish(run);
   }
   if (judges_bdp(session.profile(), c)) judge_bdp(session, c, run);

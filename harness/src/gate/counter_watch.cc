@@ -14,7 +14,7 @@ using namespace std::chrono_literals;
 
 bool watches_counters(profile::TestKind kind) {
   if (const KindRunner* r = find_runner(kind)) return r->watches_counters;
-  return profile::is_rr(kind) || profile::is_stream(kind) || kind == profile::TestKind::kPingFlood;
+  return profile::is_rr(kind) || profile::is_stream(kind);
 }
 
 std::vector<std::string> unbudgeted_trouble(const counters::Delta& d, const profile::TestSpec& spec) {

@@ -30,8 +30,6 @@ KindInfo kind_info(TestKind k) {
     case TestKind::kUdpRr: return {"Latency", "latency"};
     case TestKind::kTcpStream:
     case TestKind::kUdpStream: return {"Throughput", "throughput"};
-    case TestKind::kPathMtu:
-    case TestKind::kPingFlood: return {"Network", "network"};
     default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
       break;
   }
@@ -41,7 +39,7 @@ KindInfo kind_info(TestKind k) {
 const std::vector<std::string>& all_labels() {
   // Built once, on first use (after the kinds/ files registered, before main).
   static const std::vector<std::string> labels = [] {
-    std::vector<std::string> l{"preconditions", "latency", "throughput", "network"};
+    std::vector<std::string> l{"preconditions", "latency", "throughput"};
     std::vector<std::string> registered;  // sorted: the order the kinds/ files registered in is the linker's
     for (const KindRunner& r : registered_runners())
       if (std::find(l.begin(), l.end(), r.label) == l.end()) registered.emplace_back(r.label);
@@ -57,15 +55,6 @@ std::string measuring_description(const profile::TestSpec& t) {
   if (const KindRunner* r = find_runner(t.kind); r && r->measuring) {
     std::string own = r->measuring(t);
     if (!own.empty()) return own;
-  }
-  switch (t.kind) {
-    case TestKind::kPathMtu:
-      return "probing the largest packet that passes with Don't Fragment, both directions (mtu " +
-             (t.mtu ? std::to_string(*t.mtu) : std::string("not set")) + ")";
-    case TestKind::kPingFlood:
-      return "ping -f -c " + std::to_string(t.ping.count) + " -s " + std::to_string(t.ping.size) +
-             " (a count, no deadline of labgate's; ping's own figures)";
-    default: break;
   }
   switch (t.tool) {
     case Tool::kNetperf:

@@ -29,7 +29,8 @@ void read_command_keys(profile::detail::TableReader& r, profile::detail::TestDra
   if (auto v = r.get_duration("timeout")) c.timeout = *v;
 }
 
-void check_command_keys(profile::detail::TestDraft& t, const profile::Profile&, profile::detail::Diagnostics& d) {
+void check_command_keys(profile::detail::TestDraft& t, const profile::Profile&,
+                        profile::detail::Diagnostics& d) {
   const profile::TestSpec& s = t.spec;
   if (s.command.argv.empty() && !t.where.count("argv"))
     d.error(s.pos, t.key + ".argv",
@@ -47,8 +48,9 @@ const profile::KindRegistration kCommandTraits{{
     .kind = TestKind::kCommand,
     .name = "command",
     .probe = "cmdrun",
-    .takes = {"on", "duration", "count"},
-    .own = {{"argv", "`argv` is the command a command test runs"},
+    .takes = {"on", "duration"},
+    .own = {{"count", "`count` is how many echo requests (ping_flood) or runs (command)"},
+            {"argv", "`argv` is the command a command test runs"},
             {"pause", "`pause` is the sleep between a command test's runs"},
             {"timeout", "`timeout` bounds one run of a command test"}},
     .refuses = {},

@@ -13,12 +13,13 @@
 namespace labgate::kinds {
 namespace {
 
-using ::testing::HasSubstr;
 using profile::Stat;
 using profile::TestKind;
 using profile::Tool;
 using test_util::errors_of;
+using test_util::expect_errors;
 using test_util::load_tests;
+using ::testing::HasSubstr;
 
 TEST(CommandKind, IsSpelledCommandRunByTheCmdrunProbeAndReportsWallTimesAndFailures) {
   EXPECT_EQ(profile::parse_test_kind("command"), TestKind::kCommand);
@@ -63,19 +64,19 @@ argv = ["true"]
 budget = { p99 = "1ms" }
 )"),
               HasSubstr("does not apply to a tcp_rr test: `argv` is the command a command test runs"));
-  const std::string misplaced = errors_of(R"([[test]]
+  expect_errors(R"([[test]]
 name = "c"
 kind = "command"
 on = "a"
 from = "a"
 argv = ["true"]
 budget = { p99 = "1ms" }
-)");
-  EXPECT_THAT(misplaced, HasSubstr("test[c].from: does not apply to a command test: it runs on the host(s) in `on`"));
+)",
+                {"test[c].from: does not apply to a command test: it runs on the host(s) in `on`"});
 }
 
 TEST(CommandKind, ItsChecksNameTheKey) {
-  const std::string e = errors_of(R"([[test]]
+  expect_errors(R"([[test]]
 name = "c"
 kind = "command"
 on = ["a", "b"]
@@ -83,12 +84,10 @@ count = 3
 duration = "5s"
 timeout = "0s"
 budget = { p99 = "1ms", dropped = 0 }
-)");
-  EXPECT_THAT(e, HasSubstr("test[c].argv: missing"));
-  EXPECT_THAT(e, HasSubstr("a command test runs on one host"));
-  EXPECT_THAT(e, HasSubstr("runs `count` times or for `duration`, not both"));
-  EXPECT_THAT(e, HasSubstr("test[c].timeout: must be above 0"));
-  EXPECT_THAT(e, HasSubstr("does not produce dropped"));
+)",
+                {"test[c].argv: missing", "a command test runs on one host",
+                 "runs `count` times or for `duration`, not both", "test[c].timeout: must be above 0",
+                 "does not produce dropped"});
 }
 
 }  // namespace

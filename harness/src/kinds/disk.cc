@@ -25,7 +25,8 @@ using profile::Tool;
 // --- In a profile ---
 
 // The file stays strictly below the configured directory; O_DIRECT wants whole sectors.
-void check_disk_keys(profile::detail::TestDraft& t, const profile::Profile&, profile::detail::Diagnostics& d) {
+void check_disk_keys(profile::detail::TestDraft& t, const profile::Profile&,
+                     profile::detail::Diagnostics& d) {
   profile::TestSpec& s = t.spec;
   profile::DiskParams& k = s.disk;
   if (k.dir.empty()) {
@@ -94,7 +95,8 @@ profile::KindTraits disk_traits(TestKind kind, const char* name) {
 }
 
 const profile::KindRegistration kDiskReadTraits{disk_traits(TestKind::kDiskRandomRead, "disk_random_read")};
-const profile::KindRegistration kDiskWriteTraits{disk_traits(TestKind::kDiskRandomWrite, "disk_random_write")};
+const profile::KindRegistration kDiskWriteTraits{
+    disk_traits(TestKind::kDiskRandomWrite, "disk_random_write")};
 const profile::KindRegistration kDiskRwTraits{disk_traits(TestKind::kDiskRandomRw, "disk_random_rw")};
 
 // --- In a gate run ---

@@ -13,12 +13,13 @@
 namespace labgate::kinds {
 namespace {
 
-using ::testing::HasSubstr;
 using profile::Stat;
 using profile::TestKind;
 using profile::Tool;
 using test_util::errors_of;
+using test_util::expect_errors;
 using test_util::load_tests;
+using ::testing::HasSubstr;
 
 TEST(DiskKinds, ThreeSpellingsOneProbeAndSysbenchsFewerFigures) {
   for (TestKind k : {TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw}) {
@@ -55,7 +56,7 @@ budget = { min_iops = 100 }
 }
 
 TEST(DiskKinds, ReadMixIsTheMixedKindsOnlyAndTheFileStaysBelowTheDirectory) {
-  const std::string e = errors_of(R"([[test]]
+  expect_errors(R"([[test]]
 name = "reads"
 kind = "disk_random_read"
 on = "a"
@@ -70,11 +71,11 @@ from = "a"
 to = "b"
 block_size = "4KiB"
 budget = { p99 = "1ms" }
-)");
-  EXPECT_THAT(e, HasSubstr("test[reads].read_mix: does not apply to a disk_random_read test: `read_mix` is the "
-                           "share of reads of a disk_random_rw test"));
-  EXPECT_THAT(e, HasSubstr("\"/etc/passwd\" is not below the configured directory \"/var/tmp\""));
-  EXPECT_THAT(e, HasSubstr("test[rr].block_size: does not apply to a tcp_rr test: `block_size` is a disk test's"));
+)",
+                {"test[reads].read_mix: does not apply to a disk_random_read test: `read_mix` is the "
+                 "share of reads of a disk_random_rw test",
+                 "\"/etc/passwd\" is not below the configured directory \"/var/tmp\"",
+                 "test[rr].block_size: does not apply to a tcp_rr test: `block_size` is a disk test's"});
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ void read_jitter_keys(profile::detail::TableReader& r, profile::detail::TestDraf
   if (auto v = r.get_duration("threshold")) t.spec.threshold = *v;
 }
 
-void check_jitter_keys(profile::detail::TestDraft& t, const profile::Profile&, profile::detail::Diagnostics& d) {
+void check_jitter_keys(profile::detail::TestDraft& t, const profile::Profile&,
+                       profile::detail::Diagnostics& d) {
   if (t.spec.threshold.count() <= 0)
     d.error(t.pos_of("threshold"), t.key_of("threshold"), "must be above 0, e.g. \"10us\"");
 }
@@ -37,7 +38,8 @@ const profile::KindRegistration kJitterTraits{{
     .name = "jitter",
     .probe = "jitter",
     .takes = {"on", "warmup", "interval", "duration"},
-    .own = {{"cpus", "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
+    .own = {{"cpus",
+             "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
             {"threshold", "`threshold` is a jitter test's event threshold"}},
     .refuses = {{"from", "a jitter test runs on the hosts in `on`"},
                 {"to", "a jitter test runs on the hosts in `on`"},

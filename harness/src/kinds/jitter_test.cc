@@ -13,12 +13,13 @@
 namespace labgate::kinds {
 namespace {
 
-using ::testing::HasSubstr;
 using profile::Stat;
 using profile::TestKind;
 using profile::Tool;
 using test_util::errors_of;
+using test_util::expect_errors;
 using test_util::load_tests;
+using ::testing::HasSubstr;
 
 TEST(JitterKind, IsSpelledJitterRunByTheJitterProbeAndReportsItsGapsHistogram) {
   EXPECT_EQ(profile::parse_test_kind("jitter"), TestKind::kJitter);
@@ -54,7 +55,7 @@ budget = { max = "100us" }
 }
 
 TEST(JitterKind, KeysItDoesNotTakeAreRefusedItsOwnWay) {
-  const std::string e = errors_of(R"([[test]]
+  expect_errors(R"([[test]]
 name = "spin"
 kind = "jitter"
 on = "a"
@@ -70,12 +71,12 @@ from = "a"
 to = "b"
 cpus = [1]
 budget = { p99 = "1ms" }
-)");
-  EXPECT_THAT(e, HasSubstr("test[spin].from: does not apply to a jitter test: a jitter test runs on the hosts in `on`"));
-  EXPECT_THAT(e, HasSubstr("test[spin].rate: does not apply to a jitter test: a jitter test sends no messages"));
-  EXPECT_THAT(e, HasSubstr("test[spin].cpu: does not apply to a jitter test: a jitter test spins on the CPUs"));
-  EXPECT_THAT(e, HasSubstr("test[spin].threshold: must be above 0"));
-  EXPECT_THAT(e, HasSubstr("test[rr].cpus: does not apply to a tcp_rr test: `cpus` is for jitter tests"));
+)",
+                {"test[spin].from: does not apply to a jitter test: a jitter test runs on the hosts in `on`",
+                 "test[spin].rate: does not apply to a jitter test: a jitter test sends no messages",
+                 "test[spin].cpu: does not apply to a jitter test: a jitter test spins on the CPUs",
+                 "test[spin].threshold: must be above 0",
+                 "test[rr].cpus: does not apply to a tcp_rr test: `cpus` is for jitter tests"});
 }
 
 }  // namespace

@@ -15,10 +15,12 @@ namespace {
 using profile::TestKind;
 
 // The kinds still described by the switches of the profile and gate layers.
-const std::vector<TestKind> kNotYetMoved{TestKind::kTcpRr,     TestKind::kUdpRr,   TestKind::kTcpStream,
-                                         TestKind::kUdpStream, TestKind::kPathMtu, TestKind::kPingFlood};
+const std::vector<TestKind> kNotYetMoved{TestKind::kTcpRr, TestKind::kUdpRr, TestKind::kTcpStream,
+                                         TestKind::kUdpStream};
 
-bool not_yet_moved(TestKind k) { return std::find(kNotYetMoved.begin(), kNotYetMoved.end(), k) != kNotYetMoved.end(); }
+bool not_yet_moved(TestKind k) {
+  return std::find(kNotYetMoved.begin(), kNotYetMoved.end(), k) != kNotYetMoved.end();
+}
 
 TEST(KindsRegistry, EveryKindIsRegisteredOnceInEachLayerOrListedAsNotYetMoved) {
   for (TestKind k : profile::all_test_kinds()) {

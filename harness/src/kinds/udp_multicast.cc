@@ -31,20 +31,24 @@ bool multicast_produces(Tool tool, Stat stat) {
   if (profile::is_counter(stat)) return false;  // not snapshotted around a feed
   // A tool's multicast ping-pong is its UDP ping-pong through the group: the
   // same figures as its udp_rr, no one-way delay, no loss or gap of a feed.
-  if (tool != Tool::kBuiltin) return !profile::is_one_way(stat) && profile::produces(tool, TestKind::kUdpRr, stat);
+  if (tool != Tool::kBuiltin)
+    return !profile::is_one_way(stat) && profile::produces(tool, TestKind::kUdpRr, stat);
   // The subscribers stamp the feed with their clock: its direction only (the way
   // back is a unicast reply, not the feed).
   if (profile::is_one_way(stat))
-    return stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP99Forward || stat == Stat::kOneWayMaxForward;
+    return stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP99Forward ||
+           stat == Stat::kOneWayMaxForward;
   // Per subscriber: the publisher's round trips, the subscriber's own loss and gap.
-  return profile::is_latency(stat) || stat == Stat::kDropped || stat == Stat::kMaxLoss || stat == Stat::kMaxGap;
+  return profile::is_latency(stat) || stat == Stat::kDropped || stat == Stat::kMaxLoss ||
+         stat == Stat::kMaxGap;
 }
 
 const profile::KindRegistration kMulticastTraits{{
     .kind = TestKind::kUdpMulticast,
     .name = "udp_multicast",
     .probe = "mcast",
-    .takes = {"from", "to", "message_size", "rate", "one_way_max_error", "socket_buffer", "warmup", "duration"},
+    .takes = {"from", "to", "message_size", "rate", "one_way_max_error", "socket_buffer", "warmup",
+              "duration"},
     .own = {{"group", "`group` is a udp_multicast test's group and port"},
             {"source", "`source` is a udp_multicast test's SSM source"},
             {"ttl", "`ttl` is a udp_multicast test's IP_MULTICAST_TTL"},
@@ -83,7 +87,8 @@ std::vector<gate::TestCase> multicast_cases(const profile::TestSpec& t) {
 }
 
 gate::CaseRun run_multicast_case(gate::GateSession& session, const gate::TestCase& c, gate::CaseRun& run) {
-  return c.spec->tool == Tool::kBuiltin ? gate::run_multicast(session, c, run) : gate::run_tool_case(session, c, run);
+  return c.spec->tool == Tool::kBuiltin ? gate::run_multicast(session, c, run)
+                                        : gate::run_tool_case(session, c, run);
 }
 
 const gate::RunnerRegistration kMulticastRunner{{

@@ -13,12 +13,13 @@
 namespace labgate::kinds {
 namespace {
 
-using ::testing::HasSubstr;
 using profile::Stat;
 using profile::TestKind;
 using profile::Tool;
 using test_util::errors_of;
+using test_util::expect_errors;
 using test_util::load_tests;
+using ::testing::HasSubstr;
 
 TEST(MulticastKind, IsSpelledUdpMulticastFedByTheMcastProbeOrPingedByATool) {
   EXPECT_EQ(profile::parse_test_kind("udp_multicast"), TestKind::kUdpMulticast);
@@ -67,13 +68,15 @@ budget = { p99 = "1ms" }
   EXPECT_EQ(cases[0].server, "");
   EXPECT_EQ(cases[0].suite, "Multicast");
   EXPECT_EQ(cases[0].label, "multicast");
-  EXPECT_EQ(gate::measuring_description(*cases[0].spec),
-            "publishing to 239.1.1.1:5000 for 3s after a 500ms warm-up (excluded) at 2000/s to 2 subscriber(s), "
-            "each answering 1 in 10");
+  EXPECT_EQ(
+      gate::measuring_description(*cases[0].spec),
+      "publishing to 239.1.1.1:5000 for 3s after a 500ms warm-up (excluded) at 2000/s to 2 subscriber(s), "
+      "each answering 1 in 10");
   EXPECT_EQ(cases[1].name(), "ping/a");
   EXPECT_EQ(cases[1].client, "a");
   EXPECT_EQ(cases[1].server, "c");
-  EXPECT_THAT(gate::measuring_description(*cases[1].spec), HasSubstr("sockperf for 3s by sockperf's own clock"));
+  EXPECT_THAT(gate::measuring_description(*cases[1].spec),
+              HasSubstr("sockperf for 3s by sockperf's own clock"));
 }
 
 TEST(MulticastKind, ItsKeysAreRefusedElsewhereAndOthersKeysHere) {
@@ -87,7 +90,8 @@ budget = { p99 = "1ms" }
 )"),
               HasSubstr("test[rr].ttl: does not apply to a udp_rr test: `ttl` is a udp_multicast test's "
                         "IP_MULTICAST_TTL"));
-  const std::string e = errors_of(R"([[test]]
+  expect_errors(
+      R"([[test]]
 name = "feed"
 kind = "udp_multicast"
 from = "a"
@@ -96,23 +100,20 @@ group = "239.1.1.1:5000"
 rate = "1000/s"
 port = 5000
 budget = { p99 = "1ms", min_throughput = "1Gbit/s" }
-)");
-  EXPECT_THAT(e, HasSubstr("test[feed].port: does not apply to a udp_multicast test"));
-  EXPECT_THAT(e, HasSubstr("does not produce min_throughput"));
+)",
+      {"test[feed].port: does not apply to a udp_multicast test", "does not produce min_throughput"});
 }
 
 TEST(MulticastKind, ItsHostChecksReplaceFromAndTo) {
-  const std::string e = errors_of(R"([[test]]
+  expect_errors(R"([[test]]
 name = "feed"
 kind = "udp_multicast"
 from = "a"
 to = ["a", "zz"]
 rate = "1000/s"
 budget = { p99 = "1ms" }
-)");
-  EXPECT_THAT(e, HasSubstr("test[feed].group: missing"));
-  EXPECT_THAT(e, HasSubstr("is the publisher (`from`); it cannot subscribe too"));
-  EXPECT_THAT(e, HasSubstr("zz"));
+)",
+                {"test[feed].group: missing", "is the publisher (`from`); it cannot subscribe too", "zz"});
 }
 
 }  // namespace

@@ -21,11 +21,7 @@ bool paced(TestKind k) { return rr_or_stream(k); }
 // a registered kind answers from its traits (the keys it takes, on_hosts, series).
 bool measures_series(TestKind k) { return rr_or_stream(k); }
 bool no_kind(TestKind) { return false; }  // `on`: the registered kinds that take it say so
-bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
-bool pinged(TestKind k) { return k == TestKind::kPingFlood; }
-bool counted(TestKind k) { return k == TestKind::kPingFlood; }
-bool mtu_kind(TestKind k) { return k == TestKind::kPathMtu; }
-bool interval_kind(TestKind k) { return measures_series(k) || k == TestKind::kPingFlood; }
+bool any_kind(TestKind) { return true; }
 
 // Which kinds each key applies to, and what to say when it is written elsewhere.
 struct KeyFit {
@@ -57,11 +53,8 @@ constexpr KeyFit kKeyFits[] = {
     {"wrapper", rr_or_stream, "`wrapper` runs a tcp/udp test's tool or probe under a command"},
     {"preload", rr_or_stream, "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
     {"warmup", measures_series, "it has no warm-up phase"},
-    {"interval", interval_kind, "`interval` is the series interval (or ping_flood's ping -i)"},
-    {"duration", has_duration, "a path_mtu test searches until it finds the MTU"},
-    {"mtu", mtu_kind, "`mtu` is the MTU a path_mtu test expects"},
-    {"count", counted, "`count` is how many echo requests (ping_flood) or runs (command)"},
-    {"size", pinged, "`size` is a ping_flood's ICMP payload (ping -s)"},
+    {"interval", measures_series, "`interval` is the series interval (or ping_flood's ping -i)"},
+    {"duration", any_kind, "a path_mtu test searches until it finds the MTU"},
 };
 
 // Why a key does not fit a kind, or nullptr when it does: a registered kind takes
@@ -149,7 +142,7 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
 void check_timing(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
   const KindTraits* traits = find_kind(s.kind);
-  if (traits ? !key_applies("duration", s.kind) : !has_duration(s.kind)) return;
+  if (!key_applies("duration", s.kind)) return;
   if (s.duration.count() <= 0)
     d.error(t.pos_of("duration"), t.key_of("duration"), "must be above 0, e.g. \"10s\"");
   // ping_flood, command, udp_multicast: no series to check the warm-up and interval against
@@ -164,10 +157,9 @@ void check_timing(const TestDraft& t, Diagnostics& d) {
 
 void check_budget(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
-  if (s.kind == TestKind::kPathMtu) {
+  if (const KindTraits* traits = find_kind(s.kind); traits && traits->no_budget) {
     if (t.has_budget)
-      d.error(s.budget.empty() ? s.pos : s.budget.front().pos, t.key + ".budget",
-              "a path_mtu test is judged against the MTU it expects (mtu = 1500), not a budget");
+      d.error(s.budget.empty() ? s.pos : s.budget.front().pos, t.key + ".budget", traits->no_budget);
     return;
   }
   if (!t.has_budget) {
@@ -240,7 +232,7 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
     d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
   const KindTraits* traits = find_kind(s.kind);
   if (runs && !(traits && traits->own_limits)) check_limits(t, d);
-  check_extra_kind(t, p, d);
+  check_extra_kind(t, d);
   if (traits && traits->check) traits->check(t, p, d);
   if (runs) check_budget(t, d);
 }

@@ -70,10 +70,6 @@ const char* to_string(TestKind k) {
       return "tcp_stream";
     case TestKind::kUdpStream:
       return "udp_stream";
-    case TestKind::kPathMtu:
-      return "path_mtu";
-    case TestKind::kPingFlood:
-      return "ping_flood";
     default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
       break;
   }
@@ -227,7 +223,8 @@ bool is_disk(TestKind k) {
   return k == TestKind::kDiskRandomRead || k == TestKind::kDiskRandomWrite || k == TestKind::kDiskRandomRw;
 }
 bool is_network(TestKind k) {
-  return is_rr(k) || is_stream(k) || k == TestKind::kPingFlood || k == TestKind::kPathMtu;
+  if (const KindTraits* t = find_kind(k)) return t->between_hosts;
+  return is_rr(k) || is_stream(k);
 }
 
 bool tool_runs(Tool tool, TestKind kind) {
@@ -248,31 +245,13 @@ bool tool_runs(Tool tool, TestKind kind) {
   return false;
 }
 
-namespace {
-
-// What path_mtu and ping_flood report.
-bool produces_extra(TestKind kind, Stat stat) {
-  switch (kind) {
-    case TestKind::kPathMtu:
-      return false;  // judged against `mtu`, not a budget
-    case TestKind::kPingFlood:
-      // ping -f prints loss and rtt min/avg/max/mdev, no percentiles.
-      return stat == Stat::kMaxLoss || stat == Stat::kMax || stat == Stat::kMean || stat == Stat::kMdev;
-    default:  // the kinds of harness/src/kinds/ answer before
-      return false;
-  }
-}
-
-}  // namespace
-
 bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
   if (const KindTraits* t = find_kind(kind)) return t->produces(tool, stat);
   if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
-    return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
+    return is_rr(kind) || is_stream(kind);
   // Only the built-in pingpong stamps its replies with the server's clock.
   if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
-  if (!is_rr(kind) && !is_stream(kind)) return produces_extra(kind, stat);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
                         (stat == Stat::kMinThroughput && is_stream(kind)) ||

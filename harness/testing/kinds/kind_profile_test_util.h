@@ -2,7 +2,11 @@
 // with test addresses, and a profile of them plus the tests under test, loaded.
 #pragma once
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <string>
+#include <vector>
 
 #include "labgate/profile/load.h"
 
@@ -31,6 +35,12 @@ inline std::string errors_of(const std::string& tests) {
   std::string out;
   for (const auto& e : load_tests(tests).errors) out += e.str() + "\n";
   return out;
+}
+
+/// Every part of `expected` is among the errors of load_tests(tests).
+inline void expect_errors(const std::string& tests, const std::vector<std::string>& expected) {
+  const std::string errors = errors_of(tests);
+  for (const std::string& part : expected) EXPECT_THAT(errors, ::testing::HasSubstr(part));
 }
 
 }  // namespace labgate::kinds::test_util

@@ -32,6 +32,8 @@ struct KindRunner {
   /// A record per measurement, named "<pair>/<peer>" (udp_multicast: each
   /// subscriber's and the worst's); otherwise the case's pair names its records.
   bool record_per_peer = false;
+  /// The records' metric ("round-trip time (ping -f)"); nullptr: the measurement's.
+  const char* metric = nullptr;
 };
 
 /// Adds a kind (from a kinds/ file's static registration, before main).

@@ -42,7 +42,7 @@ struct KindTraits {
   std::vector<KindKey> refuses;
   bool on_hosts = false;  ///< runs on the host of `on`, not from `from` to `to`
   bool on_many = false;   ///< with on_hosts: on every host `on` lists (else one)
-  bool series = false;       ///< a measured series: warm-up and interval checked against the duration
+  bool series = false;    ///< a measured series: warm-up and interval checked against the duration
   bool (*tool_runs)(Tool) = nullptr;
   /// Whether `tool` running it reports `stat` (so a budget on it can be judged).
   bool (*produces)(Tool, Stat) = nullptr;
@@ -58,6 +58,12 @@ struct KindTraits {
   bool count_or_duration = false;
   /// Its checks apply the tool's or probe's limits (message_size, rate) themselves.
   bool own_limits = false;
+  /// From one host's test address to another's: from/to, or a mesh's pairs
+  /// (is_network); counter budgets apply when it also produces them.
+  bool between_hosts = false;
+  /// Why a budget does not apply to it (path_mtu: judged against `mtu`); nullptr:
+  /// a budget is required.
+  const char* no_budget = nullptr;
 };
 
 /// Adds a kind (from a kinds/ file's static registration, before main).
