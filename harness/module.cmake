@@ -30,6 +30,17 @@ function(labgate_pch target kind)
   endif()
 endfunction()
 
+# The concepts below the test kinds' profile traits (nothing of theirs names a
+# kind); every other binary links the kinds (labgate_link_kinds).
+set(LABGATE_KINDLESS util stats results facts pool mesh)
+
+# labgate_link_kinds(TARGET): links the kinds of harness/src/kinds/ (an OBJECT
+# library, so that each kind's static registration is in the executable: a
+# static library's unreferenced objects would be dropped) into an executable.
+function(labgate_link_kinds target)
+  target_link_libraries(${target} PRIVATE labgate_kinds)
+endfunction()
+
 function(labgate_module name)
   cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
   set(dir ${CMAKE_CURRENT_SOURCE_DIR}/src/${name})
@@ -62,6 +73,9 @@ function(labgate_module name)
   if(tests)
     add_executable(${name}_tests ${tests})
     target_link_libraries(${name}_tests PRIVATE labgate_${name} ${M_TEST_DEPS} GTest::gmock GTest::gtest_main)
+    if(NOT name IN_LIST LABGATE_KINDLESS)
+      labgate_link_kinds(${name}_tests)
+    endif()
     target_compile_definitions(${name}_tests PRIVATE LABGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
     # Test support (fakes of the lab, temp dirs, recorded runs) lives in
     # harness/testing, on the include path of tests only: "gate/fake_lab_test_util.h",
@@ -74,6 +88,9 @@ function(labgate_module name)
   if(benches)
     add_executable(${name}_bench ${benches})
     target_link_libraries(${name}_bench PRIVATE labgate_${name} benchmark::benchmark_main)
+    if(NOT name IN_LIST LABGATE_KINDLESS)
+      labgate_link_kinds(${name}_bench)
+    endif()
     set_target_properties(${name}_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
   endif()
 endfunction()

@@ -11,8 +11,8 @@
 #include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
+#include "labgate/gate/kind_runner.h"
 #include "labgate/gate/link_state.h"
-#include "labgate/gate/multicast_runner.h"
 #include "labgate/gate/netpath_runner.h"
 #include "labgate/gate/preload_check.h"
 #include "labgate/gate/tail_case.h"
@@ -97,7 +97,9 @@ std::map<int, std::uint64_t> typical_gaps(const std::vector<measure::Measurement
   return out;
 }
 
-CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
+}  // namespace
+
+CaseRun run_jitter_case(GateSession& session, const TestCase& c, CaseRun& run) {
   auto argv = measure::probe_jitter_argv(*c.spec, probe_dir(session, c.client, c));
   // Why the tail (issue 25): the noise watch on the same shell line, watching
   // the probe's CPUs (every CPU when it is not pinned) from the others.
@@ -136,6 +138,8 @@ CaseRun run_jitter(GateSession& session, const TestCase& c, CaseRun& run) {
   }
   return run;
 }
+
+namespace {
 
 /// A built-in server, started over its own channel: ends by itself after its one
 /// client (--once), its summary and "after" counters read from that channel.
@@ -363,7 +367,9 @@ void keep_tool_run(CaseRun& run, const TestCase& c, const tools::ToolRun& t) {
   keep(run, "server.err", t.server.err);
 }
 
-CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
+}  // namespace
+
+CaseRun run_tool_case(GateSession& session, const TestCase& c, CaseRun& run) {
   tools::Endpoint endpoint;
   endpoint.server_address = session.host(c.server).test_address_of(c.spec->network);
   endpoint.client_address = session.host(c.client).test_address_of(c.spec->network);
@@ -394,27 +400,17 @@ CaseRun run_tool(GateSession& session, const TestCase& c, CaseRun& run) {
   return run;
 }
 
-}  // namespace
-
 CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
-  if (c.spec->kind == profile::TestKind::kJitter) return run_jitter(session, c, run);
-  if (c.spec->kind == profile::TestKind::kCommand) return run_command_case(session, c, run);
-  if (profile::is_disk(c.spec->kind)) return run_disk_case(session, c, run);
-  if (c.spec->kind == profile::TestKind::kPathMtu) return run_path_mtu(session, c, run);
-  if (c.spec->kind == profile::TestKind::kUdpMulticast)
-    return c.spec->tool == profile::Tool::kBuiltin ? run_multicast(session, c, run) : run_tool(session, c, run);
+  if (const KindRunner* r = find_runner(c.spec->kind); r && r->run) return r->run(session, c, run);
   check_congestion(session, c);
-  if (c.spec->kind != profile::TestKind::kPingFlood && c.spec->tool == profile::Tool::kBuiltin) {
+  if (c.spec->tool == profile::Tool::kBuiltin) {
     run_builtin(session, c, run);  // reads the counters in its own commands
   } else {
     std::optional<CounterWatch> watch;
     if (watches_counters(c.spec->kind)) watch.emplace(session, c);
-    if (c.spec->kind == profile::TestKind::kPingFlood)
-      run_ping_flood(session, c, run);
-    else
-      run_tool(session, c, run);
+    run_tool_case(session, c, run);
     if (watch) watch->finish(run);
   }
   if (judges_bdp(session.profile(), c)) judge_bdp(session, c, run);

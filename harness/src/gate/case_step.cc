@@ -6,6 +6,7 @@
 
 #include "labgate/gate/case_runner.h"
 #include "labgate/gate/gate_run.h"
+#include "labgate/gate/kind_runner.h"
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/records.h"
 #include "labgate/gate/tail_case.h"
@@ -96,12 +97,13 @@ void keep_case(const results::RunDir& dir, results::Conformance conformance, con
   }
   try {
     const auto raw = keep_raw(dir, m.run, c, c.pair);
+    const KindRunner* kind = find_runner(c.spec->kind);
     for (std::size_t i = 0; i < m.run.measurements.size(); ++i) {
       const auto& meas = m.run.measurements[i];
-      // Jitter: a record per CPU ("a/cpu2"); udp_multicast: per subscriber and the worst ("a/b", "a/worst").
-      const std::string pair = meas.cpu >= 0                  ? c.pair + "/cpu" + std::to_string(meas.cpu)
-                               : meas.kind == "udp_multicast" ? c.pair + "/" + meas.peer
-                                                              : c.pair;
+      // Jitter: a record per CPU ("a/cpu2"); a kind's per peer (udp_multicast: "a/b", "a/worst").
+      const std::string pair = meas.cpu >= 0                          ? c.pair + "/cpu" + std::to_string(meas.cpu)
+                               : kind && kind->record_per_peer ? c.pair + "/" + meas.peer
+                                                                      : c.pair;
       const nlohmann::json& one_way =
           m.run.one_way_each.size() == m.run.measurements.size() ? m.run.one_way_each[i] : m.run.one_way;
       results::TestRecord r = judge_case(c, meas, pair, one_way);

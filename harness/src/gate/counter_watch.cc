@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 
+#include "labgate/gate/kind_runner.h"
 #include "labgate/transport/connect_all.h"
 #include "labgate/transport/shell_steps.h"
 
@@ -12,7 +13,8 @@ namespace labgate::gate {
 using namespace std::chrono_literals;
 
 bool watches_counters(profile::TestKind kind) {
-  return profile::is_rr(kind) || profile::is_stream(kind) || kind == profile::TestKind::kPingFlood;
+  if (const KindRunner* r = find_runner(kind)) return r->watches_counters;
+  return profile::is_rr(kind) || profile::is_stream(kind);
 }
 
 std::vector<std::string> unbudgeted_trouble(const counters::Delta& d, const profile::TestSpec& spec) {

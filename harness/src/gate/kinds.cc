@@ -1,10 +1,12 @@
 // The kinds table and what each kind's runner does while it measures.
 #include "labgate/gate/kinds.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 
+#include "labgate/gate/kind_runner.h"
 #include "labgate/util/units.h"
 
 namespace labgate::gate {
@@ -15,58 +17,44 @@ using profile::Tool;
 
 std::string seconds(profile::Nanos d) { return units::format_duration(d); }
 
-std::string warmup_part(const profile::TestSpec& t) {
+}  // namespace
+
+std::string excluded_warmup(const profile::TestSpec& t) {
   return t.warmup.count() > 0 ? " after a " + seconds(t.warmup) + " warm-up (excluded)" : " (no warm-up)";
 }
 
-}  // namespace
-
 KindInfo kind_info(TestKind k) {
+  if (const KindRunner* r = find_runner(k)) return {r->suite, r->label};
   switch (k) {
     case TestKind::kTcpRr:
     case TestKind::kUdpRr: return {"Latency", "latency"};
     case TestKind::kTcpStream:
     case TestKind::kUdpStream: return {"Throughput", "throughput"};
-    case TestKind::kJitter: return {"Jitter", "jitter"};
-    case TestKind::kPathMtu:
-    case TestKind::kPingFlood: return {"Network", "network"};
-    case TestKind::kCommand: return {"Command", "command"};
-    case TestKind::kDiskRandomRead:
-    case TestKind::kDiskRandomWrite:
-    case TestKind::kDiskRandomRw: return {"Storage", "storage"};
-    case TestKind::kUdpMulticast:
-      return {"Multicast", "multicast"};
+    default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
+      break;
   }
   return {"Latency", "latency"};
 }
 
 const std::vector<std::string>& all_labels() {
-  static const std::vector<std::string> labels{"preconditions", "latency", "throughput", "jitter",
-                                               "network",       "command", "storage",    "multicast"};
+  // Built once, on first use (after the kinds/ files registered, before main).
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> l{"preconditions", "latency", "throughput"};
+    std::vector<std::string> registered;  // sorted: the order the kinds/ files registered in is the linker's
+    for (const KindRunner& r : registered_runners())
+      if (std::find(l.begin(), l.end(), r.label) == l.end()) registered.emplace_back(r.label);
+    std::sort(registered.begin(), registered.end());
+    registered.erase(std::unique(registered.begin(), registered.end()), registered.end());
+    l.insert(l.end(), registered.begin(), registered.end());
+    return l;
+  }();
   return labels;
 }
 
 std::string measuring_description(const profile::TestSpec& t) {
-  switch (t.kind) {
-    case TestKind::kPathMtu:
-      return "probing the largest packet that passes with Don't Fragment, both directions (mtu " +
-             (t.mtu ? std::to_string(*t.mtu) : std::string("not set")) + ")";
-    case TestKind::kPingFlood:
-      return "ping -f -c " + std::to_string(t.ping.count) + " -s " + std::to_string(t.ping.size) +
-             " (a count, no deadline of labgate's; ping's own figures)";
-    case TestKind::kCommand:
-      return t.command.count ? "running the command " + std::to_string(*t.command.count) +
-                                   " times (each bounded by " + seconds(t.command.timeout) + ")"
-                             : "running the command repeatedly for " + seconds(t.duration) + " (each bounded by " +
-                                   seconds(t.command.timeout) + ")";
-    case TestKind::kUdpMulticast:
-      if (t.tool != Tool::kBuiltin) break;  // a tool's multicast ping-pong: as its udp_rr, below
-      return "publishing to " + t.multicast.group + ":" + std::to_string(t.multicast.port) + " for " +
-             seconds(t.duration) + warmup_part(t) + " at " +
-             std::to_string(std::llround(t.rate_per_sec.value_or(0))) + "/s to " +
-             std::to_string(t.multicast.subscribers.size()) + " subscriber(s), each answering 1 in " +
-             std::to_string(t.multicast.reply_every);
-    default: break;
+  if (const KindRunner* r = find_runner(t.kind); r && r->measuring) {
+    std::string own = r->measuring(t);
+    if (!own.empty()) return own;
   }
   switch (t.tool) {
     case Tool::kNetperf:
@@ -95,13 +83,11 @@ std::string measuring_description(const profile::TestSpec& t) {
       return "sysbench fileio for " + seconds(t.duration) + " (its own timing)";
     case Tool::kBuiltin: break;
   }
-  if (t.kind == TestKind::kJitter) return "spinning on the clock for " + seconds(t.duration) + warmup_part(t);
-  if (profile::is_disk(t.kind)) return "random I/O for " + seconds(t.duration) + warmup_part(t);
   // A stream without a rate is neither loop: it sends as fast as the socket takes.
   std::string how = t.rate_per_sec ? "open loop at " + std::to_string(std::llround(*t.rate_per_sec)) + "/s"
                     : profile::is_stream(t.kind) ? "unpaced (as fast as the socket takes)"
                                                  : "closed loop";
-  return "measuring for " + seconds(t.duration) + warmup_part(t) + ", " + how;
+  return "measuring for " + seconds(t.duration) + excluded_warmup(t) + ", " + how;
 }
 
 }  // namespace labgate::gate

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "labgate/gate/kind_runner.h"
 #include "labgate/gate/tail_case.h"
 #include "labgate/measure/figures.h"
 
@@ -80,9 +81,8 @@ results::TestRecord judge_case(const TestCase& c, const measure::Measurement& m,
   const budget::BudgetResult b = budget::evaluate(m, judged.figures, c.spec->budget, one_way);
   results::TestRecord r = base_record(c);
   r.pair = pair;
-  r.metric = c.spec->kind == profile::TestKind::kPathMtu ? "path MTU (largest packet passed with DF)"
-             : c.spec->kind == profile::TestKind::kPingFlood ? "round-trip time (ping -f)"
-                                                             : metric_label(m.metric);
+  const KindRunner* kind = find_runner(c.spec->kind);
+  r.metric = kind && kind->metric ? kind->metric : metric_label(m.metric);
   for (const auto& v : b.verdicts) {
     results::BudgetLine line;
     line.stat = v.name;

@@ -1,6 +1,7 @@
 // Expands profile tests into the cases the latency suite registers.
 #include "labgate/gate/test_cases.h"
 
+#include "labgate/gate/kind_runner.h"
 #include "labgate/gate/kinds.h"
 #include "labgate/mesh/schedule.h"
 
@@ -43,25 +44,11 @@ std::vector<TestCase> expand_cases(const profile::Profile& p, const std::string&
   std::vector<TestCase> out;
   for (const auto& t : p.tests) {
     if (!only.empty() && t.name != only) continue;
-    // Jitter, command and disk tests run on each host of `on` (command and disk: one).
-    if (t.kind == profile::TestKind::kJitter || t.kind == profile::TestKind::kCommand || profile::is_disk(t.kind)) {
-      for (const auto& h : t.on) {
-        TestCase c{&t, h, h, "", "", ""};
+    if (const KindRunner* r = find_runner(t.kind); r && r->expand) {
+      for (TestCase c : r->expand(t)) {
         suite_of(t.kind, c);
         out.push_back(c);
       }
-    } else if (t.kind == profile::TestKind::kUdpMulticast && t.tool != profile::Tool::kBuiltin) {
-      // A tool's multicast ping-pong: its client publishes, its server (the one
-      // subscriber validation allows) answers, as a udp_rr pair. Named by the
-      // publisher as the built-in feed's case, its record "a/b" as the feed's.
-      TestCase c{&t, t.from, t.from, t.multicast.subscribers.front(), "", ""};
-      suite_of(t.kind, c);
-      out.push_back(c);
-    } else if (t.kind == profile::TestKind::kUdpMulticast) {
-      // One case: the publisher's feed to every subscriber; a record per subscriber.
-      TestCase c{&t, t.from, t.from, "", "", ""};
-      suite_of(t.kind, c);
-      out.push_back(c);
     } else if (t.mesh && t.mesh->schedule == profile::MeshSchedule::kDisjoint) {
       for (const auto& [round, pair] : rounds_of(t)) {
         TestCase c{&t, pair.first + "->" + pair.second, pair.first, pair.second, "", "", round};

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "labgate/profile/kind_traits.h"
 #include "labgate/profile/limits.h"
 
 namespace labgate::measure {
@@ -64,12 +65,9 @@ void require_pair(const TestSpec& spec) {
 }  // namespace
 
 const char* probe_for(TestKind kind) {
+  if (const profile::KindTraits* t = profile::find_kind(kind); t && t->probe) return t->probe;
   if (profile::is_rr(kind)) return "pingpong";
   if (profile::is_stream(kind)) return "stream";
-  if (kind == TestKind::kJitter) return "jitter";
-  if (profile::is_disk(kind)) return "disk";
-  if (kind == TestKind::kCommand) return "cmdrun";
-  if (kind == TestKind::kUdpMulticast) return "mcast";
   throw std::invalid_argument(std::string("no built-in probe measures kind '") + profile::to_string(kind) +
                               "' (path_mtu and ping_flood run the host's own ping)");
 }

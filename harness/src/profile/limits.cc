@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "labgate/measure/probe_limits.h"
+#include "labgate/profile/kind_traits.h"
 
 namespace labgate::profile {
 namespace {
@@ -113,8 +114,8 @@ std::string rate_refusal(const TestSpec& spec) {
 }
 
 std::string interval_refusal(const TestSpec& spec) {
-  const bool series =
-      is_rr(spec.kind) || is_stream(spec.kind) || spec.kind == TestKind::kJitter || is_disk(spec.kind);
+  const KindTraits* traits = find_kind(spec.kind);
+  const bool series = traits ? traits->series : is_rr(spec.kind) || is_stream(spec.kind);
   if (spec.tool != Tool::kBuiltin || !series || spec.interval.count() <= 0) return "";
   if (static_cast<std::uint64_t>(spec.interval.count()) < LG_PROBE_MIN_INTERVAL_NS)
     return "the built-in probes' series interval is at least 1ms (--interval); found " +

@@ -1,5 +1,6 @@
 // Reading the keys a [[test]] and [defaults.test] share into a TestDraft: each
 // present key overrides the value in force and remembers where it was written.
+#include "labgate/profile/kind_traits.h"
 #include "sections.h"
 #include "suggest.h"
 #include "test_draft.h"
@@ -7,13 +8,13 @@
 namespace labgate::profile::detail {
 namespace {
 
-// Every key a test may hold (besides name, budget, budget_by), for positions.
+// Every key a test may hold (besides name, budget, budget_by, and the keys a
+// registered kind owns: KindTraits::own), for positions.
 constexpr const char* kFieldKeys[] = {"kind",
                                       "tool",
                                       "from",
                                       "to",
                                       "on",
-                                      "cpus",
                                       "duration",
                                       "warmup",
                                       "message_size",
@@ -22,16 +23,12 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "interval",
                                       "nodelay",
                                       "busy_poll",
-                                      "threshold",
                                       "port",
                                       "socket_buffer",
                                       "congestion",
                                       "mtu",
                                       "count",
                                       "size",
-                                      "argv",
-                                      "pause",
-                                      "timeout",
                                       "dir",
                                       "path",
                                       "file_size",
@@ -50,11 +47,7 @@ constexpr const char* kFieldKeys[] = {"kind",
                                       "one_way_max_error",
                                       "tool_path",
                                       "wrapper",
-                                      "preload",
-                                      "group",
-                                      "source",
-                                      "ttl",
-                                      "reply_every"};
+                                      "preload"};
 
 template <typename E>
 std::vector<std::string> names_of(std::span<const E> all) {
@@ -106,7 +99,8 @@ std::optional<std::string> remote_path(TableReader& r, std::string_view key, std
   return out;
 }
 
-// The keys of the kinds added for the seeds' field practice (ping, command, disk).
+// The keys of the kinds added for the seeds' field practice (ping, disk; `count`
+// is a ping_flood's and a command's).
 void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   TestSpec& s = t.spec;
   if (auto v = size_of(r, "socket_buffer")) s.socket_buffer = *v;
@@ -118,9 +112,6 @@ void read_extra_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     s.command.count = static_cast<std::uint64_t>(*v);
   }
   if (auto v = size_of(r, "size")) s.ping.size = *v;
-  if (auto v = r.get_strings("argv")) s.command.argv = *v;
-  if (auto v = r.get_duration("pause")) s.command.pause = *v;
-  if (auto v = r.get_duration("timeout")) s.command.timeout = *v;
   // The configured directory is `disk_dir` in [defaults.test], `dir` in a test.
   const char* dir_key = from_defaults ? "disk_dir" : "dir";
   if (from_defaults && r.node() && r.node()->find("disk_dir"))
@@ -152,12 +143,16 @@ std::string TestDraft::key_of(const std::string& k) const {
 
 void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
   // Remember where each present key is, before its value is checked.
-  for (const char* k : kFieldKeys) {
+  const auto remember = [&](const char* k) {
     const Node* n = r.node() ? r.node()->find(k) : nullptr;
-    if (!n || (from_defaults && std::string_view(k) == "dir")) continue;  // disk_dir there
+    if (!n || (from_defaults && std::string_view(k) == "dir")) return;  // disk_dir there
     t.where[k] = n->pos;
     if (!from_defaults) t.written.insert(k);
-  }
+  };
+  for (const char* k : kFieldKeys) remember(k);
+  for (TestKind k : all_test_kinds())
+    if (const KindTraits* traits = find_kind(k))
+      for (const KindKey& own : traits->own) remember(own.key);
   TestSpec& s = t.spec;
   if (r.get("kind")) {
     t.has_kind = true;
@@ -186,9 +181,6 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     else if (auto v = read_strings(*n, r.key_path("on"), r.diag()))
       s.on = *v;
   }
-  if (const Node* n = r.get("cpus")) {
-    if (auto v = read_ints(*n, r.key_path("cpus"), r.diag(), 0, 4095)) s.cpus.assign(v->begin(), v->end());
-  }
   if (auto v = r.get_duration("duration")) s.duration = *v;
   if (auto v = r.get_duration("warmup")) s.warmup = *v;
   if (auto v = r.get_duration("interval")) {
@@ -197,7 +189,6 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     // [defaults.test] is the series interval of the other tests.
     if (!from_defaults) s.ping.interval = *v;
   }
-  if (auto v = r.get_duration("threshold")) s.threshold = *v;
   if (auto v = size_of(r, "message_size")) s.message_size = *v;
   if (const Node* n = r.get_table("cpu")) read_cpu_placement(*n, r.key_path("cpu"), s.cpu, r.diag());
   if (const Node* n = r.get("rate")) {
@@ -230,7 +221,8 @@ void read_test_fields(TableReader& r, TestDraft& t, bool from_defaults) {
     }
   }
   read_extra_fields(r, t, from_defaults);
-  read_multicast_fields(r, t);
+  for (TestKind k : all_test_kinds())  // the registered kinds' own keys (kinds/<kind>.cc)
+    if (const KindTraits* traits = find_kind(k); traits && traits->read) traits->read(r, t);
   read_launch_keys(r, s);
   read_mesh_fields(r, t);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "labgate/profile/kind_traits.h"
 #include "labgate/util/units.h"
 #include "sections.h"
 #include "sweep.h"
@@ -61,8 +62,9 @@ std::optional<TestKind> kind_of(const Node& test, const Node* defaults) {
 
 bool has_parameter(const std::string& parameter, TestKind kind, const Node& test, const Node* defaults) {
   if (!key_applies(parameter, kind)) return false;
-  // A command test run `count` times has no duration to replace.
-  if (parameter == "duration" && kind == TestKind::kCommand)
+  // A test run `count` times (command) has no duration to replace.
+  const KindTraits* traits = find_kind(kind);
+  if (parameter == "duration" && traits && traits->count_or_duration)
     return !entry(&test, "count") && !entry(defaults, "count");
   return true;
 }

@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "labgate/profile/kind_traits.h"
 #include "labgate/profile/limits.h"
 #include "sections.h"
 #include "suggest.h"
@@ -14,19 +15,13 @@ namespace {
 
 bool rr_or_stream(TestKind k) { return is_rr(k) || is_stream(k); }
 bool two_hosts(TestKind k) { return is_network(k); }
-bool multicast(TestKind k) { return k == TestKind::kUdpMulticast; }
-bool sends(TestKind k) { return is_network(k) || multicast(k); }
-bool paced(TestKind k) { return rr_or_stream(k) || multicast(k); }
-bool on_hosts(TestKind k) { return k == TestKind::kJitter || k == TestKind::kCommand || is_disk(k); }
-bool measures_series(TestKind k) { return rr_or_stream(k) || k == TestKind::kJitter || is_disk(k); }
-bool has_duration(TestKind k) { return k != TestKind::kPathMtu; }
-bool pinged(TestKind k) { return k == TestKind::kPingFlood; }
-bool counted(TestKind k) { return k == TestKind::kPingFlood || k == TestKind::kCommand; }
-bool commanded(TestKind k) { return k == TestKind::kCommand; }
-bool mtu_kind(TestKind k) { return k == TestKind::kPathMtu; }
-bool jitter_kind(TestKind k) { return k == TestKind::kJitter; }
-bool rw_kind(TestKind k) { return k == TestKind::kDiskRandomRw; }
-bool interval_kind(TestKind k) { return measures_series(k) || k == TestKind::kPingFlood; }
+bool sends(TestKind k) { return is_network(k); }
+bool paced(TestKind k) { return rr_or_stream(k); }
+// The predicates below answer for the kinds not yet registered from harness/src/kinds/;
+// a registered kind answers from its traits (the keys it takes, on_hosts, series).
+bool measures_series(TestKind k) { return rr_or_stream(k); }
+bool no_kind(TestKind) { return false; }  // `on`: the registered kinds that take it say so
+bool any_kind(TestKind) { return true; }
 
 // Which kinds each key applies to, and what to say when it is written elsewhere.
 struct KeyFit {
@@ -38,76 +33,66 @@ struct KeyFit {
 constexpr KeyFit kKeyFits[] = {
     {"from", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
     {"to", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
-    {"group", multicast, "`group` is a udp_multicast test's group and port"},
-    {"source", multicast, "`source` is a udp_multicast test's SSM source"},
-    {"ttl", multicast, "`ttl` is a udp_multicast test's IP_MULTICAST_TTL"},
-    {"reply_every", multicast, "`reply_every` is how often a udp_multicast subscriber answers"},
     {"pairs", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
     {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
     {"mesh_schedule", two_hosts, "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
-    {"on", on_hosts, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
-    {"cpus", jitter_kind,
-     "`cpus` is for jitter tests; pin client and server with cpu = { client = N, server = N }"},
-    {"threshold", jitter_kind, "`threshold` is a jitter test's event threshold"},
+    {"on", no_kind, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
     {"message_size", paced, "it sends no messages (a ping_flood's payload is `size`)"},
     {"rate", paced, "`rate` paces the messages of tcp/udp tests"},
     {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
     {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
     {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
     {"full_log", is_rr, "`full_log` keeps sockperf's per-sample log of a tcp_rr/udp_rr test"},
-    {"one_way_max_error", [](TestKind k) { return is_rr(k) || multicast(k); },
+    {"one_way_max_error", is_rr,
      "one-way delay is estimated from a tcp_rr/udp_rr test's round trips or a udp_multicast feed's replies"},
     {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
-    {"socket_buffer", [](TestKind k) { return rr_or_stream(k) || multicast(k); },
+    {"socket_buffer", rr_or_stream,
      "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets or a udp_multicast feed's"},
     {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
     {"congestion", is_tcp, "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
     {"wrapper", rr_or_stream, "`wrapper` runs a tcp/udp test's tool or probe under a command"},
     {"preload", rr_or_stream, "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
-    {"warmup", [](TestKind k) { return measures_series(k) || multicast(k); }, "it has no warm-up phase"},
-    {"interval", interval_kind, "`interval` is the series interval (or ping_flood's ping -i)"},
-    {"duration", has_duration, "a path_mtu test searches until it finds the MTU"},
-    {"mtu", mtu_kind, "`mtu` is the MTU a path_mtu test expects"},
-    {"count", counted, "`count` is how many echo requests (ping_flood) or runs (command)"},
-    {"size", pinged, "`size` is a ping_flood's ICMP payload (ping -s)"},
-    {"argv", commanded, "`argv` is the command a command test runs"},
-    {"pause", commanded, "`pause` is the sleep between a command test's runs"},
-    {"timeout", commanded, "`timeout` bounds one run of a command test"},
-    {"dir", is_disk, "`dir` is where a disk test may create its file"},
-    {"path", is_disk, "`path` is a disk test's file"},
-    {"file_size", is_disk, "`file_size` is a disk test's file size"},
-    {"block_size", is_disk, "`block_size` is a disk test's I/O size"},
-    {"threads", is_disk, "`threads` is a disk test's parallelism"},
-    {"direct", is_disk, "`direct` sets O_DIRECT for a disk test"},
-    {"read_mix", rw_kind, "`read_mix` is the share of reads of a disk_random_rw test"},
+    {"warmup", measures_series, "it has no warm-up phase"},
+    {"interval", measures_series, "`interval` is the series interval (or ping_flood's ping -i)"},
+    {"duration", any_kind, "a path_mtu test searches until it finds the MTU"},
 };
 
-// Why a key does not fit a kind, or nullptr when it does.
+// Why a key does not fit a kind, or nullptr when it does: a registered kind takes
+// the keys its traits name; a key only other kinds own says why with theirs.
 const char* misplaced(const std::string& key, TestKind kind) {
-  if (kind == TestKind::kJitter && (key == "from" || key == "to"))
-    return "a jitter test runs on the hosts in `on`";
-  if (kind == TestKind::kJitter &&
-      (key == "message_size" || key == "rate" || key == "port" || key == "busy_poll"))
-    return "a jitter test sends no messages";
-  if (kind == TestKind::kJitter && key == "cpu") return "a jitter test spins on the CPUs in `cpus`";
+  const KindTraits* traits = find_kind(kind);
+  if (traits) {
+    for (const KindKey& k : traits->refuses)
+      if (key == k.key) return k.why;
+    for (const KindKey& k : traits->own)
+      if (key == k.key) return nullptr;
+    for (const std::string& k : traits->takes)
+      if (key == k) return nullptr;
+  }
+  for (TestKind other : all_test_kinds())
+    if (const KindTraits* o = find_kind(other))
+      for (const KindKey& k : o->own)
+        if (key == k.key) return k.why;
   for (const KeyFit& f : kKeyFits)
-    if (key == f.key) return f.fits(kind) ? nullptr : f.why;
+    if (key == f.key) return !traits && f.fits(kind) ? nullptr : f.why;
   return nullptr;
 }
 
 void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
   const TestSpec& s = t.spec;
-  if (on_hosts(s.kind)) {
+  const KindTraits* traits = find_kind(s.kind);
+  if (traits && traits->check_hosts) return traits->check_hosts(t, p, d);
+  const bool many = traits && traits->on_many;
+  if (traits && traits->on_hosts) {
     if (s.on.empty()) {
-      d.error(
-          t.pos_of("on"), t.key_of("on"),
-          s.kind == TestKind::kJitter
-              ? "a jitter test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
-              : std::string("a ") + to_string(s.kind) + " test needs the host to run on, e.g. on = \"a\"");
+      d.error(t.pos_of("on"), t.key_of("on"),
+              std::string("a ") + to_string(s.kind) +
+                  (many ? " test needs the hosts to run on, e.g. on = [\"a\", \"b\"]"
+                        : " test needs the host to run on, e.g. on = \"a\""));
       return;
     }
-    if (s.kind != TestKind::kJitter && s.on.size() > 1) {
+    if (!many && s.on.size() > 1) {
       d.error(t.pos_of("on"), t.key_of("on"),
               std::string("a ") + to_string(s.kind) +
                   " test runs on one host; write one test per host (or on = \"" + s.on[0] + "\")");
@@ -122,7 +107,6 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
     }
     return;
   }
-  if (multicast(s.kind)) return check_multicast(t, p, d);
   if (!s.multicast.subscribers.empty()) {
     d.error(t.pos_of("to"), t.key_of("to"),
             std::string("a list of hosts is for udp_multicast subscribers; a ") + to_string(s.kind) +
@@ -158,26 +142,25 @@ void check_hosts(TestDraft& t, const Profile& p, Diagnostics& d) {
 
 void check_timing(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
-  if (!has_duration(s.kind)) return;
+  const KindTraits* traits = find_kind(s.kind);
+  if (!key_applies("duration", s.kind)) return;
   if (s.duration.count() <= 0)
     d.error(t.pos_of("duration"), t.key_of("duration"), "must be above 0, e.g. \"10s\"");
-  if (!measures_series(s.kind)) return;  // ping_flood and command: no warm-up, no series
+  // ping_flood, command, udp_multicast: no series to check the warm-up and interval against
+  if (traits ? !traits->series : !measures_series(s.kind)) return;
   if (s.warmup >= s.duration && s.duration.count() > 0)
     d.error(t.pos_of("warmup"), t.key_of("warmup"), "must be shorter than the duration");
   if (s.interval.count() <= 0)
     d.error(t.pos_of("interval"), t.key_of("interval"), "must be above 0, e.g. \"1s\"");
   else if (s.interval > s.duration && s.duration.count() > 0)
     d.error(t.pos_of("interval"), t.key_of("interval"), "must not be longer than the duration");
-  if (s.kind == TestKind::kJitter && s.threshold.count() <= 0)
-    d.error(t.pos_of("threshold"), t.key_of("threshold"), "must be above 0, e.g. \"10us\"");
 }
 
 void check_budget(const TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
-  if (s.kind == TestKind::kPathMtu) {
+  if (const KindTraits* traits = find_kind(s.kind); traits && traits->no_budget) {
     if (t.has_budget)
-      d.error(s.budget.empty() ? s.pos : s.budget.front().pos, t.key + ".budget",
-              "a path_mtu test is judged against the MTU it expects (mtu = 1500), not a budget");
+      d.error(s.budget.empty() ? s.pos : s.budget.front().pos, t.key + ".budget", traits->no_budget);
     return;
   }
   if (!t.has_budget) {
@@ -248,8 +231,10 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   check_timing(t, d);
   if (rr_or_stream(s.kind) && s.message_size == 0)
     d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
-  if (runs && !multicast(s.kind)) check_limits(t, d);  // check_multicast has its own
-  check_extra_kind(t, p, d);
+  const KindTraits* traits = find_kind(s.kind);
+  if (runs && !(traits && traits->own_limits)) check_limits(t, d);
+  check_extra_kind(t, d);
+  if (traits && traits->check) traits->check(t, p, d);
   if (runs) check_budget(t, d);
 }
 

@@ -1,100 +1,11 @@
-// Checks of the kinds added for the seeds' field practice: a path_mtu test's
-// expected MTU, a ping flood's size, a command's argv and run count, a disk
-// test's directory and file (which must stay below the configured directory).
-#include <cctype>
-#include <set>
-
+// Checks of the keys every kind may write (socket_buffer, preload, congestion,
+// tool_path); a kind's own keys are checked in its file, harness/src/kinds/.
 #include "sections.h"
 #include "suggest.h"
 #include "test_draft.h"
 
 namespace labgate::profile::detail {
 namespace {
-
-constexpr std::uint64_t kMaxIcmpPayload = 65507;  // 65535 - 20 (IP) - 8 (ICMP)
-
-// A path_mtu test without `mtu` expects what the interfaces' preconditions say.
-void check_path_mtu(TestDraft& t, const Profile& p, Diagnostics& d) {
-  TestSpec& s = t.spec;
-  if (s.mtu) return;
-  std::set<int> mtus;
-  std::vector<std::string> named;
-  for (const InterfaceRule& i : p.preconditions.interfaces) {
-    if (!i.mtu) continue;
-    mtus.insert(*i.mtu);
-    named.push_back(i.name + " " + std::to_string(*i.mtu));
-  }
-  if (mtus.size() == 1) {
-    s.mtu = *mtus.begin();
-    return;
-  }
-  if (mtus.empty())
-    d.error(s.pos, t.key + ".mtu",
-            "missing; a path_mtu test needs the MTU to expect: write mtu = 1500 in the test, or mtu in "
-            "[preconditions.interfaces.NAME]");
-  else
-    d.error(s.pos, t.key + ".mtu",
-            "missing, and the interfaces' preconditions expect different MTUs (" + join(named) +
-                "); write the one this path must carry, e.g. mtu = " + std::to_string(*mtus.begin()));
-}
-
-void check_ping(const TestDraft& t, Diagnostics& d) {
-  const TestSpec& s = t.spec;
-  if (s.ping.size > kMaxIcmpPayload)
-    d.error(t.pos_of("size"), t.key_of("size"),
-            "an ICMP echo carries at most 65507 bytes of payload; found " + std::to_string(s.ping.size));
-  if (s.ping.interval && s.ping.interval->count() <= 0 && t.where.count("interval"))
-    d.error(t.pos_of("interval"), t.key_of("interval"),
-            "must be above 0; leave it out to flood at the pace of the replies");
-}
-
-void check_command(const TestDraft& t, Diagnostics& d) {
-  const TestSpec& s = t.spec;
-  if (s.command.argv.empty() && !t.where.count("argv"))
-    d.error(s.pos, t.key + ".argv",
-            "missing; a command test runs an argv, e.g. argv = [\"dig\", \"@ns1\", \"example.internal\"]");
-  else if (s.command.argv.empty() || s.command.argv[0].empty())
-    d.error(t.pos_of("argv"), t.key_of("argv"), "needs the program to run as its first element");
-  if (t.written.count("count") && t.written.count("duration"))
-    d.error(t.pos_of("duration"), t.key_of("duration"),
-            "a command test runs `count` times or for `duration`, not both; remove one");
-  if (s.command.timeout.count() <= 0)
-    d.error(t.pos_of("timeout"), t.key_of("timeout"), "must be above 0, e.g. \"5s\"");
-}
-
-void check_disk(TestDraft& t, Diagnostics& d) {
-  TestSpec& s = t.spec;
-  DiskParams& k = s.disk;
-  if (k.dir.empty()) {
-    if (t.where.count("dir")) return;  // written but invalid: reported where it was read
-    d.error(s.pos, t.key + ".dir",
-            "missing; a disk test writes only below a directory you name: disk_dir = \"/u01/labgate\" in "
-            "[defaults.test], or dir = \"...\" in the test");
-    return;
-  }
-  if (k.path.empty()) {
-    std::string file = s.name;
-    for (char& c : file)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
-    k.path = (k.dir == "/" ? "" : k.dir) + "/labgate-" + file + ".dat";
-  } else if (k.dir != "/" && !k.path.starts_with(k.dir + "/")) {
-    d.error(t.pos_of("path"), t.key_of("path"),
-            "\"" + k.path + "\" is not below the configured directory \"" + k.dir +
-                "\"; a disk test may only create its file there");
-  }
-  if (s.kind == TestKind::kDiskRandomRw && (k.read_mix <= 0 || k.read_mix >= 1))
-    d.error(t.pos_of("read_mix"), t.key_of("read_mix"),
-            "a disk_random_rw test needs reads and writes: between 0% and 100% exclusive (use "
-            "disk_random_read or "
-            "disk_random_write for one kind only)");
-  if (k.block_size < 512 || (k.direct && k.block_size % 512 != 0))
-    d.error(t.pos_of("block_size"), t.key_of("block_size"),
-            "must be at least 512 bytes" + std::string(k.direct ? " and a multiple of 512 (O_DIRECT)" : "") +
-                "; found " + std::to_string(k.block_size));
-  else if (k.file_size < k.block_size)
-    d.error(t.pos_of("file_size"), t.key_of("file_size"),
-            "must hold at least one block of " + std::to_string(k.block_size) + " bytes");
-}
 
 // tool_path: one program, sockperf's, iperf3's or sfnt-pingpong's (netperf runs two, netperf
 // and netserver), named so that no shell on the host reads it as more.
@@ -126,7 +37,7 @@ void check_tool_path(TestDraft& t, Diagnostics& d) {
 
 }  // namespace
 
-void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
+void check_extra_kind(TestDraft& t, Diagnostics& d) {
   const TestSpec& s = t.spec;
   if (s.socket_buffer && *s.socket_buffer == 0)
     d.error(t.pos_of("socket_buffer"), t.key_of("socket_buffer"), "must be at least 1 byte, e.g. \"128KiB\"");
@@ -145,24 +56,6 @@ void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d) {
                 (s.tool == Tool::kBuiltin ? "the built-in probe keeps its own outliers with their circumstances"
                                           : std::string(to_string(s.tool)) +
                                                 " has none: its tail is joined over the whole run"));
-  switch (s.kind) {
-    case TestKind::kPathMtu:
-      check_path_mtu(t, p, d);
-      break;
-    case TestKind::kPingFlood:
-      check_ping(t, d);
-      break;
-    case TestKind::kCommand:
-      check_command(t, d);
-      break;
-    case TestKind::kDiskRandomRead:
-    case TestKind::kDiskRandomWrite:
-    case TestKind::kDiskRandomRw:
-      check_disk(t, d);
-      break;
-    default:
-      break;
-  }
 }
 
 }  // namespace labgate::profile::detail

@@ -62,8 +62,8 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d);
 void read_multicast_fields(TableReader& r, TestDraft& t);
 void check_multicast(TestDraft& t, const Profile& p, Diagnostics& d);
 
-/// The checks of the kinds added for the seeds' field practice: path_mtu,
-/// ping_flood, command and the disk kinds.
-void check_extra_kind(TestDraft& t, const Profile& p, Diagnostics& d);
+/// The checks of the keys any kind may write: socket_buffer, preload, congestion,
+/// tool_path (a kind's own keys: its KindTraits::check, harness/src/kinds/).
+void check_extra_kind(TestDraft& t, Diagnostics& d);
 
 }  // namespace labgate::profile::detail

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "labgate/profile/kind_traits.h"
+
 namespace labgate::profile {
 namespace {
 
@@ -46,10 +48,6 @@ std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) 
   return std::nullopt;
 }
 
-// The histogram statistics (mdev is ping's own figure, not a histogram's; the
-// one-way figures are the one-way record's).
-bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev && !is_one_way(s); }
-
 // netperf's omni output has P50/P90/P99, mean, stddev and max latency; no finer tail.
 bool netperf_latency(Stat s) {
   return s == Stat::kP50 || s == Stat::kP90 || s == Stat::kP99 || s == Stat::kMax || s == Stat::kMean ||
@@ -58,7 +56,11 @@ bool netperf_latency(Stat s) {
 
 }  // namespace
 
+// mdev is ping's own figure, not a histogram's; the one-way figures are the one-way record's.
+bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev && !is_one_way(s); }
+
 const char* to_string(TestKind k) {
+  if (const KindTraits* t = find_kind(k)) return t->name;
   switch (k) {
     case TestKind::kTcpRr:
       return "tcp_rr";
@@ -68,22 +70,8 @@ const char* to_string(TestKind k) {
       return "tcp_stream";
     case TestKind::kUdpStream:
       return "udp_stream";
-    case TestKind::kJitter:
-      return "jitter";
-    case TestKind::kPathMtu:
-      return "path_mtu";
-    case TestKind::kPingFlood:
-      return "ping_flood";
-    case TestKind::kCommand:
-      return "command";
-    case TestKind::kDiskRandomRead:
-      return "disk_random_read";
-    case TestKind::kDiskRandomWrite:
-      return "disk_random_write";
-    case TestKind::kDiskRandomRw:
-      return "disk_random_rw";
-    case TestKind::kUdpMulticast:
-      return "udp_multicast";
+    default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
+      break;
   }
   return "?";
 }
@@ -235,10 +223,12 @@ bool is_disk(TestKind k) {
   return k == TestKind::kDiskRandomRead || k == TestKind::kDiskRandomWrite || k == TestKind::kDiskRandomRw;
 }
 bool is_network(TestKind k) {
-  return is_rr(k) || is_stream(k) || k == TestKind::kPingFlood || k == TestKind::kPathMtu;
+  if (const KindTraits* t = find_kind(k)) return t->between_hosts;
+  return is_rr(k) || is_stream(k);
 }
 
 bool tool_runs(Tool tool, TestKind kind) {
+  if (const KindTraits* t = find_kind(kind)) return t->tool_runs(tool);
   switch (tool) {
     case Tool::kBuiltin:
       return true;
@@ -246,58 +236,22 @@ bool tool_runs(Tool tool, TestKind kind) {
       return is_rr(kind) || is_stream(kind);
     case Tool::kSockperf:
     case Tool::kSfntPingpong:
-      // Their multicast ping-pong too: one publisher, one subscriber (load_multicast.cc).
-      return is_rr(kind) || kind == TestKind::kUdpMulticast;
+      return is_rr(kind);
     case Tool::kIperf3:
       return is_stream(kind);
     case Tool::kSysbench:
-      return is_disk(kind);
+      return false;  // the disk kinds (kinds/disk.cc)
   }
   return false;
 }
 
-namespace {
-
-// What the measurement kinds added for the seeds' field practice report.
-bool produces_extra(Tool tool, TestKind kind, Stat stat) {
-  switch (kind) {
-    case TestKind::kPathMtu:
-      return false;  // judged against `mtu`, not a budget
-    case TestKind::kPingFlood:
-      // ping -f prints loss and rtt min/avg/max/mdev, no percentiles.
-      return stat == Stat::kMaxLoss || stat == Stat::kMax || stat == Stat::kMean || stat == Stat::kMdev;
-    case TestKind::kCommand:
-      return is_latency(stat) || stat == Stat::kMaxFailures;
-    case TestKind::kUdpMulticast:
-      // Per subscriber: the publisher's round trips, the subscriber's own loss and gap.
-      return is_latency(stat) || stat == Stat::kDropped || stat == Stat::kMaxLoss || stat == Stat::kMaxGap;
-    default:  // disk kinds
-      if (stat == Stat::kMinIops || stat == Stat::kMinThroughput) return true;
-      if (tool == Tool::kSysbench)  // min/avg/max and the --percentile=99 line
-        return stat == Stat::kP99 || stat == Stat::kMax || stat == Stat::kMean;
-      return is_latency(stat);
-  }
-}
-
-}  // namespace
-
 bool produces(Tool tool, TestKind kind, Stat stat) {
   if (!tool_runs(tool, kind)) return false;
+  if (const KindTraits* t = find_kind(kind)) return t->produces(tool, stat);
   if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
-    return is_rr(kind) || is_stream(kind) || kind == TestKind::kPingFlood;
-  // A tool's multicast ping-pong is its UDP ping-pong through the group: the
-  // same figures as its udp_rr, no one-way delay, no loss or gap of a feed.
-  if (kind == TestKind::kUdpMulticast && tool != Tool::kBuiltin)
-    return !is_one_way(stat) && produces(tool, TestKind::kUdpRr, stat);
-  // Only the built-in pingpong stamps its replies with the server's clock, and
-  // the mcast subscribers theirs: the feed's direction only (the way back is a
-  // unicast reply, not the feed).
-  if (is_one_way(stat))
-    return tool == Tool::kBuiltin &&
-           (is_rr(kind) || (kind == TestKind::kUdpMulticast &&
-                            (stat == Stat::kOneWayP50Forward || stat == Stat::kOneWayP99Forward ||
-                             stat == Stat::kOneWayMaxForward)));
-  if (!is_rr(kind) && !is_stream(kind) && kind != TestKind::kJitter) return produces_extra(tool, kind, stat);
+    return is_rr(kind) || is_stream(kind);
+  // Only the built-in pingpong stamps its replies with the server's clock.
+  if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
   // What the kind can report at all, whoever measures it.
   const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
                         (stat == Stat::kMinThroughput && is_stream(kind)) ||

@@ -47,4 +47,13 @@ struct CaseRun {
 /// wrong; the raw outputs gathered so far are in `partial` either way.
 CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial = nullptr);
 
+/// Runs the jitter probe on c.client (its CPUs or one unpinned thread) with the
+/// noise watch beside it: one measurement per CPU, and why the tail (kinds/jitter.cc).
+CaseRun run_jitter_case(GateSession& session, const TestCase& c, CaseRun& run);
+
+/// Runs `c` with its external tool (netperf, sockperf, iperf3, sfnt-pingpong)
+/// between c.client and c.server, the noise watch on both hosts; the kinds whose
+/// tool runs call it (kinds/udp_multicast.cc: a tool's multicast ping-pong).
+CaseRun run_tool_case(GateSession& session, const TestCase& c, CaseRun& run);
+
 }  // namespace labgate::gate

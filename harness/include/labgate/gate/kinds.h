@@ -26,4 +26,8 @@ const std::vector<std::string>& all_labels();
 /// window and excluded warm-up, a tool's own timing, a count, a deadline.
 std::string measuring_description(const profile::TestSpec& t);
 
+/// The warm-up part of a "measuring" line: " after a 2s warm-up (excluded)", or
+/// " (no warm-up)".
+std::string excluded_warmup(const profile::TestSpec& t);
+
 }  // namespace labgate::gate
