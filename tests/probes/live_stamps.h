@@ -20,28 +20,35 @@
 
 namespace labgate::probes_test {
 
-class LiveRxStamps {
- public:
-  LiveRxStamps() {
+/// A connected UDP pair on loopback: tx sends to rx.
+struct UdpLoopPair {
+  int rx = -1, tx = -1;
+  UdpLoopPair() {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof a;
-    rx_ = socket(AF_INET, SOCK_DGRAM, 0);
-    tx_ = socket(AF_INET, SOCK_DGRAM, 0);
+    rx = socket(AF_INET, SOCK_DGRAM, 0);
+    tx = socket(AF_INET, SOCK_DGRAM, 0);
+    bind(rx, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    getsockname(rx, reinterpret_cast<sockaddr*>(&a), &len);
+    connect(tx, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  ~UdpLoopPair() {
+    close(rx);
+    close(tx);
+  }
+  UdpLoopPair(const UdpLoopPair&) = delete;
+  UdpLoopPair& operator=(const UdpLoopPair&) = delete;
+};
+
+class LiveRxStamps {
+ public:
+  LiveRxStamps() {
     const int on = 1;
-    setsockopt(rx_, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
-    bind(rx_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    getsockname(rx_, reinterpret_cast<sockaddr*>(&a), &len);
-    connect(tx_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    setsockopt(p_.rx, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
     for (int i = 0; i < 200 && !live_; ++i) live_ = one_stamped_on_arrival();
   }
-  ~LiveRxStamps() {
-    close(rx_);
-    close(tx_);
-  }
-  LiveRxStamps(const LiveRxStamps&) = delete;
-  LiveRxStamps& operator=(const LiveRxStamps&) = delete;
   /// Whether arrivals are stamped (within 200 tries of 5 ms).
   bool live() const { return live_; }
 
@@ -52,9 +59,9 @@ class LiveRxStamps {
     return static_cast<std::uint64_t>(t.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(t.tv_nsec);
   }
   bool one_stamped_on_arrival() {
-    if (send(tx_, "w", 1, 0) != 1) return false;
+    if (send(p_.tx, "w", 1, 0) != 1) return false;
     int queued = 0;
-    for (int i = 0; i < 2000 && ioctl(rx_, FIONREAD, &queued) == 0 && queued == 0; ++i) usleep(1000);
+    for (int i = 0; i < 2000 && ioctl(p_.rx, FIONREAD, &queued) == 0 && queued == 0; ++i) usleep(1000);
     usleep(5000);
     char b[8];
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
@@ -64,7 +71,7 @@ class LiveRxStamps {
     msg.msg_iovlen = 1;
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
-    if (recvmsg(rx_, &msg, 0) != 1) return false;
+    if (recvmsg(p_.rx, &msg, 0) != 1) return false;
     const std::uint64_t read_at = real_ns();
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
       if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
@@ -76,7 +83,7 @@ class LiveRxStamps {
       }
     return false;
   }
-  int rx_ = -1, tx_ = -1;
+  UdpLoopPair p_;
   bool live_ = false;
 };
 

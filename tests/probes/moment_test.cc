@@ -18,24 +18,7 @@ extern "C" {
 
 namespace {
 
-struct UdpPair {
-  int rx = -1, tx = -1;
-  UdpPair() {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    rx = socket(AF_INET, SOCK_DGRAM, 0);
-    tx = socket(AF_INET, SOCK_DGRAM, 0);
-    bind(rx, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    getsockname(rx, reinterpret_cast<sockaddr*>(&a), &len);
-    connect(tx, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  }
-  ~UdpPair() {
-    close(rx);
-    close(tx);
-  }
-};
+using UdpPair = labgate::probes_test::UdpLoopPair;
 
 void sleep_ms(long ms) {
   timespec ts{0, ms * 1000000};
