@@ -30,6 +30,13 @@ declare -A LIBS=(
   [outliers]=""
   [stream_gaps]="stats"
 )
+# Concepts a target links as objects, not an archive: the test kinds register
+# themselves from static initialisers, which an archive's unreferenced objects
+# would never run. Compiled with their profile side only (LABGATE_PROFILE_ONLY),
+# so the profile fuzzer reads every kind's keys and checks without the gate.
+declare -A OBJ_CONCEPTS=(
+  [profile]="kinds"
+)
 # Probe (C) sources a target compiles itself, beside the harness archives.
 declare -A PROBE_SRCS=(
   [outliers]="common/lg_outliers.c common/lg_measure_util.c"
@@ -83,6 +90,19 @@ ninja_file="$BUILD/build.ninja"
     done
     echo "build lib/liblabgate_${c//\//_}.a: ar ${objs[*]}"
   done
+  declare -A obj_built=()
+  for t in "${TARGETS[@]}"; do
+    for c in ${OBJ_CONCEPTS[$t]:-}; do
+      for src in "$ROOT"/harness/src/"$c"/*.cc; do
+        case "$src" in *_test.cc | *_bench.cc) continue ;; esac
+        obj="obj/$c-profile/$(basename "$src").o"
+        [[ -n "${obj_built[$obj]:-}" ]] && continue
+        obj_built[$obj]=1
+        echo "build $obj: cxx $src"
+        echo "  cflags = \$cflags -DLABGATE_PROFILE_ONLY"
+      done
+    done
+  done
   declare -A probe_built=()
   for t in "${TARGETS[@]}"; do
     echo "build obj/fuzz/${t}_fuzz.o: cxx $HERE/${t}_fuzz.cc"
@@ -96,6 +116,12 @@ ninja_file="$BUILD/build.ninja"
         echo "  cflags = \$cflags -D_GNU_SOURCE"
       fi
       objects+=" $obj"
+    done
+    for c in ${OBJ_CONCEPTS[$t]:-}; do
+      for src in "$ROOT"/harness/src/"$c"/*.cc; do
+        case "$src" in *_test.cc | *_bench.cc) continue ;; esac
+        objects+=" obj/$c-profile/$(basename "$src").o"
+      done
     done
     # The probe objects before the archives, so the linker pulls what they call.
     echo "build bin/${t}_fuzz: link obj/fuzz/${t}_fuzz.o$objects$archives"

@@ -65,6 +65,7 @@ const profile::KindRegistration kCommandTraits{{
     .count_or_duration = true,
 }};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string command_measuring(const profile::TestSpec& t) {
@@ -109,6 +110,8 @@ const gate::RunnerRegistration kCommandRunner{{
     .run = run_command,
     .watches_counters = false,  // no traffic between hosts to account for
 }};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds

@@ -99,6 +99,7 @@ const profile::KindRegistration kDiskWriteTraits{
     disk_traits(TestKind::kDiskRandomWrite, "disk_random_write")};
 const profile::KindRegistration kDiskRwTraits{disk_traits(TestKind::kDiskRandomRw, "disk_random_rw")};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string disk_measuring(const profile::TestSpec& t) {
@@ -122,6 +123,8 @@ gate::KindRunner disk_runner(TestKind kind) {
 const gate::RunnerRegistration kDiskReadRunner{disk_runner(TestKind::kDiskRandomRead)};
 const gate::RunnerRegistration kDiskWriteRunner{disk_runner(TestKind::kDiskRandomWrite)};
 const gate::RunnerRegistration kDiskRwRunner{disk_runner(TestKind::kDiskRandomRw)};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds

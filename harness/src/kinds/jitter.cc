@@ -59,6 +59,7 @@ const profile::KindRegistration kJitterTraits{{
     .check = check_jitter_keys,
 }};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string jitter_measuring(const profile::TestSpec& t) {
@@ -75,6 +76,8 @@ const gate::RunnerRegistration kJitterRunner{{
     .watches_counters = false,
     .record_per_peer = false,  // a record per CPU ("a/cpu2"), by the measurement's cpu
 }};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds

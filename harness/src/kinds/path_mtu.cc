@@ -68,6 +68,7 @@ const profile::KindRegistration kPathMtuTraits{{
     .no_budget = "a path_mtu test is judged against the MTU it expects (mtu = 1500), not a budget",
 }};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string path_mtu_measuring(const profile::TestSpec& t) {
@@ -86,6 +87,8 @@ const gate::RunnerRegistration kPathMtuRunner{{
     .record_per_peer = false,
     .metric = "path MTU (largest packet passed with DF)",
 }};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds

@@ -60,6 +60,7 @@ const profile::KindRegistration kPingTraits{{
     .between_hosts = true,
 }};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string ping_measuring(const profile::TestSpec& t) {
@@ -86,6 +87,8 @@ const gate::RunnerRegistration kPingRunner{{
     .record_per_peer = false,
     .metric = "round-trip time (ping -f)",
 }};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds

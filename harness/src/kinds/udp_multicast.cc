@@ -66,6 +66,7 @@ const profile::KindRegistration kMulticastTraits{{
     .own_limits = true,
 }};
 
+#ifndef LABGATE_PROFILE_ONLY  // the profile fuzzer links the profile side only
 // --- In a gate run ---
 
 std::string multicast_measuring(const profile::TestSpec& t) {
@@ -101,6 +102,8 @@ const gate::RunnerRegistration kMulticastRunner{{
     .watches_counters = false,
     .record_per_peer = true,  // "a/b", "a/c", "a/worst"
 }};
+
+#endif
 
 }  // namespace
 }  // namespace labgate::kinds
