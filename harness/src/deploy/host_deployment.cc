@@ -13,6 +13,7 @@
 #include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
+#include "labgate/transport/stat_line.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
@@ -100,20 +101,21 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
-  // With a sweep, one exec does both (the run's start costs one round trip).
+  // One request: the sweep (if asked), the mkdir, the directory's stat and, once
+  // the host's shell has checked what is checked below, the owner note (issue 23:
+  // far hosts; these were three round trips).
   transport::RunOptions made_o = o;
   if (!sweep_prefix.empty()) made_o.timeout = 60s;
-  const auto made = transport_.run(sweep_prefix.empty()
-                                       ? make_private_dir_argv(dir_)
-                                       : sweep_and_make_private_dir_argv(dir_, probe_dir_, sweep_prefix),
-                                   made_o);
-  std::string uid;
+  const auto made = transport_.run(
+      sweep_prefix.empty() ? make_private_dir_argv(dir_, probe_dir_, owner_note)
+                           : sweep_and_make_private_dir_argv(dir_, probe_dir_, sweep_prefix, owner_note),
+      made_o);
+  std::string uid, stat_line, note_refused;
+  bool stat_seen = false, note_written = false;
   {
     std::istringstream lines(made.out);
     for (std::string line; std::getline(lines, line);) {
-      if (sweep_prefix.empty()) {
-        if (!trim(line).empty()) uid = trim(line);
-      } else if (line.rfind("swept ", 0) == 0) {
+      if (line.rfind("swept ", 0) == 0) {
         swept_.push_back(line.substr(6));
       } else if (line.rfind("kept ", 0) == 0) {
         spdlog::warn(
@@ -123,6 +125,13 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
             who, line.substr(5));
       } else if (line.rfind("uid ", 0) == 0) {
         uid = trim(line.substr(4));
+      } else if (line.rfind("stat ", 0) == 0) {
+        stat_seen = true;
+        stat_line = line.substr(5);
+      } else if (trim(line) == "owner written") {
+        note_written = true;
+      } else if (line.rfind("owner refused: ", 0) == 0) {
+        note_refused = trim(line.substr(15));
       }
     }
   }
@@ -135,8 +144,17 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
                          "refusing to use it)"
                        : ""));
   }
-  // Verify what is there now, without following a symlink: ours, 0700, a directory.
-  const auto info = transport_.lstat(dir_);
+  // Verify what is there now, as the script's stat saw it (never following a
+  // symlink): ours, 0700, a directory.
+  if (!stat_seen)
+    could_not_run(who + ": the run's directory " + dir_ + " was made but its script did not report it: " +
+                  excerpt(made.out, 200));
+  std::optional<transport::Transport::FileInfo> info;
+  try {
+    info = transport::parse_stat_line(stat_line);
+  } catch (const std::exception& e) {
+    could_not_run(who + ": the run's directory " + dir_ + ": " + e.what());
+  }
   // Whoever owns probe_dir may rename what is in it: another user could move our
   // directory away and plant a symlink under its name (docs/security.md, 4).
   // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
@@ -180,7 +198,12 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
     could_not_run(who + ": the run's directory " + bad + " is not what we created: " + wrong +
                   "; refusing to use it");
   }
-  transport_.upload_data(owner_note + "\n", dir_ + "/owner", 0600);
+  // The checks above passed here; the host's shell made them too before it
+  // wrote the note, and said why if it did not.
+  if (!note_written)
+    could_not_run(who + ": the run's directory " + dir_ + ": the owner note was not written (" +
+                  (note_refused.empty() ? "the script said nothing of it" : note_refused) +
+                  "); refusing to use it");
 }
 
 HostDeployment::~HostDeployment() {
