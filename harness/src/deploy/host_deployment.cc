@@ -14,6 +14,7 @@
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
 #include "labgate/transport/stat_line.h"
+#include "labgate/transport/write_failure.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
@@ -200,6 +201,12 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   }
   // The checks above passed here; the host's shell made them too before it
   // wrote the note, and said why if it did not.
+  if (note_refused == "write failed") {
+    // A full, read-only or over-quota probe_dir: named with the bytes free there.
+    const std::string why = transport::describe_write_failure(transport_, dir_, owner_note.size() + 1);
+    could_not_run(who + ": cannot write the owner note into the run's directory " + dir_ + ": " +
+                  excerpt(trim(made.err), 400) + (why.empty() ? "" : " (" + why + ")"));
+  }
   if (!note_written)
     could_not_run(who + ": the run's directory " + dir_ + ": the owner note was not written (" +
                   (note_refused.empty() ? "the script said nothing of it" : note_refused) +

@@ -3,10 +3,13 @@
 #include "labgate/deploy/host_deployment.h"
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "labgate/deploy/digest.h"
 #include "labgate/transport/fake_transport.h"
@@ -170,6 +173,27 @@ TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
   EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("is a symlink"), std::string::npos);
   h.ssh.probe_dir = "relative/dir";
   EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("absolute"), std::string::npos);
+}
+
+// A full probe_dir: the owner note, written by the request that makes the run's
+// directory, fails; named with the kernel's reason and the bytes free there,
+// and the directory is removed.
+TEST_F(LocalDeployment, AFullProbeDirIsNamedWithTheBytesFree) {
+  ASSERT_EQ(geteuid(), 0u) << "mounting a small tmpfs needs root (CI runs as root)";
+  const std::string full = host_.ssh.probe_dir + "/full";
+  ASSERT_EQ(mkdir(full.c_str(), 0755), 0);
+  ASSERT_EQ(mount("labgate-full", full.c_str(), "tmpfs", 0, "size=64k"), 0) << strerror(errno);
+  std::ofstream(full + "/filler") << std::string(64 * 1024, 'x');
+  profile::Host h = host_;
+  h.ssh.probe_dir = full;
+  const std::string msg = what_of([&] { HostDeployment(*t_, h, "lab1", "run r1 by test"); });
+  const std::string left = t_->run({"sh", "-c", "ls -A \"$1\" | grep -c labgate-", "sh", full}).out;
+  umount(full.c_str());
+  EXPECT_NE(msg.find("host l: cannot write the owner note into the run's directory " + full + "/labgate-lab1."),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("No space left on device; 0 bytes free on " + full), std::string::npos) << msg;
+  EXPECT_EQ(left, "0\n") << "the run's directory was left behind";
 }
 
 // Issue 22: probe_dir = "/tmp/etclink/default" with etclink -> /etc once put the

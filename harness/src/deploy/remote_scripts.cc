@@ -89,7 +89,8 @@ sweepable() {
 // shell has made the caller's checks itself: $rd a directory, not a symlink,
 // ours, mode 0700, and every directory from $pd up owned by root or us, so
 // nobody else could have swapped $rd for a symlink since (docs/security.md, 4).
-// Else "owner refused: WHY" and no note. noclobber: never over a planted name.
+// Else "owner refused: WHY" and no note ("write failed": the shell's message on
+// stderr, the caller diagnoses). noclobber: never over a planted name.
 std::string stat_check_and_note() {
   return std::string(R"SH(
 u=$(id -u); echo "uid $u"
@@ -111,7 +112,7 @@ done
 if [ -z "$why" ]; then
   (umask 077; set -C
    if b=$(machine); then echo "$b" > "$rd/boot" || exit 1; fi
-   printf '%s\n' "$note" > "$rd/owner") && echo "owner written" || why="cannot write $rd/boot or $rd/owner"
+   printf '%s\n' "$note" > "$rd/owner") && echo "owner written" || why="write failed"
 fi
 [ -z "$why" ] || echo "owner refused: $why"
 exit 0
