@@ -53,22 +53,22 @@ case $case_name in
     ;;
   sshd-upload)
     # A slow management link to b (tbf) so the facts probe's upload takes seconds:
-    # sshd dies while the upload's temporary file is growing on b.
+    # sshd dies while the probe is growing on b (written in place in the run's
+    # private directory, no temporary name).
     make_profile 20s
     tc qdisc add dev "$veth_b" root tbf rate 400kbit burst 4kb latency 400ms || fail "cannot slow $veth_b"
     start_gate
     until=$((SECONDS + 40))
-    # The facts probe's upload (the run directory's small owner note goes first).
-    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair$pair.*/facts.part-* 2>/dev/null)" ]; do
+    while [ -z "$(ls "$state"/tmp-b/labgate-lab-pair$pair.*/facts 2>/dev/null)" ]; do
       [ $SECONDS -lt $until ] && kill -0 "$gate_pid" 2>/dev/null || fail "no upload of the facts probe to b seen within 40 s"
       sleep 0.02
     done
-    echo "uploading: $(ls "$state"/tmp-b/labgate-lab-pair$pair.*/facts.part-*)"
+    echo "uploading: $(ls -l "$state"/tmp-b/labgate-lab-pair$pair.*/facts)"
     kill_sshd "$ns_b"
     tc qdisc del dev "$veth_b" root
     wait_gate 60
     expect_rc 3
-    expect_message 'host b .*SFTP .*facts.part.*connection lost'
+    expect_message 'host b .*SFTP .*facts.*connection lost'
     expect_results
     recover
     expect_clean

@@ -230,8 +230,8 @@ case $case_name in
       if [ $step = lease ]; then
         expect_message "host a: cannot take the lab lease $full/labgate-lease-hk-[0-9a-f]+ .*No space left on device.* 0 bytes free on $full"
       else
-        # The run's owner note is its first file there, written through labgate's shell (issue 23).
-        expect_message "host a: upload of $full/labgate-lab-pair$pair\\.hk-[0-9a-f]+\\.[0-9a-f]+/owner \\(through /bin/sh, not SFTP\\) failed writing .*No space left on device; 0 bytes free on $full"
+        # The run's owner note is its first file there, written by the request that makes the directory (issue 23).
+        expect_message "host a: cannot write the owner note into the run's directory $full/labgate-lab-pair$pair\\.hk-[0-9a-f]+\\.[0-9a-f]+: .*No space left on device; 0 bytes free on $full"
       fi
       expect_once "host a.*No space left on device"
       expect_no_message ': ok$|host b[ :(].*(No space|bytes free)'

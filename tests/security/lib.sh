@@ -9,14 +9,17 @@ src=${2:?usage: $0 BUILD_DIR SOURCE_DIR}
 bin=$build/bin
 probes=$build/probes
 
-# Pair 9's addressing as ci/lab builds it (base = (9 - 1) * 8 = 64).
-readonly NS_A=lg9-a NS_B=lg9-b
-readonly MGMT_A=198.18.0.66 MGMT_B=198.18.0.70
-readonly IC_A=198.19.9.1 IC_B=198.19.9.2
-readonly STATE=$src/.lab/pair9
+# Pair 9's addressing as ci/lab builds it (base = (9 - 1) * 8 = 64), or that
+# of LABGATE_SECURITY_PAIR (a helper's own pair, already up; as the fault
+# tests' LABGATE_FAULT_PAIR).
+readonly SEC_PAIR=${LABGATE_SECURITY_PAIR:-9}
+readonly NS_A=lg$SEC_PAIR-a NS_B=lg$SEC_PAIR-b
+readonly MGMT_A=198.18.0.$(((SEC_PAIR - 1) * 8 + 2)) MGMT_B=198.18.0.$(((SEC_PAIR - 1) * 8 + 6))
+readonly IC_A=198.19.$SEC_PAIR.1 IC_B=198.19.$SEC_PAIR.2
+readonly STATE=$src/.lab/pair$SEC_PAIR
 # Each lab host's own /tmp (what its sshd sessions see as /tmp).
 readonly TMP_A=$STATE/tmp-a TMP_B=$STATE/tmp-b
-readonly LAB_NAME=lab-pair9-security
+readonly LAB_NAME=lab-pair$SEC_PAIR-security
 
 fail() {
   echo "FAIL: $*" >&2
@@ -25,7 +28,8 @@ fail() {
 note() { echo "-- $*"; }
 
 [ "$(id -u)" -eq 0 ] || fail "needs root (network namespaces, sshd, other uids)"
-"$src/ci/lab" status --pair 9 >/dev/null 2>&1 || fail "lab pair 9 is down; run: sudo ci/lab up --pair 9"
+"$src/ci/lab" status --pair "$SEC_PAIR" >/dev/null 2>&1 ||
+  fail "lab pair $SEC_PAIR is down; run: sudo ci/lab up --pair $SEC_PAIR"
 [ -x "$bin/labgate" ] || fail "$bin/labgate is not built"
 
 work=$(mktemp -d /tmp/labgate-security.XXXXXX)

@@ -14,7 +14,7 @@
 # address, counted no stranger, and no probe is left running afterwards.
 source "$(dirname "$0")/lib.sh"
 
-STRANGER_IP=198.19.9.3
+STRANGER_IP=198.19.$SEC_PAIR.3
 stranger=$build/tests/security_stranger
 [ -x "$stranger" ] || fail "$stranger is not built"
 ip netns exec $NS_A ip addr replace $STRANGER_IP/24 dev ic0 || fail "cannot add $STRANGER_IP to $NS_A"

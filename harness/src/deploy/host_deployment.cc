@@ -13,6 +13,8 @@
 #include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/shell_steps.h"
+#include "labgate/transport/stat_line.h"
+#include "labgate/transport/write_failure.h"
 #include "labgate/util/excerpt.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
@@ -100,20 +102,21 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
-  // With a sweep, one exec does both (the run's start costs one round trip).
+  // One request: the sweep (if asked), the mkdir, the directory's stat and, once
+  // the host's shell has checked what is checked below, the owner note (issue 23:
+  // far hosts; these were three round trips).
   transport::RunOptions made_o = o;
   if (!sweep_prefix.empty()) made_o.timeout = 60s;
-  const auto made = transport_.run(sweep_prefix.empty()
-                                       ? make_private_dir_argv(dir_)
-                                       : sweep_and_make_private_dir_argv(dir_, probe_dir_, sweep_prefix),
-                                   made_o);
-  std::string uid;
+  const auto made = transport_.run(
+      sweep_prefix.empty() ? make_private_dir_argv(dir_, probe_dir_, owner_note)
+                           : sweep_and_make_private_dir_argv(dir_, probe_dir_, sweep_prefix, owner_note),
+      made_o);
+  std::string uid, stat_line, note_refused;
+  bool stat_seen = false, note_written = false;
   {
     std::istringstream lines(made.out);
     for (std::string line; std::getline(lines, line);) {
-      if (sweep_prefix.empty()) {
-        if (!trim(line).empty()) uid = trim(line);
-      } else if (line.rfind("swept ", 0) == 0) {
+      if (line.rfind("swept ", 0) == 0) {
         swept_.push_back(line.substr(6));
       } else if (line.rfind("kept ", 0) == 0) {
         spdlog::warn(
@@ -123,6 +126,13 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
             who, line.substr(5));
       } else if (line.rfind("uid ", 0) == 0) {
         uid = trim(line.substr(4));
+      } else if (line.rfind("stat ", 0) == 0) {
+        stat_seen = true;
+        stat_line = line.substr(5);
+      } else if (trim(line) == "owner written") {
+        note_written = true;
+      } else if (line.rfind("owner refused: ", 0) == 0) {
+        note_refused = trim(line.substr(15));
       }
     }
   }
@@ -135,8 +145,17 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
                          "refusing to use it)"
                        : ""));
   }
-  // Verify what is there now, without following a symlink: ours, 0700, a directory.
-  const auto info = transport_.lstat(dir_);
+  // Verify what is there now, as the script's stat saw it (never following a
+  // symlink): ours, 0700, a directory.
+  if (!stat_seen)
+    could_not_run(who + ": the run's directory " + dir_ + " was made but its script did not report it: " +
+                  excerpt(made.out, 200));
+  std::optional<transport::Transport::FileInfo> info;
+  try {
+    info = transport::parse_stat_line(stat_line);
+  } catch (const std::exception& e) {
+    could_not_run(who + ": the run's directory " + dir_ + ": " + e.what());
+  }
   // Whoever owns probe_dir may rename what is in it: another user could move our
   // directory away and plant a symlink under its name (docs/security.md, 4).
   // A uid of -1 means the transport cannot tell; the stop script never follows a symlink.
@@ -180,7 +199,18 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
     could_not_run(who + ": the run's directory " + bad + " is not what we created: " + wrong +
                   "; refusing to use it");
   }
-  transport_.upload_data(owner_note + "\n", dir_ + "/owner", 0600);
+  // The checks above passed here; the host's shell made them too before it
+  // wrote the note, and said why if it did not.
+  if (note_refused == "write failed") {
+    // A full, read-only or over-quota probe_dir: named with the bytes free there.
+    const std::string why = transport::describe_write_failure(transport_, dir_, owner_note.size() + 1);
+    could_not_run(who + ": cannot write the owner note into the run's directory " + dir_ + ": " +
+                  excerpt(trim(made.err), 400) + (why.empty() ? "" : " (" + why + ")"));
+  }
+  if (!note_written)
+    could_not_run(who + ": the run's directory " + dir_ + ": the owner note was not written (" +
+                  (note_refused.empty() ? "the script said nothing of it" : note_refused) +
+                  "); refusing to use it");
 }
 
 HostDeployment::~HostDeployment() {
@@ -237,11 +267,15 @@ std::string HostDeployment::install(const std::string& local_probe) {
 std::string HostDeployment::install_once(const std::string& local_probe, const std::string& name) {
   const std::string expected = sha256_file_hex(local_probe);
   const std::string remote = dir_ + "/" + name;
-  transport_.upload(local_probe, remote, 0700);
+  // Written in place: the run's directory is private (checked when it was made),
+  // so no part file and rename (issue 23: two round trips fewer per probe).
+  transport_.upload_to_private_dir(local_probe, remote, 0700);
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
-  const auto r = run({remote, "--self-digest"}, o);
+  // The upload's mode went through the host's umask: the request that checks
+  // what was written sets the bits exactly first (no round trip of its own).
+  const auto r = run({"/bin/sh", "-c", "chmod 0700 \"$0\" && exec \"$0\" \"$@\"", remote, "--self-digest"}, o);
   if (!r.ok()) {
     if (r.exit_status == 126 || r.err.find("Permission denied") != std::string::npos) {
       could_not_run(exec_failure_message(remote, r));

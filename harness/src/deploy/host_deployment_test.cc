@@ -3,10 +3,13 @@
 #include "labgate/deploy/host_deployment.h"
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "labgate/deploy/digest.h"
 #include "labgate/transport/fake_transport.h"
@@ -111,10 +114,10 @@ TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
   // What a harness that died mid-run leaves: its directory and a running,
   // recorded, marked process group.
   const std::string leftover = host_.ssh.probe_dir + "/labgate-lab1.local-host." + random_token(8);
-  ASSERT_TRUE(t_->run(make_private_dir_argv(leftover)).ok());
+  ASSERT_TRUE(t_->run(make_private_dir_argv(leftover, host_.ssh.probe_dir, "dead run")).ok());
   // Another host's live run in the same (shared) probe_dir: never touched.
   const std::string theirs = host_.ssh.probe_dir + "/labgate-lab1.hk-00112233aabbccdd." + random_token(8);
-  ASSERT_TRUE(t_->run(make_private_dir_argv(theirs)).ok());
+  ASSERT_TRUE(t_->run(make_private_dir_argv(theirs, host_.ssh.probe_dir, "their run")).ok());
   transport::StartOptions so;
   so.pgid_file = leftover + "/pgids";
   // (The handle stays ours only so the process is reaped; nothing stops it.)
@@ -172,6 +175,27 @@ TEST_F(LocalDeployment, RefusesUnsafeProbeDirs) {
   EXPECT_NE(what_of([&] { HostDeployment(*t_, h, "lab1", "x"); }).find("absolute"), std::string::npos);
 }
 
+// A full probe_dir: the owner note, written by the request that makes the run's
+// directory, fails; named with the kernel's reason and the bytes free there,
+// and the directory is removed.
+TEST_F(LocalDeployment, AFullProbeDirIsNamedWithTheBytesFree) {
+  ASSERT_EQ(geteuid(), 0u) << "mounting a small tmpfs needs root (CI runs as root)";
+  const std::string full = host_.ssh.probe_dir + "/full";
+  ASSERT_EQ(mkdir(full.c_str(), 0755), 0);
+  ASSERT_EQ(mount("labgate-full", full.c_str(), "tmpfs", 0, "size=64k"), 0) << strerror(errno);
+  std::ofstream(full + "/filler") << std::string(64 * 1024, 'x');
+  profile::Host h = host_;
+  h.ssh.probe_dir = full;
+  const std::string msg = what_of([&] { HostDeployment(*t_, h, "lab1", "run r1 by test"); });
+  const std::string left = t_->run({"sh", "-c", "ls -A \"$1\" | grep -c labgate-", "sh", full}).out;
+  umount(full.c_str());
+  EXPECT_NE(msg.find("host l: cannot write the owner note into the run's directory " + full + "/labgate-lab1."),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("No space left on device; 0 bytes free on " + full), std::string::npos) << msg;
+  EXPECT_EQ(left, "0\n") << "the run's directory was left behind";
+}
+
 // Issue 22: probe_dir = "/tmp/etclink/default" with etclink -> /etc once put the
 // run's directory in the real /etc/default; only the last component was checked.
 TEST_F(LocalDeployment, RefusesASymlinkAnywhereOnTheProbeDirsPath) {
@@ -211,7 +235,9 @@ TEST(ScriptedProbeDir, RefusesAProbeDirBelowADirectoryAnotherUserOwns) {
   t.stats["/u01/lg"] = dir;
   dir.uid = 54321;  // oracle's /u01
   t.stats["/u01"] = dir;
-  t.on({"/bin/sh", "-c"}, FakeTransport::ok("1000\n"));
+  // The host's shell saw the same and wrote no note (remote_scripts_test runs it).
+  t.on({"/bin/sh", "-c"},
+       FakeTransport::ok("uid 1000\nstat 41c0 1000 4096\nowner refused: /u01 is owned by uid 54321\n"));
   profile::Host h;
   h.name = "h";
   h.ssh.probe_dir = "/u01/lg";
@@ -229,11 +255,23 @@ TEST(RunDirPrefix, LabNamesMustBeSafeInAFileName) {
   }
 }
 
+// What the run directory's script prints for `info` (remote_scripts.h): its
+// uid line, its stat line and whether the shell wrote the owner note.
+std::string made_dir_output(const transport::Transport::FileInfo& info, long uid, bool note_written) {
+  char line[64];
+  const unsigned type = info.is_symlink ? S_IFLNK : info.is_dir ? S_IFDIR : S_IFREG;
+  std::snprintf(line, sizeof line, "stat %x %ld 4096\n", type | info.mode, info.uid);
+  return "uid " + std::to_string(uid) + "\n" + line +
+         (note_written ? "owner written\n" : "owner refused: not what the shell expects\n");
+}
+
 // A scripted host: states a real host should never show, and exact messages.
-// lstat reports /tmp as a sticky directory and any run directory as `run_dir`.
+// lstat reports /tmp as a sticky directory; the run directory's script reports
+// it as `run_dir`, with the owner note written only if the shell says so.
 struct ScriptedHost : FakeTransport {
   using FakeTransport::FakeTransport;
   bool interrupt_at_dir = false;  // a Ctrl-C right after the mkdir
+  bool note_written = true;
   FileInfo run_dir = [] {
     FileInfo f;
     f.is_dir = true;
@@ -248,11 +286,14 @@ struct ScriptedHost : FakeTransport {
       f.mode = 01777;
       return f;
     }
-    if (p.rfind("/tmp/labgate-", 0) == 0 && p.find('/', 5) == std::string::npos) {
-      if (interrupt_at_dir) throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while checking " + p);
-      return run_dir;
-    }
     return FakeTransport::lstat(p);
+  }
+  transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o = {}) override {
+    transport::RunResult r = FakeTransport::run(argv, o);  // recorded, and a scripted failure wins
+    if (argv.size() < 3 || argv[2].find("mkdir -m 0700") == std::string::npos || !r.ok()) return r;
+    if (interrupt_at_dir) throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT after the mkdir");
+    r.out = made_dir_output(run_dir, 0, note_written);
+    return r;
   }
 };
 
@@ -269,6 +310,7 @@ class ScriptedDeployment : public ::testing::Test {
 };
 
 TEST_F(ScriptedDeployment, RefusesADirectoryThatIsNotWhatItCreated) {
+  fake_.note_written = false;  // as the host's shell, seeing the same
   fake_.run_dir.mode = 0755;
   std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
   EXPECT_NE(msg.find("mode is 0755, not 0700"), std::string::npos) << msg;
@@ -283,6 +325,26 @@ TEST_F(ScriptedDeployment, RefusesADirectoryThatIsNotWhatItCreated) {
   EXPECT_NE(msg.find("not a directory"), std::string::npos) << msg;
 }
 
+// The note is the host's shell's last act after its own checks: one request for
+// the mkdir, the stat and the note, no upload. Refused there, the run does not
+// use the directory, and removes it (its checks found it ours).
+TEST_F(ScriptedDeployment, TheOwnerNoteRidesOnTheMkdirAndARefusalStopsTheRun) {
+  {
+    HostDeployment d(fake_, host_, "lab1", "run r1 by tester");
+    ASSERT_EQ(fake_.calls().size(), 1u);
+    EXPECT_EQ(fake_.calls()[0].argv.back(), "run r1 by tester");
+    EXPECT_TRUE(fake_.uploads().empty());
+  }
+  fake_.note_written = false;
+  const std::size_t before = fake_.calls().size();
+  const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("the owner note was not written (not what the shell expects); refusing to use it"),
+            std::string::npos)
+      << msg;
+  ASSERT_EQ(fake_.calls().size(), before + 2);
+  EXPECT_EQ(fake_.calls()[before + 1].argv, cleanup_dir_argv(fake_.calls()[before].argv.at(4)));
+}
+
 TEST_F(ScriptedDeployment, ACtrlCRightAfterTheMkdirStillRemovesTheDirectory) {
   fake_.interrupt_at_dir = true;
   const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
@@ -293,7 +355,7 @@ TEST_F(ScriptedDeployment, ACtrlCRightAfterTheMkdirStillRemovesTheDirectory) {
   const auto& mkdir = fake_.calls()[0].argv;
   const auto& cleanup = fake_.calls()[1].argv;
   EXPECT_NE(mkdir.at(2).find("mkdir"), std::string::npos);
-  EXPECT_EQ(cleanup, cleanup_dir_argv(mkdir.back()));
+  EXPECT_EQ(cleanup, cleanup_dir_argv(mkdir.at(4)));
 }
 
 TEST_F(ScriptedDeployment, AnExistingNameIsRefused) {

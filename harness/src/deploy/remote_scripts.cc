@@ -2,6 +2,7 @@
 #include "remote_scripts.h"
 
 #include "labgate/transport/shell_quote.h"
+#include "labgate/transport/stat_line.h"
 
 namespace labgate::deploy {
 
@@ -66,10 +67,6 @@ machine() {
 }
 )SH";
 
-constexpr const char* kStampBoot = R"SH(
-m=$(machine) && echo "$m" > "$1/boot"
-)SH";
-
 // sweepable DIR: its run is provably over. Made on this machine in this boot (and
 // we hold this host's lease, so no run of it is live); or, without a boot file (an
 // older labgate's, or one being made this instant), over a minute old. Never a
@@ -85,24 +82,64 @@ sweepable() {
 }
 )SH";
 
+// After the mkdir, in the same request (issue 23: a round trip each was three):
+// "uid N" and "stat ..." of the run directory $rd (what the caller checks, in
+// kStatFormat), then its files: the machine's stamp into $rd/boot (kMachine) and
+// the owner note $note into $rd/owner, written only once this
+// shell has made the caller's checks itself: $rd a directory, not a symlink,
+// ours, mode 0700, and every directory from $pd up owned by root or us, so
+// nobody else could have swapped $rd for a symlink since (docs/security.md, 4).
+// Else "owner refused: WHY" and no note ("write failed": the shell's message on
+// stderr, the caller diagnoses). noclobber: never over a planted name.
+std::string stat_check_and_note() {
+  return std::string(R"SH(
+u=$(id -u); echo "uid $u"
+s=$(stat -c ')SH") + transport::kStatFormat + R"SH(' -- "$rd" 2>/dev/null) || s=ABSENT
+echo "stat $s"
+why=
+if [ -h "$rd" ] || [ ! -d "$rd" ]; then why="$rd is not a directory"
+else
+  m=$(stat -c '%u %a' -- "$rd")
+  [ "$m" = "$u 700" ] || why="$rd has owner and mode $m, not $u 700"
+fi
+p=$pd
+while [ -z "$why" ] && [ -n "$p" ]; do
+  o=$(stat -c %u -- "$p") || o=unknown
+  [ "$o" = 0 ] || [ "$o" = "$u" ] || why="$p is owned by uid $o"
+  [ ! -h "$p" ] || why="$p is a symlink"
+  p=${p%/*}
+done
+if [ -z "$why" ]; then
+  (umask 077; set -C
+   if b=$(machine); then echo "$b" > "$rd/boot" || exit 1; fi
+   printf '%s\n' "$note" > "$rd/owner") && echo "owner written" || why="write failed"
+fi
+[ -z "$why" ] || echo "owner refused: $why"
+exit 0
+)SH";
+}
+
 }  // namespace
 
-std::vector<std::string> make_private_dir_argv(const std::string& dir) {
-  return transport::sh_argv(std::string(kMachine) + "mkdir -m 0700 \"$1\" || exit 1" + kStampBoot + "id -u",
-                            {dir});
+std::vector<std::string> make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
+                                              const std::string& owner_note) {
+  return transport::sh_argv(std::string(kMachine) + "rd=$1 pd=$2 note=$3\nmkdir -m 0700 \"$rd\" || exit 1" +
+                                stat_check_and_note(),
+                            {dir, probe_dir, owner_note});
 }
 
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
-                                                         const std::string& prefix, int grace_tenths) {
+                                                         const std::string& prefix, const std::string& owner_note,
+                                                         int grace_tenths) {
   return transport::sh_argv(std::string(kStopDir) + kMachine + kSweepable + R"SH(
 for d in "$2"/"$3"*; do
   [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
   if sweepable "$d"; then stop_dir "$d" "$4" && echo "swept $d"; else echo "kept $d"; fi
 done
-mkdir -m 0700 "$1" || exit 1)SH" +
-                                kStampBoot + R"SH(echo "uid $(id -u)"
-)SH",
-                            {dir, probe_dir, prefix, std::to_string(grace_tenths)});
+rd=$1 pd=$2 note=$5
+mkdir -m 0700 "$rd" || exit 1)SH" +
+                                stat_check_and_note(),
+                            {dir, probe_dir, prefix, std::to_string(grace_tenths), owner_note});
 }
 
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths) {

@@ -13,19 +13,26 @@ namespace labgate::deploy {
 /// it (or is gone), so a pid reused by someone else since is never killed.
 inline constexpr const char* kRunMarkerVar = "LABGATE_RUN";
 
-/// mkdir -m 0700 `dir` (fails if anything, even a symlink, has that name), writes
-/// the machine's boot id and network namespace into `dir`/boot (what the sweep
-/// tells cloned hosts on shared storage apart by), then prints the caller's uid
-/// so the owner can be checked.
-std::vector<std::string> make_private_dir_argv(const std::string& dir);
+/// mkdir -m 0700 `dir` (fails if anything, even a symlink, has that name), then
+/// prints "uid N" (the caller's uid) and "stat MODE UID SIZE" (`dir`'s lstat, as
+/// transport::parse_stat_line reads it), and writes the machine's boot id and
+/// network namespace into `dir`/boot (what the sweep tells cloned hosts on
+/// shared storage apart by) and `owner_note` into `dir`/owner, never over an
+/// existing name, but only once the shell has seen `dir` a directory, not a
+/// symlink, ours and 0700, and every directory from `probe_dir` up owned by root
+/// or us: then "owner written", else "owner refused: WHY" and neither file.
+/// One request for what were three round trips (issue 23).
+std::vector<std::string> make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
+                                              const std::string& owner_note);
 
 /// One exec for a run's start on a host: sweep_leftovers_argv's sweep of
 /// `probe_dir`/`prefix`* (each removed directory printed as "swept DIR", each one
-/// whose run is not provably over as "kept DIR"), then mkdir -m 0700 `dir` as
-/// make_private_dir_argv does and "uid N" (the caller's uid). Fails as mkdir fails.
+/// whose run is not provably over as "kept DIR"), then make_private_dir_argv's
+/// mkdir, report and owner note. Fails as mkdir fails.
 /// Only safe while holding the lab lease.
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
-                                                         const std::string& prefix, int grace_tenths = 20);
+                                                         const std::string& prefix, const std::string& owner_note,
+                                                         int grace_tenths = 20);
 
 /// Stops every process group recorded in `dir`/pgids and every process whose
 /// environment carries the run marker for `dir` (a setsid'd grandchild left the

@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "labgate/transport/stat_line.h"
 #include "labgate/transport/transport.h"
 #include "transport/proc_watch_test_util.h"
 
@@ -44,22 +45,61 @@ class RemoteScripts : public ::testing::Test {
   std::unique_ptr<transport::Transport> t_;
 };
 
-TEST_F(RemoteScripts, MakePrivateDirIsExclusiveAndPrintsTheUid) {
+TEST_F(RemoteScripts, MakePrivateDirIsExclusiveAndReportsWhatItMade) {
   const std::string dir = base_ + "/run";
-  auto r = t_->run(make_private_dir_argv(dir));
+  auto r = t_->run(make_private_dir_argv(dir, base_, "run r1 by 'me' $(x)"));
   ASSERT_TRUE(r.ok()) << r.err;
-  EXPECT_EQ(r.out, std::to_string(getuid()) + "\n");
+  // One request: the uid, the directory's lstat, and the owner note written.
+  const std::string u = std::to_string(getuid());
+  EXPECT_EQ(r.out.substr(0, r.out.find("stat ")), "uid " + u + "\n") << r.out;
+  const auto stat_at = r.out.find("stat ");
+  ASSERT_NE(stat_at, std::string::npos) << r.out;
+  const auto reported = transport::parse_stat_line(r.out.substr(stat_at + 5, r.out.find('\n', stat_at) - stat_at - 5));
+  ASSERT_TRUE(reported);
+  EXPECT_TRUE(reported->is_dir);
+  EXPECT_EQ(reported->mode, 0700u);
+  EXPECT_EQ(std::to_string(reported->uid), u);
+  EXPECT_NE(r.out.find("\nowner written\n"), std::string::npos) << r.out;
+  EXPECT_EQ(t_->read_file(dir + "/owner"), "run r1 by 'me' $(x)\n");
+  EXPECT_EQ(t_->lstat(dir + "/owner")->mode, 0600u);
+  EXPECT_TRUE(t_->lstat(dir + "/boot"));
   auto info = t_->lstat(dir);
   ASSERT_TRUE(info);
   EXPECT_EQ(info->mode, 0700u);
-  EXPECT_FALSE(t_->run(make_private_dir_argv(dir)).ok());
+  EXPECT_FALSE(t_->run(make_private_dir_argv(dir, base_, "x")).ok());
   ASSERT_EQ(symlink(base_.c_str(), (base_ + "/planted").c_str()), 0);
-  EXPECT_FALSE(t_->run(make_private_dir_argv(base_ + "/planted")).ok());
+  EXPECT_FALSE(t_->run(make_private_dir_argv(base_ + "/planted", base_, "x")).ok());
+  EXPECT_FALSE(t_->lstat(base_ + "/owner")) << "a note written through the planted symlink";
+}
+
+// The owner note is written only after the host's shell has made the caller's
+// checks: below a directory another user owns (who could swap the run's
+// directory for a symlink between the checks and the write), none is written.
+TEST_F(RemoteScripts, NoOwnerNoteBelowADirectoryAnotherUserOwns) {
+  ASSERT_EQ(geteuid(), 0u) << "giving a directory to another user needs root (CI runs as root)";
+  const std::string theirs = base_ + "/theirs";
+  ASSERT_EQ(mkdir(theirs.c_str(), 0755), 0);
+  ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);
+  const std::string dir = theirs + "/run";
+  auto r = t_->run(make_private_dir_argv(dir, theirs, "x"));
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("owner refused: " + theirs + " is owned by uid 65534\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("owner written"), std::string::npos) << r.out;
+  EXPECT_FALSE(t_->lstat(dir + "/owner"));
+  EXPECT_FALSE(t_->lstat(dir + "/boot"));
+  // A symlink on the way up is refused the same way (the caller's resolve
+  // refuses it before any mkdir; this is the shell's own second look).
+  const std::string link = base_ + "/link";
+  ASSERT_EQ(symlink(base_.c_str(), link.c_str()), 0);
+  r = t_->run(make_private_dir_argv(link + "/run2", link, "x"));
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("owner refused: " + link + " is a symlink\n"), std::string::npos) << r.out;
+  EXPECT_FALSE(t_->lstat(base_ + "/run2/owner"));
 }
 
 TEST_F(RemoteScripts, CleanupStopsRecordedGroupsAndRemovesTheDir) {
   const std::string dir = base_ + "/run";
-  ASSERT_TRUE(t_->run(make_private_dir_argv(dir)).ok());
+  ASSERT_TRUE(t_->run(make_private_dir_argv(dir, base_, "x")).ok());
   auto a = sleeper(dir, true);
   auto b = sleeper(dir, true);
   const long ga = a->pgid(), gb = b->pgid();
@@ -73,7 +113,7 @@ TEST_F(RemoteScripts, CleanupSparesAGroupWhoseLeaderIsNotOurs) {
   // A pid in pgids whose live leader lacks the run marker is someone else's
   // (the pid was reused): it must survive.
   const std::string dir = base_ + "/run";
-  ASSERT_TRUE(t_->run(make_private_dir_argv(dir)).ok());
+  ASSERT_TRUE(t_->run(make_private_dir_argv(dir, base_, "x")).ok());
   auto foreign = sleeper(dir, false);
   EXPECT_TRUE(t_->run(cleanup_dir_argv(dir, 5)).ok());
   EXPECT_FALSE(t_->lstat(dir));
@@ -94,7 +134,7 @@ TEST_F(RemoteScripts, SweepRemovesOnlyOtherRunsOfThisLab) {
   const std::string prefix = "labgate-lab1.";
   const std::string dead = base_ + "/" + prefix + "dead", mine = base_ + "/" + prefix + "mine";
   const std::string other_lab = base_ + "/labgate-lab2.x";
-  for (const auto& d : {dead, mine, other_lab}) ASSERT_TRUE(t_->run(make_private_dir_argv(d)).ok());
+  for (const auto& d : {dead, mine, other_lab}) ASSERT_TRUE(t_->run(make_private_dir_argv(d, base_, "x")).ok());
   ASSERT_EQ(symlink(other_lab.c_str(), (base_ + "/" + prefix + "link").c_str()), 0);
   auto orphan = sleeper(dead, true);
   const long g = orphan->pgid();
@@ -115,7 +155,7 @@ TEST_F(RemoteScripts, SweepNeverRemovesWhatAnotherMachineMade) {
   const std::string prefix = "labgate-lab1.hk-0011223344556677.";
   const std::string dead = base_ + "/" + prefix + "dead", clone = base_ + "/" + prefix + "clone";
   const std::string fresh = base_ + "/" + prefix + "fresh";
-  for (const auto& d : {dead, clone}) ASSERT_TRUE(t_->run(make_private_dir_argv(d)).ok());
+  for (const auto& d : {dead, clone}) ASSERT_TRUE(t_->run(make_private_dir_argv(d, base_, "x")).ok());
   std::ifstream boot_in("/proc/sys/kernel/random/boot_id");
   std::string boot;
   std::getline(boot_in, boot);
@@ -136,11 +176,12 @@ TEST_F(RemoteScripts, SweepNeverRemovesWhatAnotherMachineMade) {
   EXPECT_NE(r.err.find("kept " + clone), std::string::npos) << r.err;
   // The start of a run says the same on its stdout, and still makes its directory.
   const std::string mine = base_ + "/" + prefix + "mine";
-  r = t_->run(sweep_and_make_private_dir_argv(mine, base_, prefix, 5));
+  r = t_->run(sweep_and_make_private_dir_argv(mine, base_, prefix, "x", 5));
   ASSERT_TRUE(r.ok()) << r.err;
   EXPECT_NE(r.out.find("kept " + clone + "\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("uid " + std::to_string(getuid())), std::string::npos) << r.out;
   EXPECT_TRUE(t_->lstat(mine + "/boot"));
+  EXPECT_NE(r.out.find("owner written\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -61,7 +61,8 @@ class FakeHost : public FakeTransport {
     base.mode = 0755;
     base.uid = 0;
     stats[kProbeDir] = base;
-    on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z")), ok("uid 0\n"));
+    on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z", "n")),
+       ok("uid 0\nstat 41c0 0 4096\nowner written\n"));
     on(script_of(deploy::cleanup_dir_argv("/x")), ok(""));
     on(script_of(deploy::cleanup_dir_then_argv("/x", {"y"})), ok("labgate-then 0\n"));
   }

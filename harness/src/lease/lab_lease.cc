@@ -202,14 +202,17 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   const profile::Host& host = slot.host;
   transport::Transport* t = slot.transport;
-  // Connects and reads the host key: a host that cannot be reached fails here,
-  // before anything could have been taken on it.
+  // No symlink anywhere on the way, nor a world-writable directory without the
+  // sticky bit: the lease goes where the profile says (docs/security.md). The
+  // first take resolves its root in the same request (issue 23: the run's
+  // first request is the lease's, one round trip fewer on far hosts).
+  std::vector<std::string> resolve;
+  const std::string root = root_for(host, options_);
   if (slot.dir.empty()) {
+    // Connects and reads the host key: a host that cannot be reached fails here,
+    // before anything could have been taken on it.
     slot.dir = dir_on(*t, host, lab_, options_);
-    // No symlink anywhere on the way, nor a world-writable directory without the
-    // sticky bit: the lease goes where the profile says (docs/security.md).
-    transport::resolve_remote_dir(*t, root_for(host, options_), "host " + host.name,
-                                  host.ssh.lease_dir ? "lease_dir" : "lease_dir (probe_dir)");
+    resolve = transport::remote_dir_paths(root);
   }
   const std::string& dir = slot.dir;
   for (;;) {
@@ -217,7 +220,7 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
     o.input = holder_.serialize();
     transport::RunResult taken;
     try {
-      taken = t->run(take_argv(dir), o);
+      taken = t->run(take_argv(dir, resolve), o);
     } catch (const Failure&) {
       // Interrupted (Ctrl-C) or cut off while the mkdir may have run on the host:
       // the host is not in held_ yet, so release() would not remove it. Only a
@@ -228,6 +231,16 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
         spdlog::warn("host {}: could not remove a lease taken as the run stopped: {}", host.name, e.what());
       }
       throw;
+    }
+    if (!resolve.empty()) {
+      // Every path reported (the script went on to take), or it stopped at the
+      // one refused: named as resolve_remote_dir names it. A script that broke
+      // before reporting them is the take's failure, diagnosed below.
+      const auto infos = transport::parse_dir_safe(taken.out);
+      if (taken.ok() || infos.size() == resolve.size())
+        transport::check_remote_dir(*t, root, infos, "host " + host.name,
+                                    host.ssh.lease_dir ? "lease_dir" : "lease_dir (probe_dir)");
+      resolve.clear();
     }
     if (!taken.ok() && !parse_state(taken.out)) {
       // The take could not write the lease there (its holder file, or the

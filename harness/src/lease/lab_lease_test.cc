@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "labgate/transport/fake_transport.h"
+#include "transport/dir_safe_test_util.h"
 #include "labgate/util/exit_code.h"
 #include "lease_scripts.h"
 
@@ -103,7 +104,7 @@ struct InterruptedTake : transport::FakeTransport {
   }
   transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o) override {
     auto r = real_.run(argv, o);
-    if (argv == take_argv(dir_))
+    if (argv.size() > 2 && argv[2] == take_argv(dir_)[2])  // the take (its first resolves the root too)
       throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT while taking it");
     return r;
   }
@@ -194,12 +195,28 @@ TEST_F(LabLeaseTest, ALeaseReleasedWhileWeLookedIsTakenOnTheNextLook) {
   transport::FakeTransport t("a");
   t.identity = "hk-0123456789abcdef";
   const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
-  t.stats[*options_.root] = {true, false, 0700, static_cast<long>(getuid()), 0};
-  t.once(take_argv(dir), transport::FakeTransport::ok("HELD\n\n"));
+  // The first take resolves the lease root in the same request.
+  t.once(take_argv(dir), transport::FakeTransport::ok(transport::testing::dir_safe_reply(*options_.root) + "HELD\n\n"));
   t.once(take_argv(dir), transport::FakeTransport::ok("TAKEN\n"));
   t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // heartbeat, release
   LabLease l("lab1", std::vector<LeaseTarget>{{host_, &t}}, Holder::current("r2"), options_);
   l.release();
+}
+
+// The run's first request on a host resolves the lease root and takes the
+// lease (issue 23: far hosts): no lstat of its own before it.
+TEST_F(LabLeaseTest, TheFirstTakeResolvesTheRootInTheSameRequest) {
+  transport::FakeTransport t("a");
+  t.identity = "hk-0123456789abcdef";
+  const std::string dir = host_lease_dir(*options_.root, t.identity, "lab1");
+  t.on({"/bin/sh"}, transport::FakeTransport::ok("ours\n"));  // release
+  t.on(take_argv(dir), transport::FakeTransport::ok(transport::testing::dir_safe_reply(*options_.root) + "TAKEN\n"));
+  {
+    LabLease l("lab1", std::vector<LeaseTarget>{{host_, &t}}, Holder::current("r3"), options_);
+    ASSERT_EQ(t.calls().size(), 1u);
+    EXPECT_EQ(t.calls()[0].argv, take_argv(dir, transport::remote_dir_paths(*options_.root)));
+  }
+  for (const auto& c : t.calls()) EXPECT_EQ(c.argv.at(0), "/bin/sh");
 }
 
 // A full lease_dir (default: probe_dir): the take's write of its holder file
@@ -209,7 +226,6 @@ TEST_F(LabLeaseTest, AFullLeaseDirIsNamedWithTheBytesFree) {
   transport::FakeTransport full("a");
   full.identity = "hk-0123456789abcdef";
   options_.root = "/u01/labgate";
-  full.stats["/u01/labgate"] = {true, false, 0755, 0, 0};
   const std::string dir = host_lease_dir("/u01/labgate", full.identity, "lab1");
   // The write-failure diagnosis (a test write and df), then the take itself.
   full.on({"/bin/sh"},

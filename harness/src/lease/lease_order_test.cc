@@ -8,6 +8,7 @@
 
 #include "labgate/lease/lab_lease.h"
 #include "labgate/transport/fake_transport.h"
+#include "transport/dir_safe_test_util.h"
 #include "labgate/util/exit_code.h"
 #include "lease_scripts.h"
 
@@ -16,15 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using transport::FakeTransport;
-
-// A directory as /tmp is: root's, world-writable and sticky.
-transport::Transport::FileInfo sticky_dir() {
-  transport::Transport::FileInfo d;
-  d.is_dir = true;
-  d.mode = 01777;
-  d.uid = 0;
-  return d;
-}
 
 std::vector<std::string> script_of(std::vector<std::string> argv) {
   argv.resize(3);
@@ -53,8 +45,7 @@ class LeaseOrder : public ::testing::Test {
     for (const char* n : {"c", "a", "b"}) {  // any order given; taken sorted
       auto t = std::make_unique<FakeTransport>(n);
       t->identity = std::string("hk-") + n;
-      t->stats["/var/tmp"] = sticky_dir();  // the lease root, resolved before the take
-      t->on(kTake, FakeTransport::ok("TAKEN\n"));
+      t->on(kTake, FakeTransport::ok(transport::testing::dir_safe_reply("/var/tmp") + "TAKEN\n"));
       t->on(kRelease, FakeTransport::ok(""));
       const std::string name = n;
       t->on_step = [this, name](const std::string& what) {
@@ -135,7 +126,7 @@ TEST_F(LeaseOrder, AHostReleasedByTheCallersLastExecIsLeftAloneByRelease) {
 TEST_F(LeaseOrder, WhileWaitingForAHostNoLaterHostIsHeld) {
   // b is held by another run for two tries. a (before it) is kept; c (after
   // it) is given back at once and taken again only once b is ours.
-  hosts_["b"]->once(kTake, FakeTransport::ok(held_by_other()));
+  hosts_["b"]->once(kTake, FakeTransport::ok(transport::testing::dir_safe_reply("/var/tmp") + held_by_other()));
   hosts_["b"]->once(kTake, FakeTransport::ok(held_by_other()));
   LabLease lease("lab1", targets(), Holder::current("r1"), options_);
   EXPECT_EQ(of("a"), (std::vector<std::string>{"take"}));
@@ -164,7 +155,7 @@ TEST_F(LeaseOrder, AHostThatRefusesIsNamedOnceAndTheOthersAreGivenBack) {
 
 TEST_F(LeaseOrder, AHeldHostThatStaysHeldFailsNamingItsHolderOnce) {
   options_.wait = 50ms;
-  hosts_["a"]->on(kTake, FakeTransport::ok(held_by_other()));
+  hosts_["a"]->on(kTake, FakeTransport::ok(transport::testing::dir_safe_reply("/var/tmp") + held_by_other()));
   std::string msg;
   try {
     LabLease lease("lab1", targets(), Holder::current("r1"), options_);

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 
 namespace labgate::lease {
@@ -40,27 +41,31 @@ std::optional<long> number_after(const std::string& text, const std::string& key
 
 }  // namespace
 
-std::vector<std::string> take_argv(const std::string& lease_dir) {
+std::vector<std::string> take_argv(const std::string& lease_dir, const std::vector<std::string>& resolve) {
+  std::vector<std::string> args{lease_dir};
+  args.insert(args.end(), resolve.begin(), resolve.end());
   // 0755: any user's gate may read who holds it; only we write inside.
-  return transport::sh_argv(std::string(kReport) + R"SH(
+  return transport::sh_argv(std::string(kReport) + transport::dir_safe_shell() + R"SH(
+d=$1; shift
+dir_safe "$@" || exit 0
 n=0
 while :; do
-  if mkdir -m 0755 "$1" 2>/dev/null; then
-    cat > "$1/holder" && touch "$1/heartbeat" && echo TAKEN && exit 0
-    rm -rf "$1"; exit 1
+  if mkdir -m 0755 "$d" 2>/dev/null; then
+    cat > "$d/holder" && touch "$d/heartbeat" && echo TAKEN && exit 0
+    rm -rf "$d"; exit 1
   fi
   # The mkdir failed because another run holds it, or because that run released
   # it (rm -rf) between our mkdir and now: then try again. Only a path still
   # absent after three mkdirs is one that cannot be created.
-  if [ -e "$1" ] || [ -h "$1" ]; then
-    state=$(report "$1")
-    if [ "$state" != NOTDIR ] || [ -e "$1" ] || [ -h "$1" ]; then printf '%s\n' "$state"; exit 0; fi
+  if [ -e "$d" ] || [ -h "$d" ]; then
+    state=$(report "$d")
+    if [ "$state" != NOTDIR ] || [ -e "$d" ] || [ -h "$d" ]; then printf '%s\n' "$state"; exit 0; fi
   fi
   n=$((n + 1))
-  [ "$n" -lt 3 ] || { echo "cannot create $1" >&2; exit 1; }
+  [ "$n" -lt 3 ] || { echo "cannot create $d" >&2; exit 1; }
 done
 )SH",
-                            {lease_dir});
+                            args);
 }
 
 std::vector<std::string> inspect_argv(const std::string& lease_dir) {

@@ -21,7 +21,10 @@ struct RemoteLeaseState {
 
 /// mkdir the lease dir (atomic) and write stdin into its holder file; otherwise
 /// report who holds it and how old its heartbeat is (remote clock both sides).
-std::vector<std::string> take_argv(const std::string& lease_dir);
+/// With `resolve` (transport::remote_dir_paths of the lease root), first
+/// transport::dir_safe_shell's "path" lines for them, and nothing taken if one
+/// is refused: the run's first request resolves and takes (issue 23).
+std::vector<std::string> take_argv(const std::string& lease_dir, const std::vector<std::string>& resolve = {});
 /// Reports the state without taking.
 std::vector<std::string> inspect_argv(const std::string& lease_dir);
 /// Touches the heartbeat if the lease is still `run_id`'s; prints "ours" or "lost".

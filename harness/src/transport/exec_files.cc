@@ -100,24 +100,6 @@ std::string exec_read(Transport& t, const std::string& remote_path, std::size_t 
   return r.out;
 }
 
-std::optional<Transport::FileInfo> parse_stat_line(const std::string& out) {
-  std::istringstream in(out);
-  std::string mode_hex;
-  if (!(in >> mode_hex)) return std::nullopt;
-  if (mode_hex == "ABSENT") return std::nullopt;
-  long uid = -1;
-  unsigned long long size = 0;
-  if (!(in >> uid >> size)) throw std::invalid_argument("unexpected stat output: " + excerpt(out, 200));
-  const unsigned long raw = std::stoul(mode_hex, nullptr, 16);
-  Transport::FileInfo info;
-  info.is_dir = S_ISDIR(raw);
-  info.is_symlink = S_ISLNK(raw);
-  info.mode = static_cast<unsigned>(raw & 07777);
-  info.uid = uid;
-  info.size = size;
-  return info;
-}
-
 std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& remote_path) {
   return exec_lstat_each(t, {remote_path}).front();
 }
@@ -129,7 +111,7 @@ std::vector<std::optional<Transport::FileInfo>> exec_lstat_each(Transport& t,
   // One line per path, in order: stat's, or ABSENT; a stat that fails ends the
   // command with its message (never a line short).
   const auto r = t.run(sh_argv("for p; do if [ -e \"$p\" ] || [ -h \"$p\" ]; then "
-                               "stat -c '%f %u %s' -- \"$p\" || exit; else echo ABSENT; fi; done",
+                               "stat -c '" + std::string(kStatFormat) + "' -- \"$p\" || exit; else echo ABSENT; fi; done",
                                remote_paths),
                        o);
   const std::string what = remote_paths.size() == 1 ? remote_paths.front() : std::to_string(remote_paths.size()) + " paths (" + remote_paths.front() + " ...)";

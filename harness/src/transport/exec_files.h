@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "labgate/transport/stat_line.h"  // parse_stat_line
 #include "labgate/transport/transport.h"
 #include "labgate/transport/write_failure.h"  // describe_write_failure
 
@@ -28,8 +29,5 @@ std::optional<Transport::FileInfo> exec_lstat(Transport& t, const std::string& r
 /// The same for several paths in one command (one round trip), in order.
 std::vector<std::optional<Transport::FileInfo>> exec_lstat_each(Transport& t,
                                                                 const std::vector<std::string>& remote_paths);
-
-/// Parses exec_lstat's remote output ("%f %u %s" or ABSENT); exposed for tests.
-std::optional<Transport::FileInfo> parse_stat_line(const std::string& out);
 
 }  // namespace labgate::transport

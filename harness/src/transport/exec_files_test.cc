@@ -95,18 +95,6 @@ TEST_F(ExecFiles, NeverWritesOverAFileOrThroughASymlink) {
   EXPECT_EQ(t_->run({"sh", "-c", "ls -A \"$1\" | grep -c part", "sh", dir_}).out, "0\n");
 }
 
-TEST(ParseStatLine, ModesAndShapes) {
-  const auto f = parse_stat_line("81ed 1001 42\n");
-  ASSERT_TRUE(f);
-  EXPECT_EQ(f->mode, 0755u);
-  EXPECT_EQ(f->uid, 1001);
-  EXPECT_EQ(f->size, 42u);
-  EXPECT_TRUE(parse_stat_line("41c0 0 4096")->is_dir);
-  EXPECT_TRUE(parse_stat_line("a1ff 0 11")->is_symlink);
-  EXPECT_FALSE(parse_stat_line("ABSENT\n"));
-  EXPECT_THROW(parse_stat_line("81ed banner"), std::invalid_argument);
-}
-
 // A full disk is named as one, with what is left: never "failure" or ": ok".
 TEST_F(ExecFiles, AFullFilesystemIsNamedWithTheBytesFree) {
   ASSERT_EQ(geteuid(), 0u) << "mounting a small tmpfs needs root (CI runs as root)";

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "labgate/transport/stat_line.h"
 #include "labgate/util/exit_code.h"
 
 namespace labgate::transport {
@@ -32,24 +33,35 @@ std::string resolved(Transport& t, const std::string& path) {
 
 }  // namespace
 
-std::vector<DirComponent> resolve_remote_dir(Transport& t, const std::string& dir, const std::string& who,
-                                             const std::string& key) {
-  const auto fail = [&](const std::string& why) {
-    throw Failure(ExitCode::kCouldNotRun, who + ": " + key + " " + dir + ": " + why);
-  };
+std::vector<std::string> remote_dir_paths(const std::string& dir) {
   // "/" itself only when it is the directory: it is never a symlink, and one
   // round trip fewer per host and run.
   std::vector<std::string> paths;
   for (std::size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
     paths.push_back(dir.substr(0, at));
   paths.push_back(dir);
+  return paths;
+}
+
+std::vector<DirComponent> resolve_remote_dir(Transport& t, const std::string& dir, const std::string& who,
+                                             const std::string& key) {
+  // All at once (over SSH one request in a housekeeping step).
+  return check_remote_dir(t, dir, t.lstat_each(remote_dir_paths(dir)), who, key);
+}
+
+std::vector<DirComponent> check_remote_dir(Transport& t, const std::string& dir,
+                                           const std::vector<std::optional<Transport::FileInfo>>& infos,
+                                           const std::string& who, const std::string& key) {
+  const auto fail = [&](const std::string& why) {
+    throw Failure(ExitCode::kCouldNotRun, who + ": " + key + " " + dir + ": " + why);
+  };
+  const std::vector<std::string> paths = remote_dir_paths(dir);
   std::vector<DirComponent> out;
-  // All at once (over SSH one request in a housekeeping step); a later path
-  // seen through an earlier symlink is never used: the loop stops there.
-  const auto infos = t.lstat_each(paths);
+  // A later path seen through an earlier symlink is never used: the loop stops there.
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string& p = paths[i];
-    const auto& info = infos.at(i);
+    if (i >= infos.size()) fail(p + " was not reported by the host's script");
+    const auto& info = infos[i];
     if (!info) fail(p == dir ? "does not exist" : p + " does not exist");
     if (info->is_symlink) {
       const std::string target = resolved(t, dir);
@@ -68,6 +80,37 @@ std::vector<DirComponent> resolve_remote_dir(Transport& t, const std::string& di
     out.push_back({p, *info});
   }
   return out;
+}
+
+std::string dir_safe_shell() {
+  // The same rules as check_remote_dir, from stat's raw mode (hex): 0x2 is
+  // writable by others, 0x200 (01000) the sticky bit.
+  return std::string(R"SH(
+dir_safe() {
+  for p; do
+    if [ -e "$p" ] || [ -h "$p" ]; then s=$(stat -c ')SH") + kStatFormat + R"SH(' -- "$p") || return 1; else s=ABSENT; fi
+    echo "path $s"
+    [ "$s" != ABSENT ] && [ ! -h "$p" ] && [ -d "$p" ] || return 1
+    r=$((0x${s%% *}))
+    [ $((r & 2)) -eq 0 ] || [ $((r & 512)) -ne 0 ] || return 1
+  done
+  return 0
+}
+)SH";
+}
+
+std::vector<std::optional<Transport::FileInfo>> parse_dir_safe(const std::string& out) {
+  std::vector<std::optional<Transport::FileInfo>> infos;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("path ", 0) != 0) continue;
+    try {
+      infos.push_back(parse_stat_line(line.substr(5)));
+    } catch (const std::exception&) {
+      break;  // check_remote_dir names the path not reported
+    }
+  }
+  return infos;
 }
 
 std::string foreign_owner(const std::vector<DirComponent>& components, long login_uid, const std::string& who,

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "labgate/transport/fake_transport.h"
+#include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
+#include "util/failure_test_util.h"
 
 namespace labgate::transport {
 namespace {
@@ -90,6 +92,61 @@ TEST(RemoteDir, ForeignOwnersAreNamedRootAndTheLoginUserAreNot) {
   EXPECT_THAT(foreign_owner(c, 1000, "host a", "probe_dir", "/u01/lg"),
               HasSubstr("/u01/lg is owned by uid 7"));
   EXPECT_EQ(foreign_owner(c, -1, "host a", "probe_dir", "/u01/lg"), "") << "the transport cannot tell";
+}
+
+
+// dir_safe_shell, run for real, agrees with check_remote_dir: it reports every
+// path of a good directory and stops at the first one refused, which the C++
+// checks then name as resolve_remote_dir would (issue 23: the lease's take
+// resolves its root in the same request).
+TEST(RemoteDir, TheShellsCheckStopsWhereResolveRefuses) {
+  char tmpl[] = "/tmp/labgate-dirsafe-XXXXXX";
+  ASSERT_TRUE(mkdtemp(tmpl));
+  const std::string base = tmpl;
+  profile::Host h;
+  h.name = "local";
+  h.address = "local";
+  auto t = make_transport(h);
+  ASSERT_TRUE(t->run({"sh", "-c",
+                      "mkdir -p \"$1/ok/in\" \"$1/open/in\" \"$1/sticky/in\" && chmod 0777 \"$1/open\" && "
+                      "chmod 01777 \"$1/sticky\" && ln -s ok \"$1/link\" && : > \"$1/file\"",
+                      "sh", base})
+                  .ok());
+  // Runs dir_safe on `d`'s paths: its exit, its lines as infos, and what the C++ checks say of them.
+  const auto shell = [&](const std::string& d, std::size_t* lines = nullptr) {
+    auto r = t->run(sh_argv(dir_safe_shell() + "dir_safe \"$@\"", remote_dir_paths(d)));
+    const auto infos = parse_dir_safe(r.out);
+    if (lines) *lines = infos.size();
+    std::string why;
+    try {
+      check_remote_dir(*t, d, infos, "host a", "lease_dir");
+    } catch (const Failure& f) {
+      why = f.what();
+    }
+    return std::make_pair(r.exit_status, why);
+  };
+  std::size_t n = 0;
+  for (const std::string& d : {base + "/ok/in", base + "/sticky/in"}) {
+    EXPECT_EQ(shell(d, &n), std::make_pair(0, std::string())) << d;
+    EXPECT_EQ(n, remote_dir_paths(d).size()) << d;
+  }
+  auto r = shell(base + "/link/in", &n);
+  EXPECT_EQ(r.first, 1);
+  EXPECT_THAT(r.second, HasSubstr(base + "/link is a symlink"));
+  EXPECT_EQ(n, remote_dir_paths(base + "/link").size()) << "it went on past the symlink";
+  r = shell(base + "/open/in");
+  EXPECT_EQ(r.first, 1);
+  EXPECT_THAT(r.second, HasSubstr(base + "/open is world-writable without the sticky bit (mode 0777)"));
+  r = shell(base + "/file/in");
+  EXPECT_EQ(r.first, 1);
+  EXPECT_THAT(r.second, HasSubstr(base + "/file is not a directory"));
+  r = shell(base + "/absent");
+  EXPECT_EQ(r.first, 1);
+  EXPECT_THAT(r.second, HasSubstr("lease_dir " + base + "/absent: does not exist"));
+  // A script that broke before reporting a path: that path is named, never passed.
+  EXPECT_THAT(failure_test_util::could_not_run_message([&] { check_remote_dir(*t, base + "/ok/in", {}, "host a", "lease_dir"); }),
+              HasSubstr("was not reported"));
+  t->run({"rm", "-rf", base});
 }
 
 }  // namespace

@@ -180,11 +180,19 @@ bool SshTransport::sftp_unusable() {
 }
 
 void SshTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {
+  upload_with(data, remote_path, mode, /*in_place=*/false);
+}
+
+void SshTransport::upload_data_to_private_dir(std::string_view data, const std::string& remote_path, int mode) {
+  upload_with(data, remote_path, mode, /*in_place=*/true);
+}
+
+void SshTransport::upload_with(std::string_view data, const std::string& remote_path, int mode, bool in_place) {
   throw_if_interrupted("uploading " + remote_path + " to " + conn_->who());
-  // A small text file in a housekeeping step (the run's owner note) is one
-  // request to the host's one shell: a round trip, where SFTP's open, write,
-  // close, chmod and rename are five (issue 23: far hosts). Asked before the
-  // connection's lock: the shell takes its own lock first.
+  // A small text file in a housekeeping step is one request to the host's one
+  // shell: a round trip, where SFTP's open, write, close, chmod and rename are
+  // five (issue 23: far hosts). Asked before the connection's lock: the shell
+  // takes its own lock first.
   if (ShellSteps::active() && shell_.usable() && data.size() <= kShellUploadMax &&
       data.find('\0') == std::string_view::npos)
     return exec_upload(*this, data, remote_path, mode);
@@ -192,24 +200,51 @@ void SshTransport::upload_data(std::string_view data, const std::string& remote_
   try {
     if (sftp_unusable()) return exec_upload(*this, data, remote_path, mode);
     const auto t0 = std::chrono::steady_clock::now();
-    retry_if_dropped(*conn_, [&] { upload_once(data, remote_path, mode); });
-    spdlog::debug("{}: SFTP upload of {} ({} bytes): {} ms", conn_->who(), remote_path, data.size(),
-                  ms_since(t0));
+    bool again = false;
+    retry_if_dropped(*conn_, [&] {
+      // In place, a first attempt cut off mid-write left its part under the
+      // target's name, in a directory only we write: ours to remove.
+      if (in_place && again) sftp_unlink(open_sftp(*conn_), remote_path.c_str());
+      again = true;
+      upload_once(data, remote_path, mode, in_place);
+    });
+    spdlog::debug("{}: SFTP upload of {} ({} bytes{}): {} ms", conn_->who(), remote_path, data.size(),
+                  in_place ? ", in place" : "", ms_since(t0));
   } catch (const ChannelRefused& refused) {
     lock.unlock();
-    overflow(refused, "upload " + remote_path).upload_data(data, remote_path, mode);
+    SshTransport& other = overflow(refused, "upload " + remote_path);
+    if (in_place)
+      other.upload_data_to_private_dir(data, remote_path, mode);
+    else
+      other.upload_data(data, remote_path, mode);
   }
 }
 
-void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode) {
+void SshTransport::upload_once(std::string_view data, const std::string& remote_path, int mode, bool in_place) {
   SshConnection& conn = *conn_;
   sftp_session sf = open_sftp(conn);
   // Write beside the target and rename into place: a reader never sees half a
-  // file, and O_EXCL refuses a name someone planted (file or symlink).
-  const std::string part = part_name(remote_path);
+  // file, and O_EXCL refuses a name someone planted (file or symlink). In a
+  // private directory nobody else reads or plants: written in place, O_EXCL
+  // still, with the mode asked for at its creation (the server's umask applies).
+  const std::string part = in_place ? remote_path : part_name(remote_path);
   {
-    FileCloser file{conn, sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600)};
-    if (!file.f) fail_sftp(conn, sf, "cannot create " + part);
+    FileCloser file{conn, sftp_open(sf, part.c_str(), O_WRONLY | O_CREAT | O_EXCL,
+                                    in_place ? static_cast<mode_t>(mode & 0777) : 0600)};
+    if (!file.f) {
+      // Protocol 3 says "failure" for an existing name: told apart by an lstat
+      // (a round trip on this path only), the open's own status kept for the rest.
+      const int code = sftp_get_error(sf);
+      if (in_place && code == SSH_FX_FAILURE && conn.connected()) {
+        sftp_attributes existing = sftp_lstat(sf, remote_path.c_str());
+        if (existing) sftp_attributes_free(existing);
+        throw Failure(ExitCode::kCouldNotRun,
+                      conn.who() + ": SFTP upload " +
+                          (existing ? "refused: " + remote_path + " already exists (never overwritten)"
+                                    : "cannot create " + remote_path + ": " + sftp_error_name(code)));
+      }
+      fail_sftp(conn, sf, "cannot create " + part);
+    }
     for (std::size_t off = 0; off < data.size(); off += kWriteChunk) {
       const std::size_t n = std::min(kWriteChunk, data.size() - off);
       const ssize_t w = sftp_write(file.f, data.data() + off, n);
@@ -218,7 +253,7 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
         file.f = nullptr;
         if (!conn.connected() || !ssh_is_connected(conn.session()))
           fail_sftp(conn, sf, "write to " + part + " failed at byte " + std::to_string(off));
-        // Asked while the part file still holds its space: a full disk reads full.
+        // Asked while the file still holds its space: a full disk reads full.
         const std::string why = describe_write_failure(*this, part.substr(0, part.rfind('/')), data.size());
         if (conn.connected()) sftp_unlink(sf, part.c_str());
         throw Failure(ExitCode::kCouldNotRun, conn.who() + ": SFTP write to " + part + " failed at byte " +
@@ -228,8 +263,12 @@ void SshTransport::upload_once(std::string_view data, const std::string& remote_
     }
     const int rc = sftp_close(file.f);
     file.f = nullptr;
-    if (rc != SSH_OK) fail_sftp(conn, sf, "closing " + part);
+    if (rc != SSH_OK) {
+      if (in_place && conn.connected()) sftp_unlink(sf, part.c_str());  // never a half file under its name
+      fail_sftp(conn, sf, "closing " + part);
+    }
   }
+  if (in_place) return;
   // The create mode went through the server's umask; set the bits exactly.
   if (sftp_chmod(sf, part.c_str(), static_cast<mode_t>(mode & 07777)) != SSH_OK) {
     sftp_unlink(sf, part.c_str());

@@ -26,6 +26,7 @@ class SshTransport : public Transport {
   std::unique_ptr<Process> start(const std::vector<std::string>& argv,
                                  const StartOptions& options = {}) override;
   void upload_data(std::string_view data, const std::string& remote_path, int mode) override;
+  void upload_data_to_private_dir(std::string_view data, const std::string& remote_path, int mode) override;
   std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) override;
   std::optional<FileInfo> lstat(const std::string& remote_path) override;
   std::vector<std::optional<FileInfo>> lstat_each(const std::vector<std::string>& remote_paths) override;
@@ -39,7 +40,9 @@ class SshTransport : public Transport {
  private:
   // One attempt of each SFTP operation (ssh_sftp.cc); the public ones retry once
   // on a fresh session when the old one had died while idle.
-  void upload_once(std::string_view data, const std::string& remote_path, int mode);
+  // in_place: the target's directory is private (upload_data_to_private_dir).
+  void upload_with(std::string_view data, const std::string& remote_path, int mode, bool in_place);
+  void upload_once(std::string_view data, const std::string& remote_path, int mode, bool in_place);
   std::string read_once(const std::string& remote_path, std::size_t limit);
   std::optional<FileInfo> lstat_once(const std::string& remote_path);
   std::optional<FileInfo> lstat_one(const std::string& remote_path);  // by SFTP (or exec_files)

@@ -50,14 +50,22 @@ void require_ok(const RunResult& r, const std::string& host, const std::vector<s
                                             (err.empty() ? "" : ": " + err));
 }
 
-void Transport::upload(const std::string& local_path, const std::string& remote_path, int mode) {
+namespace {
+
+std::string local_file_for(const std::string& local_path, const std::string& host) {
   std::ifstream in(local_path, std::ios::binary);
-  if (!in) {
-    throw Failure(ExitCode::kCouldNotRun,
-                  "cannot read " + local_path + " to upload it to host " + host_name());
-  }
-  upload_data(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
-              remote_path, mode);
+  if (!in) throw Failure(ExitCode::kCouldNotRun, "cannot read " + local_path + " to upload it to host " + host);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+void Transport::upload(const std::string& local_path, const std::string& remote_path, int mode) {
+  upload_data(local_file_for(local_path, host_name()), remote_path, mode);
+}
+
+void Transport::upload_to_private_dir(const std::string& local_path, const std::string& remote_path, int mode) {
+  upload_data_to_private_dir(local_file_for(local_path, host_name()), remote_path, mode);
 }
 
 std::vector<std::optional<Transport::FileInfo>> Transport::lstat_each(const std::vector<std::string>& remote_paths) {

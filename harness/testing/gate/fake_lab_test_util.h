@@ -114,9 +114,9 @@ class BracketedProcess : public transport::Process {
 class FakeHost : public transport::FakeTransport {
  public:
   FakeHost(const std::string& name, const std::string& lab) : FakeTransport(name) {
-    // The deployment's scripts: the run directory's mkdir prints our uid ("0"
-    // alone; "uid 0" when the sweep shares its exec), and the clean-up.
-    on({"/bin/sh", "-c"}, ok("uid 0\n0\n"));
+    // The deployment's scripts: the run directory's mkdir reports our uid, the
+    // directory (ours, 0700) and the owner note written; and the clean-up.
+    on({"/bin/sh", "-c"}, ok("uid 0\nstat 41c0 0 4096\nowner written\n"));
     on(deploy::sweep_leftovers_argv("/tmp", "labgate-" + lab + "." + name + ".", ""), ok(""));
   }
 

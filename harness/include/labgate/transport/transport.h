@@ -121,6 +121,19 @@ class Transport {
   /// Writes `data` to `remote_path` with permission bits `mode`. Fails if
   /// `remote_path` exists (never writes through a planted file or symlink).
   virtual void upload_data(std::string_view data, const std::string& remote_path, int mode) = 0;
+  /// upload() into a directory only the login user can write (the run's private
+  /// one, checked so): the file may be written in place, created exclusively
+  /// (never over an existing name or through a symlink) but without a temporary
+  /// name and a rename, as nobody else could see it half written or plant one
+  /// there; and its mode may lack what the host's umask removes (no separate
+  /// chmod). Over SSH that is two round trips fewer (issue 23: far hosts).
+  /// The caller sets exact bits, if it needs them, with the command that uses
+  /// the file, and checks what was written (a probe's --self-digest).
+  void upload_to_private_dir(const std::string& local_path, const std::string& remote_path, int mode);
+  /// The same for `data`; by default upload_data().
+  virtual void upload_data_to_private_dir(std::string_view data, const std::string& remote_path, int mode) {
+    upload_data(data, remote_path, mode);
+  }
   /// Reads a remote file whole; throws Failure if it is larger than `limit`.
   virtual std::string read_file(const std::string& remote_path, std::size_t limit = kDefaultOutputLimit) = 0;
   /// lstat of a remote path (never follows a final symlink); nullopt if absent.
