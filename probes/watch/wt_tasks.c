@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wt_state.h"
@@ -180,6 +181,7 @@ static void merge(wt_state* st, int npids, int ask_links, uint64_t* over) {
       pr.dir_fd = -1;
       pr.counted = 0;
       pr.known = 0;
+      pr.cpu_ns = UINT64_MAX;
     }
     for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
@@ -278,17 +280,65 @@ static int scan_one(wt_state* st, wt_window* w, wt_kept* k) {
   return 0;
 }
 
+/* A process's CPU clock (CLOCK_PROCESS_CPUTIME_ID of another process, 2.6.12+:
+ * the sum of its tasks' sum_exec_runtime, the field their schedstat prints,
+ * plus its ended tasks'), in ns; UINT64_MAX when it cannot be read (ended). A
+ * raw system call: no vDSO path for a CPU clock. */
+static uint64_t process_cpu_ns(int pid) {
+  struct timespec ts;
+  const clockid_t id = (clockid_t)((~(unsigned)pid << 3) | 2u); /* MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) */
+  if (syscall(SYS_clock_gettime, id, &ts) != 0) return UINT64_MAX;
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void wt_open_cpu_clocks(wt_state* st) {
+  char self[32];
+  const long n = readlink("/proc/self", self, sizeof(self) - 1);
+  /* The clocks take pids of our pid namespace, the paths /proc's: the same
+   * numbers only when /proc/self is our pid. */
+  if (n <= 0) return;
+  self[n] = '\0';
+  st->cpu_clocks = st->has_schedstat && atoi(self) == st->self && process_cpu_ns(st->self) != UINT64_MAX;
+}
+
+/* The kept tasks, a process at a time. A process whose CPU clock has not moved
+ * since the last scan ran no task since then: the clock is the sum of its
+ * tasks' run times (new ones included) and its ended tasks', each only grows,
+ * so every kept task's run time is what it was and its schedstat need not be
+ * read. The clock is read before the tasks, so a task that runs between the
+ * two shows at the next scan as a clock that moved. What the skipped read
+ * would also have said is whether the task still exists (a vanished one sends
+ * the scan to list again, see above): when the only task kept is the process
+ * itself, a readable clock says it still does; when more are kept, the task
+ * directory's link count must still be 2 + those kept and no task may have
+ * been created since the last listing (/proc/stat's fork count, read this
+ * sample), else one that ended could hide behind one born. */
 void wt_scan_tasks(wt_state* st, wt_window* w) {
-  int i, n = 0;
-  /* The kept tasks first: one that vanished is dropped here, so its process's
-   * link count no longer matches and the listing below looks at it again. */
-  for (i = 0; i < st->nkept; i++) {
-    if (scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
-      close_kept(st, &st->kept[i]);
-      st->relist = 1;
-      continue;
+  const int no_forks = st->forks_fresh && !st->relist && st->forks == st->forks_listed;
+  int i = 0, n = 0, p = 0;
+  while (i < st->nkept) {
+    const int pid = st->kept[i].pid;
+    int j, same = 0;
+    for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
-    st->kept[n++] = st->kept[i];
+    while (p < st->nprocs && st->procs[p].pid < pid) p++;
+    if (st->cpu_clocks && p < st->nprocs && st->procs[p].pid == pid) {
+      wt_proc* pr = &st->procs[p];
+      const uint64_t ran = process_cpu_ns(pid);
+      if (ran != UINT64_MAX && ran == pr->cpu_ns)
+        same = (j - i == 1 && st->kept[i].tid == pid) || (no_forks && same_tasks(st, pr, j - i));
+      pr->cpu_ns = ran;
+    }
+    for (; i < j; i++) {
+      /* One that vanished is dropped here, so its process's link count no
+       * longer matches and the listing below looks at it again. */
+      if (!same && scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
+        close_kept(st, &st->kept[i]);
+        st->relist = 1;
+        continue;
+      }
+      st->kept[n++] = st->kept[i];
+    }
   }
   st->nkept = n;
   if (st->relist || st->forks != st->forks_listed || st->nkept == 0) {
