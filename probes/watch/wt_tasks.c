@@ -267,7 +267,8 @@ static int scan_one(wt_state* st, wt_window* w, wt_kept* k) {
   k->rt = rt;
   if (before == UINT64_MAX || rt <= before) return 0; /* first sight, or did not run */
   if (st->has_schedstat) { /* it ran: where (its stat, kept open too once it has run) */
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", k->pid, k->tid);
+    if (k->stat_fd < 0) /* the path only when there is no file kept: formatting it each time costs */
+      snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", k->pid, k->tid);
     if (k->stat_fd < 0 && st->fds_left > 0 && (k->stat_fd = open(path, O_RDONLY)) >= 0) st->fds_left--;
     if ((k->stat_fd >= 0 ? wt_reread(st, k->stat_fd, 1) : read_path(st, path)) <= 0 ||
         wt_parse_task_stat(st->buf, comm, sizeof(comm), &cpu, &jiffies) != 0)
