@@ -27,6 +27,7 @@ typedef struct wt_proc {
   int counted; /**< at its last listing the directory's link count was 2 + its tasks (proc_task_getattr) */
   int known;   /**< listed once: its tasks are in the kept set */
   uint64_t cpu_ns; /**< its CPU clock (all its tasks' run time) at the last scan; UINT64_MAX: not read */
+  int ran;         /**< a kept task of it ran by the last scan's reads: read them, not the clock */
 } wt_proc;
 
 typedef struct wt_state {

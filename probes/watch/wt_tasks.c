@@ -182,6 +182,7 @@ static void merge(wt_state* st, int npids, int ask_links, uint64_t* over) {
       pr.counted = 0;
       pr.known = 0;
       pr.cpu_ns = UINT64_MAX;
+      pr.ran = 0;
     }
     for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
@@ -313,24 +314,31 @@ void wt_open_cpu_clocks(wt_state* st) {
  * itself, a readable clock says it still does; when more are kept, the task
  * directory's link count must still be 2 + those kept and no task may have
  * been created since the last listing (/proc/stat's fork count, read this
- * sample), else one that ended could hide behind one born. */
+ * sample), else one that ended could hide behind one born. A process that
+ * ran by the last scan's reads is read again without its clock (it most
+ * likely ran again: the clock would be one more read), and its clock is taken
+ * again, with its tasks, at the first scan after one where none of them ran. */
 void wt_scan_tasks(wt_state* st, wt_window* w) {
   const int no_forks = st->forks_fresh && !st->relist && st->forks == st->forks_listed;
   int i = 0, n = 0, p = 0;
   while (i < st->nkept) {
     const int pid = st->kept[i].pid;
-    int j, same = 0;
+    wt_proc* pr = NULL;
+    int j, same = 0, grew = 0;
     for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
     while (p < st->nprocs && st->procs[p].pid < pid) p++;
-    if (st->cpu_clocks && p < st->nprocs && st->procs[p].pid == pid) {
-      wt_proc* pr = &st->procs[p];
+    if (st->cpu_clocks && p < st->nprocs && st->procs[p].pid == pid) pr = &st->procs[p];
+    if (pr != NULL && pr->ran) {
+      pr->cpu_ns = UINT64_MAX; /* it ran last time and likely again: its clock would only add a read */
+    } else if (pr != NULL) {
       const uint64_t ran = process_cpu_ns(pid);
       if (ran != UINT64_MAX && ran == pr->cpu_ns)
         same = (j - i == 1 && st->kept[i].tid == pid) || (no_forks && same_tasks(st, pr, j - i));
       pr->cpu_ns = ran;
     }
     for (; i < j; i++) {
+      const uint64_t before = st->kept[i].rt;
       /* One that vanished is dropped here, so its process's link count no
        * longer matches and the listing below looks at it again. */
       if (!same && scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
@@ -338,8 +346,10 @@ void wt_scan_tasks(wt_state* st, wt_window* w) {
         st->relist = 1;
         continue;
       }
+      grew |= before != UINT64_MAX && st->kept[i].rt > before;
       st->kept[n++] = st->kept[i];
     }
+    if (pr != NULL) pr->ran = grew;
   }
   st->nkept = n;
   if (st->relist || st->forks != st->forks_listed || st->nkept == 0) {
