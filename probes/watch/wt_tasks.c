@@ -22,9 +22,11 @@
  *   is listed every time, as all were before).
  * A task born and dead between two scans is missed, as it always was; one born
  * in a race with a kept task's end (a few microseconds apart, between the
- * scan's read of it and the count) is found one scan later. Only the tasks
- * whose run time grew have their stat read (comm, CPU). System calls: open,
- * lseek, read, pread, fstat, getdents64, close: all in 2.6.18. */
+ * scan's read of it and the count) is found one scan later. A process whose
+ * CPU clock did not move since the last scan is not read at all (see
+ * wt_scan_tasks). Only the tasks whose run time grew have their stat read
+ * (comm, CPU). System calls: open, lseek, read, pread, fstat, getdents64,
+ * close, readlink, clock_gettime: all in 2.6.18. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
