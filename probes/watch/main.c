@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
   }
   lg_prefault(st->ring, st->cap * sizeof(wt_window));
   wt_open_sources(st);
+  wt_open_cpu_clocks(st);
   for (i = 0; i < st->ncpus; i++) st->msr_fd[i] = -1;
   wt_open_smi(st);
   lg_install_stop_handlers(&g_stop);

@@ -88,11 +88,12 @@ static void read_irq_and_stat(wt_state* st, wt_window* w, uint64_t now) {
   int i;
   w->irq_since = st->last_irq_read;
   st->last_irq_read = now;
+  st->forks_fresh = 0;
   if (st->fd_interrupts >= 0 && wt_reread(st, st->fd_interrupts, 0) > 0 &&
       wt_parse_per_cpu_table(st->buf, st->cpus, st->ncpus, &st->irq_names, st->irq_cur, 1) >= 0)
     table_delta(st, w, 'i', &st->irq_names, st->irq_cur, st->irq_prev);
   if (st->fd_stat < 0 || wt_reread(st, st->fd_stat, 1) <= 0) return;
-  wt_parse_forks(st->buf, &st->forks);
+  st->forks_fresh = wt_parse_forks(st->buf, &st->forks) == 0;
   if (wt_parse_stat(st->buf, st->cpus, st->ncpus, cs) > 0) {
     for (i = 0; i < st->ncpus; i++) {
       if (st->samples > 0) {

@@ -26,6 +26,8 @@ typedef struct wt_proc {
   int dir_fd;  /**< /proc/PID/task, -1: opened per listing (no fd to spare) */
   int counted; /**< at its last listing the directory's link count was 2 + its tasks (proc_task_getattr) */
   int known;   /**< listed once: its tasks are in the kept set */
+  uint64_t cpu_ns; /**< its CPU clock (all its tasks' run time) at the last scan; UINT64_MAX: not read */
+  int ran;         /**< a kept task of it ran by the last scan's reads: read them, not the clock */
 } wt_proc;
 
 typedef struct wt_state {
@@ -59,6 +61,8 @@ typedef struct wt_state {
   int relist;                   /**< list /proc at the next scan (a kept task vanished) */
   int no_pread;                 /**< a /proc file refused pread (2.6.18's seq_file) */
   uint64_t forks, forks_listed; /**< /proc/stat "processes": now, and at the last listing */
+  int forks_fresh;              /**< this sample read "processes" (else no scan may skip a process) */
+  int cpu_clocks;               /**< another process's CPU clock is readable, by /proc's pids */
   wt_task tasks[WT_MAX_TASKS];
   int ntasks;
   uint64_t tasks_not_kept;
@@ -72,6 +76,8 @@ void wt_open_sources(wt_state* st);
 void wt_add_item(wt_window* w, char kind, int cpu_ix, int name, uint64_t delta);
 /** Reads an open /proc file from its start into st->buf; its length or -1. */
 long wt_reread(wt_state* st, int fd, int one_record);
+/** Whether the task scan may ask processes' CPU clocks (after wt_open_sources). */
+void wt_open_cpu_clocks(wt_state* st);
 /** The task scan: what ran on the watched CPUs since the last one, into `w`. */
 void wt_scan_tasks(wt_state* st, wt_window* w);
 /** Takes one sample at `now` (CLOCK_MONOTONIC ns): the window since the last. */

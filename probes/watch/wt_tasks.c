@@ -22,15 +22,18 @@
  *   is listed every time, as all were before).
  * A task born and dead between two scans is missed, as it always was; one born
  * in a race with a kept task's end (a few microseconds apart, between the
- * scan's read of it and the count) is found one scan later. Only the tasks
- * whose run time grew have their stat read (comm, CPU). System calls: open,
- * lseek, read, pread, fstat, getdents64, close: all in 2.6.18. */
+ * scan's read of it and the count) is found one scan later. A process whose
+ * CPU clock did not move since the last scan is not read at all (see
+ * wt_scan_tasks). Only the tasks whose run time grew have their stat read
+ * (comm, CPU). System calls: open, lseek, read, pread, fstat, getdents64,
+ * close, readlink, clock_gettime: all in 2.6.18. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wt_state.h"
@@ -180,6 +183,8 @@ static void merge(wt_state* st, int npids, int ask_links, uint64_t* over) {
       pr.dir_fd = -1;
       pr.counted = 0;
       pr.known = 0;
+      pr.cpu_ns = UINT64_MAX;
+      pr.ran = 0;
     }
     for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
@@ -265,7 +270,8 @@ static int scan_one(wt_state* st, wt_window* w, wt_kept* k) {
   k->rt = rt;
   if (before == UINT64_MAX || rt <= before) return 0; /* first sight, or did not run */
   if (st->has_schedstat) { /* it ran: where (its stat, kept open too once it has run) */
-    snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", k->pid, k->tid);
+    if (k->stat_fd < 0) /* the path only when there is no file kept: formatting it each time costs */
+      snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", k->pid, k->tid);
     if (k->stat_fd < 0 && st->fds_left > 0 && (k->stat_fd = open(path, O_RDONLY)) >= 0) st->fds_left--;
     if ((k->stat_fd >= 0 ? wt_reread(st, k->stat_fd, 1) : read_path(st, path)) <= 0 ||
         wt_parse_task_stat(st->buf, comm, sizeof(comm), &cpu, &jiffies) != 0)
@@ -278,17 +284,74 @@ static int scan_one(wt_state* st, wt_window* w, wt_kept* k) {
   return 0;
 }
 
+/* A process's CPU clock (CLOCK_PROCESS_CPUTIME_ID of another process, 2.6.12+:
+ * the sum of its tasks' sum_exec_runtime, the field their schedstat prints,
+ * plus its ended tasks'), in ns; UINT64_MAX when it cannot be read (ended). A
+ * raw system call: no vDSO path for a CPU clock. */
+static uint64_t process_cpu_ns(int pid) {
+  struct timespec ts;
+  const clockid_t id = (clockid_t)((~(unsigned)pid << 3) | 2u); /* MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED) */
+  if (syscall(SYS_clock_gettime, id, &ts) != 0) return UINT64_MAX;
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void wt_open_cpu_clocks(wt_state* st) {
+  char self[32];
+  const long n = readlink("/proc/self", self, sizeof(self) - 1);
+  /* The clocks take pids of our pid namespace, the paths /proc's: the same
+   * numbers only when /proc/self is our pid. */
+  if (n <= 0) return;
+  self[n] = '\0';
+  st->cpu_clocks = st->has_schedstat && atoi(self) == st->self && process_cpu_ns(st->self) != UINT64_MAX;
+}
+
+/* The kept tasks, a process at a time. A process whose CPU clock has not moved
+ * since the last scan ran no task since then: the clock is the sum of its
+ * tasks' run times (new ones included) and its ended tasks', each only grows,
+ * so every kept task's run time is what it was and its schedstat need not be
+ * read. The clock is read before the tasks, so a task that runs between the
+ * two shows at the next scan as a clock that moved. What the skipped read
+ * would also have said is whether the task still exists (a vanished one sends
+ * the scan to list again, see above): when the only task kept is the process
+ * itself, a readable clock says it still does; when more are kept, the task
+ * directory's link count must still be 2 + those kept and no task may have
+ * been created since the last listing (/proc/stat's fork count, read this
+ * sample), else one that ended could hide behind one born. A process that
+ * ran by the last scan's reads is read again without its clock (it most
+ * likely ran again: the clock would be one more read), and its clock is taken
+ * again, with its tasks, at the first scan after one where none of them ran. */
 void wt_scan_tasks(wt_state* st, wt_window* w) {
-  int i, n = 0;
-  /* The kept tasks first: one that vanished is dropped here, so its process's
-   * link count no longer matches and the listing below looks at it again. */
-  for (i = 0; i < st->nkept; i++) {
-    if (scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
-      close_kept(st, &st->kept[i]);
-      st->relist = 1;
-      continue;
+  const int no_forks = st->forks_fresh && !st->relist && st->forks == st->forks_listed;
+  int i = 0, n = 0, p = 0;
+  while (i < st->nkept) {
+    const int pid = st->kept[i].pid;
+    wt_proc* pr = NULL;
+    int j, same = 0, grew = 0;
+    for (j = i; j < st->nkept && st->kept[j].pid == pid; j++) {
     }
-    st->kept[n++] = st->kept[i];
+    while (p < st->nprocs && st->procs[p].pid < pid) p++;
+    if (st->cpu_clocks && p < st->nprocs && st->procs[p].pid == pid) pr = &st->procs[p];
+    if (pr != NULL && pr->ran) {
+      pr->cpu_ns = UINT64_MAX; /* it ran last time and likely again: its clock would only add a read */
+    } else if (pr != NULL) {
+      const uint64_t ran = process_cpu_ns(pid);
+      if (ran != UINT64_MAX && ran == pr->cpu_ns)
+        same = (j - i == 1 && st->kept[i].tid == pid) || (no_forks && same_tasks(st, pr, j - i));
+      pr->cpu_ns = ran;
+    }
+    for (; i < j; i++) {
+      const uint64_t before = st->kept[i].rt;
+      /* One that vanished is dropped here, so its process's link count no
+       * longer matches and the listing below looks at it again. */
+      if (!same && scan_one(st, w, &st->kept[i]) != 0) { /* gone (or its tid reused): drop it, list again */
+        close_kept(st, &st->kept[i]);
+        st->relist = 1;
+        continue;
+      }
+      grew |= before != UINT64_MAX && st->kept[i].rt > before;
+      st->kept[n++] = st->kept[i];
+    }
+    if (pr != NULL) pr->ran = grew;
   }
   st->nkept = n;
   if (st->relist || st->forks != st->forks_listed || st->nkept == 0) {

@@ -4,7 +4,10 @@
  * and busy until it has had BUSY_MS of CPU time (at most 10 s: a shared
  * machine may give it little), and prints one line per task as it ends:
  * "thread|child TID CPU_NS" (its own CPU time), so the test knows whom to look
- * for and how long each ran.
+ * for and how long each ran. Then, after another DELAY_MS asleep, this process's
+ * own task does the same ("known"): a task the watch has seen sleep through
+ * scans (where it skips a process whose CPU clock did not move) must still be
+ * found when it runs again.
  *   watch_newcomers CPU DELAY_MS BUSY_MS */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -66,5 +69,7 @@ int main(int argc, char** argv) {
     _exit(0);
   }
   if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 1;
+  usleep((useconds_t)(atol(argv[2]) * 1000));
+  busy("known");
   return 0;
 }

@@ -2,7 +2,10 @@
 # The noise watch's task scan finds the tasks born after it first listed /proc:
 # a thread started in a process it already knows (found through that process's
 # task count: its task directory is not listed again for every fork) and a
-# child process, each busy on the watched CPU for 300 ms of CPU time. Each must
+# child process, each busy on the watched CPU for 300 ms of CPU time, then the
+# process's own task, known to the watch and asleep through several scans
+# (where the watch skips a process whose CPU clock did not move), busy the same
+# way. Each must
 # be in the watch's document with that run time on that CPU, less at most two
 # scans' worth (what ran before a scan first saw it), never more.
 # Run plain and under the RHEL 5 (2.6.18) system-call emulation.
@@ -45,6 +48,6 @@ for line in open(sys.argv[2]):
         ok = False
 sys.exit(0 if ok else 1)
 PY
-  [ "$(wc -l <"$work/tasks.txt")" -eq 2 ] || fail "$mode: expected a thread and a child: $(cat "$work/tasks.txt")"
+  [ "$(wc -l <"$work/tasks.txt")" -eq 3 ] || fail "$mode: expected a thread, a child and the known task: $(cat "$work/tasks.txt")"
 done
-echo "ok: the watch found a new thread and a new process, plain and under the 2.6.18 emulation"
+echo "ok: the watch found a new thread, a new process and a known task that slept, plain and under the 2.6.18 emulation"
