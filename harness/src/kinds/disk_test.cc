@@ -5,21 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "kinds/kind_profile_test_util.h"
-#include "labgate/gate/kinds.h"
-#include "labgate/gate/test_cases.h"
 #include "labgate/measure/probe_command.h"
-#include "labgate/profile/load.h"
 
 namespace labgate::kinds {
 namespace {
-
-using profile::Stat;
-using profile::TestKind;
-using profile::Tool;
-using test_util::errors_of;
-using test_util::expect_errors;
-using test_util::load_tests;
-using ::testing::HasSubstr;
 
 TEST(DiskKinds, ThreeSpellingsOneProbeAndSysbenchsFewerFigures) {
   for (TestKind k : {TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw}) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "labgate/gate/kinds.h"
+#include "labgate/gate/test_cases.h"
 #include "labgate/profile/load.h"
 
 namespace labgate::kinds::test_util {
@@ -44,3 +46,14 @@ inline void expect_errors(const std::string& tests, const std::vector<std::strin
 }
 
 }  // namespace labgate::kinds::test_util
+
+namespace labgate::kinds {
+// What every kind's test names: the profile's enums and the helpers above.
+using profile::Stat;
+using profile::TestKind;
+using profile::Tool;
+using test_util::errors_of;
+using test_util::expect_errors;
+using test_util::load_tests;
+using ::testing::HasSubstr;
+}  // namespace labgate::kinds
