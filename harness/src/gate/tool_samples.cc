@@ -29,7 +29,8 @@ bool on_watch_clock(const tools::FullLogWorst& w, const tail::RunHost& a) {
 }  // namespace
 
 std::optional<json> explain_samples(const profile::TestSpec& spec, const tools::ToolRun& t,
-                                    const tail::RunHost& a, const tail::RunHost& b, std::string& why) {
+                                    const tail::RunHost& a, const tail::RunHost& b,
+                                    const std::vector<std::string>& tool_comms, std::string& why) {
   if (!t.full_log) {
     why = "no pass over the log ran";
     return std::nullopt;
@@ -100,8 +101,8 @@ std::optional<json> explain_samples(const profile::TestSpec& spec, const tools::
   const measure::JudgedFigures judged = measure::judge_figures(t.measurement);
   if (const stats::Figure* p50 = judged.figures.find("p50"))
     in.typical_ns = static_cast<std::uint64_t>(std::max(0.0, p50->value));
-  in.own_comms = {"sockperf", "watch"};
-  if (spec.tool_path) in.own_comms.push_back(spec.tool_path->substr(spec.tool_path->rfind('/') + 1).substr(0, 15));
+  in.own_comms = tool_comms;
+  in.own_comms.push_back("watch");
   in.samples = "round trips";
   in.outliers_name = "worst round trips";
   tail::Attribution att = tail::attribute(in);

@@ -136,7 +136,7 @@ json explain_tool_run(const profile::TestSpec& spec, const tools::ToolRun& t, co
   json run_level = tail::explain_run(in);
   if (!spec.full_log) return run_level;
   std::string why;
-  const std::optional<json> samples = explain_samples(spec, t, in.hosts[0], in.hosts[1], why);
+  const std::optional<json> samples = explain_samples(spec, t, in.hosts[0], in.hosts[1], in.tool_comms, why);
   if (!samples) {
     run_level["limits"].push_back("per round trip: not joined: " + why);
     return run_level;

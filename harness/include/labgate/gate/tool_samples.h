@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "labgate/profile/test_spec.h"
 #include "labgate/tail/run_noise.h"
@@ -22,9 +23,11 @@ namespace labgate::gate {
 /// are the client's and the server's watches placed on their clocks as the
 /// whole-run join places them; host b's is joined through those placements
 /// (the offset's bound: both stops' round trips) and only where the server is
-/// pinned. Pure.
+/// pinned. `tool_comms`: the tool's own programs (never a cause), as the
+/// whole-run join names them. Pure.
 std::optional<nlohmann::json> explain_samples(const profile::TestSpec& spec, const tools::ToolRun& t,
-                                              const tail::RunHost& a, const tail::RunHost& b, std::string& why);
+                                              const tail::RunHost& a, const tail::RunHost& b,
+                                              const std::vector<std::string>& tool_comms, std::string& why);
 
 /// The run.json "tail" of a tool case with a per-sample join: the whole-run
 /// document `run_level` (over_run, causes, join) with the attribution's
