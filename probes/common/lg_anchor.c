@@ -31,6 +31,13 @@ void lg_anchor_take(lg_anchor* a) {
 }
 
 void lg_anchor_write_json(const lg_anchor* a, FILE* out) {
-  fprintf(out, "{\"clock\":\"realtime\",\"delta_ns\":%lld,\"error_ns\":%llu}", (long long)a->delta_ns,
-          (unsigned long long)a->error_ns);
+  /* Tied again now, at the end of the run: a realtime step since the start
+   * (settimeofday, a hypervisor's time sync, ntpd -g) moves the delta, and
+   * every stamp carried over with the old one is off by it. The reader
+   * compares the two; the probe cannot know which of its stamps crossed it. */
+  lg_anchor end;
+  lg_anchor_take(&end);
+  fprintf(out, "{\"clock\":\"realtime\",\"delta_ns\":%lld,\"error_ns\":%llu,\"end_delta_ns\":%lld,\"end_error_ns\":%llu}",
+          (long long)a->delta_ns, (unsigned long long)a->error_ns, (long long)end.delta_ns,
+          (unsigned long long)end.error_ns);
 }

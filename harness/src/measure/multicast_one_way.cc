@@ -37,6 +37,8 @@ json subscriber_one_way(const JsonReader& entry, const SubscriberCounts& s,
   if (!s.anchor_error_ns)
     return feed_not_reported(s.host + " printed no clock anchor (an mcast subscriber older than the stamps)",
                              max_error);
+  if (s.stamp_clock_step_ns)
+    return feed_not_reported(realtime_step_why(s.host + "'s", *s.stamp_clock_step_ns), max_error);
   return one_way_record(ow.json(), json{{"error_ns", *s.anchor_error_ns}}, max_error);
 }
 

@@ -105,6 +105,36 @@ TEST(MulticastOneWay, ASilentOrOlderSubscriberIsNamedAndTheWorstIsUnknown) {
   EXPECT_THAT(one_way_line(rs[5]), HasSubstr("one-way not reported: not known for m2"));
 }
 
+// A subscriber whose realtime clock was stepped 500 us during the run: its
+// kernel stamps read the clock as it is (figures stand: fresh CI of b8737b8 had
+// just that on the lab VM), stamps carried over with its tie do not.
+TEST(MulticastOneWay, ASubscribersClockStepSpoilsOnlyTheStampsItsTieMade) {
+  const std::string recorded = feed_testdata("mcast-subscriber-one-way.txt");
+  const std::string anchor = "\"anchor\":{\"clock\":\"realtime\",\"delta_ns\":1796397280836222981,\"error_ns\":20}";
+  const std::size_t at = recorded.find(anchor);
+  ASSERT_NE(at, std::string::npos);
+  const auto stepped = [&](const std::string& stamps) {
+    std::string out = recorded;
+    out.replace(at, anchor.size(),
+                "\"anchor\":{\"clock\":\"realtime\",\"delta_ns\":1796397280836222981,\"error_ns\":20,"
+                "\"end_delta_ns\":1796397280836722981,\"end_error_ns\":20},\"receive_stamps\":\"" +
+                    stamps + "\"");
+    return read_subscriber(out, "m2");
+  };
+  std::vector<SubscriberCounts> subs = five_stamped();
+  subs[0] = stepped("kernel_ns");
+  EXPECT_FALSE(subs[0].stamp_clock_step_ns);
+  EXPECT_TRUE(feed_records(1ms, subs)[0]["reported"].get<bool>());
+  subs[0] = stepped("user");
+  ASSERT_TRUE(subs[0].stamp_clock_step_ns);
+  EXPECT_EQ(*subs[0].stamp_clock_step_ns, 500'000);
+  const std::vector<json> rs = feed_records(1ms, subs);
+  EXPECT_FALSE(rs[0]["reported"].get<bool>());
+  EXPECT_THAT(rs[0]["why_not"].get<std::string>(),
+              HasSubstr("m2's realtime clock was stepped forward by 500us during the run"));
+  EXPECT_FALSE(rs[5]["reported"].get<bool>());
+}
+
 TEST(MulticastOneWay, APublisherThatDidNotMeasureIsAnError) {
   EXPECT_THROW(multicast_one_way("{\"format\":\"labgate-probe-1\",\"probe\":\"mcast\",\"status\":\"error\","
                                  "\"error\":\"x\"}\n",

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "labgate/measure/figures.h"
+#include "labgate/measure/one_way.h"
 #include "labgate/measure/probe_output.h"
 #include "labgate/util/json_reader.h"
 
@@ -154,6 +155,8 @@ SubscriberCounts read_subscriber(std::string_view out, const std::string& host) 
       s.anchor_delta_ns = a.opt_int("delta_ns");
       if (!s.anchor_delta_ns) a.fail("delta_ns", "expected an integer");
       s.anchor_error_ns = a.count("error_ns");
+      if (r.str_or("receive_stamps", "user") == "user")
+        s.stamp_clock_step_ns = realtime_step(a.json(), host + ".anchor");
     }
     if (s.longest_gap > s.lost) r.fail("counters.measured.longest_gap", "exceeds the messages lost");
     return s;

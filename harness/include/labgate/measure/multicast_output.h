@@ -25,6 +25,10 @@ struct SubscriberCounts {
   /// its replies; nullopt from a subscriber older than the one-way stamps.
   std::optional<std::int64_t> anchor_delta_ns;
   std::optional<std::uint64_t> anchor_error_ns;
+  /// How far its realtime clock was stepped during the run, when its replies'
+  /// stamps went through that tie ("receive_stamps": "user"): the kernel's own
+  /// stamps read the realtime clock as it is, so a step spoils only the tie's.
+  std::optional<std::int64_t> stamp_clock_step_ns;
 };
 
 /// A subscriber's output (its "joined" line, then its result). Throws
