@@ -1,7 +1,7 @@
 // A run's footprint on one host (see host_deployment.h).
 #include "labgate/deploy/host_deployment.h"
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -57,8 +57,9 @@ std::string host_tag(transport::Transport& transport, const profile::Host& host)
 
 HostDeployment::HostDeployment(transport::Transport& transport, const profile::Host& host,
                                const std::string& lab_name, const std::string& owner_note,
-                               bool sweep_leftovers)
+                               bool sweep_leftovers, util::Messages& messages)
     : transport_(transport),
+      messages_(messages),
       host_name_(host.name),
       root_(deploy::root_access(host.ssh)),
       probe_dir_(host.ssh.probe_dir) {
@@ -91,7 +92,7 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
     try {
       cleanup();
     } catch (const std::exception& e) {
-      spdlog::warn("{}", e.what());
+      messages_.warning(e.what());
     }
     throw;
   }
@@ -119,11 +120,11 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
       if (line.rfind("swept ", 0) == 0) {
         swept_.push_back(line.substr(6));
       } else if (line.rfind("kept ", 0) == 0) {
-        spdlog::warn(
+        messages_.warning(fmt::format(
             "{}: kept {}: another machine made it (a clone with this host's key, on storage both "
             "mount?) or this one before a reboot; its run is not provably over, so only that run, or "
             "you by hand, may remove it",
-            who, line.substr(5));
+            who, line.substr(5)));
       } else if (line.rfind("uid ", 0) == 0) {
         uid = trim(line.substr(4));
       } else if (line.rfind("stat ", 0) == 0) {
@@ -136,7 +137,8 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
       }
     }
   }
-  for (const auto& d : swept_) spdlog::warn("{}: removed {} left behind by an earlier run", who, d);
+  for (const auto& d : swept_)
+    messages_.warning(fmt::format("{}: removed {} left behind by an earlier run", who, d));
   if (!made.ok()) {
     cleaned_ = true;  // not created, or someone else's: not ours to remove
     could_not_run(who + ": cannot create the run's private directory " + dir_ + ": " + trim(made.err) +
@@ -148,8 +150,8 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   // Verify what is there now, as the script's stat saw it (never following a
   // symlink): ours, 0700, a directory.
   if (!stat_seen)
-    could_not_run(who + ": the run's directory " + dir_ + " was made but its script did not report it: " +
-                  excerpt(made.out, 200));
+    could_not_run(who + ": the run's directory " + dir_ +
+                  " was made but its script did not report it: " + excerpt(made.out, 200));
   std::optional<transport::Transport::FileInfo> info;
   try {
     info = transport::parse_stat_line(stat_line);
@@ -217,7 +219,7 @@ HostDeployment::~HostDeployment() {
   try {
     cleanup();
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    messages_.error(e.what());
   }
 }
 
@@ -275,7 +277,8 @@ std::string HostDeployment::install_once(const std::string& local_probe, const s
   o.timeout = 30s;
   // The upload's mode went through the host's umask: the request that checks
   // what was written sets the bits exactly first (no round trip of its own).
-  const auto r = run({"/bin/sh", "-c", "chmod 0700 \"$0\" && exec \"$0\" \"$@\"", remote, "--self-digest"}, o);
+  const auto r =
+      run({"/bin/sh", "-c", "chmod 0700 \"$0\" && exec \"$0\" \"$@\"", remote, "--self-digest"}, o);
   if (!r.ok()) {
     if (r.exit_status == 126 || r.err.find("Permission denied") != std::string::npos) {
       could_not_run(exec_failure_message(remote, r));

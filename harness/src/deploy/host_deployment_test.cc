@@ -16,6 +16,7 @@
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
 #include "transport/proc_watch_test_util.h"
+#include "util/recording_messages.h"
 
 namespace labgate::deploy {
 namespace {
@@ -125,9 +126,13 @@ TEST_F(LocalDeployment, SweepRemovesWhatADeadRunLeftBehind) {
   ASSERT_TRUE(orphan->wait_for_output("up", 5s));
   const long group = orphan->pgid();
 
-  HostDeployment next(*t_, host_, "lab1", "next run", /*sweep_leftovers=*/true);
+  labgate::testing::RecordingMessages told;
+  HostDeployment next(*t_, host_, "lab1", "next run", /*sweep_leftovers=*/true, told);
   ASSERT_EQ(next.swept().size(), 1u);
   EXPECT_EQ(next.swept()[0], leftover);
+  // Said where the run tells (its Reporter), not around it.
+  EXPECT_EQ(told.of("warning "), std::vector<std::string>{"warning host " + host_.name + ": removed " +
+                                                          leftover + " left behind by an earlier run"});
   EXPECT_FALSE(t_->lstat(leftover));
   EXPECT_TRUE(t_->lstat(next.dir()));
   EXPECT_TRUE(t_->lstat(theirs)) << "a host's sweep removed another host's run directory";
@@ -189,8 +194,9 @@ TEST_F(LocalDeployment, AFullProbeDirIsNamedWithTheBytesFree) {
   const std::string msg = what_of([&] { HostDeployment(*t_, h, "lab1", "run r1 by test"); });
   const std::string left = t_->run({"sh", "-c", "ls -A \"$1\" | grep -c labgate-", "sh", full}).out;
   umount(full.c_str());
-  EXPECT_NE(msg.find("host l: cannot write the owner note into the run's directory " + full + "/labgate-lab1."),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find("host l: cannot write the owner note into the run's directory " + full + "/labgate-lab1."),
+      std::string::npos)
       << msg;
   EXPECT_NE(msg.find("No space left on device; 0 bytes free on " + full), std::string::npos) << msg;
   EXPECT_EQ(left, "0\n") << "the run's directory was left behind";
@@ -288,7 +294,8 @@ struct ScriptedHost : FakeTransport {
     }
     return FakeTransport::lstat(p);
   }
-  transport::RunResult run(const std::vector<std::string>& argv, const transport::RunOptions& o = {}) override {
+  transport::RunResult run(const std::vector<std::string>& argv,
+                           const transport::RunOptions& o = {}) override {
     transport::RunResult r = FakeTransport::run(argv, o);  // recorded, and a scripted failure wins
     if (argv.size() < 3 || argv[2].find("mkdir -m 0700") == std::string::npos || !r.ok()) return r;
     if (interrupt_at_dir) throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT after the mkdir");

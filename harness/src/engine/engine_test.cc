@@ -183,12 +183,15 @@ TEST_F(Engine, APassingRunTellsItsStartEachCaseAndItsVerdict) {
   transport::RunResult client = FakeTransport::ok(lt::testdata("harness/src/measure/testdata/pingpong-tcp.json"));
   client.err = "{\"progress\": \"pingpong\", \"elapsed_s\": 1.0}\n";
   lab_.host("a").on({"$RUN/pingpong", "client"}, client);
+  lab_.lease.says = "host a: lab lease held by jenkins-41; waiting up to 30s";
   EXPECT_EQ(run_engine({"latency"}), ExitCode::kPassed);
   const auto events = told_.events();
   ASSERT_FALSE(events.empty());
   EXPECT_THAT(events.front(), StartsWith("run_started "));  // labgate.log, through the folder's handle
   EXPECT_THAT(events, Contains(StartsWith("info gate run ")));
   EXPECT_THAT(events, Contains("info taking the lease 'fakelab' on 2 host(s)"));
+  // The lease tells through the run's reporter, as everything else does.
+  EXPECT_THAT(events, Contains("info host a: lab lease held by jenkins-41; waiting up to 30s"));
   EXPECT_THAT(told_.of("started "), ElementsAre("started Latency.rr/a->b"));
   EXPECT_THAT(told_.of("progress "),
               ElementsAre("progress Latency.rr/a->b {\"progress\": \"pingpong\", \"elapsed_s\": 1.0}"));

@@ -61,7 +61,8 @@ lease::LeaseOptions session_lease_options(const profile::Profile& profile,
 SessionBoundaries SessionBoundaries::real() {
   SessionBoundaries b;
   b.connect = [](const profile::Host& h) { return transport::make_transport(h); };
-  b.take_lease = [](const profile::Profile& p, std::vector<lease::LeaseTarget> targets, const std::string& run_id) {
+  b.take_lease = [](const profile::Profile& p, std::vector<lease::LeaseTarget> targets, const std::string& run_id,
+                    util::Messages& messages) {
     std::vector<profile::Host> hosts;
     for (const auto& t : targets) hosts.push_back(t.host);
     // The results folder's name is unique only under one results root: two runs
@@ -69,7 +70,8 @@ SessionBoundaries SessionBoundaries::real() {
     // profiles) had one lease id, and each took the other's lease for its own.
     const std::string lease_id = run_id + "." + deploy::random_token(4);
     return std::make_unique<RealLease>(std::make_unique<lease::LabLease>(
-        p.lab_name, std::move(targets), lease::Holder::current(lease_id), session_lease_options(p, hosts)));
+        p.lab_name, std::move(targets), lease::Holder::current(lease_id), session_lease_options(p, hosts),
+        messages));
   };
   return b;
 }
@@ -145,7 +147,7 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
   t0 = Clock::now();
   std::vector<lease::LeaseTarget> targets;
   for (const auto& h : leased) targets.push_back({h, hosts_.at(h.name).transport.get()});
-  lease_ = boundaries.take_lease(profile_, std::move(targets), run_id);
+  lease_ = boundaries.take_lease(profile_, std::move(targets), run_id, reporter_);
   reporter_.debug(fmt::format("timing: lease taken in {} ms", ms_since(t0)));
   const std::string owner = lease_->holder();
   step_ = "start the run on the hosts";
@@ -156,7 +158,7 @@ void GateSession::open(const std::vector<profile::Host>& leased, const std::stri
         HostState& st = hosts_.at(leased[i].name);
         // The sweep and the run's directory are one exec (it warns of what it swept).
         st.deployment = std::make_unique<deploy::HostDeployment>(*st.transport, *st.host, profile_.lab_name,
-                                                                 owner, /*sweep_leftovers=*/true);
+                                                                 owner, /*sweep_leftovers=*/true, reporter_);
       },
       name_of)
       .throw_if_any("hosts cannot start the run");

@@ -169,7 +169,7 @@ class GateSessionTest : public ::testing::Test {
       return t;
     };
     b.take_lease = [this, early_release](const profile::Profile&, std::vector<lease::LeaseTarget> targets,
-                                         const std::string&) {
+                                         const std::string&, util::Messages&) {
       std::lock_guard lock(seen_.mutex);
       for (const auto& t : targets) seen_.leased.push_back(t.transport);
       return std::make_unique<FakeLease>(seen_, alive_, early_release);

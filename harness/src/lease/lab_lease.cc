@@ -1,7 +1,7 @@
 // The lab lease (see lab_lease.h).
 #include "labgate/lease/lab_lease.h"
 
-#include <spdlog/spdlog.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
 #include <thread>
@@ -128,8 +128,8 @@ struct LabLease::Slot {
 };
 
 LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
-                   LeaseOptions options)
-    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)) {
+                   LeaseOptions options, util::Messages& messages)
+    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)), messages_(messages) {
   std::vector<LeaseTarget> targets;
   for (auto& h : hosts) {
     owned_.push_back(options_.make_transport(h));  // reached by the parallel try, not here
@@ -139,8 +139,8 @@ LabLease::LabLease(const std::string& lab_name, std::vector<profile::Host> hosts
 }
 
 LabLease::LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder,
-                   LeaseOptions options)
-    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)) {
+                   LeaseOptions options, util::Messages& messages)
+    : lab_(lab_name), holder_(std::move(holder)), options_(std::move(options)), messages_(messages) {
   for (const auto& t : targets) {
     if (!t.transport)
       throw Failure(ExitCode::kCouldNotRun, "host " + t.host.name + ": lease target without a transport");
@@ -185,7 +185,8 @@ void LabLease::take_all(std::vector<LeaseTarget> targets) {
         }
       }
       transport::on_each_host(
-          back.size(), [&](std::size_t i) { give_back(back[i]); }, [&](std::size_t i) { return back[i].host.name; });
+          back.size(), [&](std::size_t i) { give_back(back[i]); },
+          [&](std::size_t i) { return back[i].host.name; });
       wait_for(slots[next + first], *held_by[first], deadline);
       next += first + 1;
     }
@@ -228,7 +229,8 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
       try {
         t->run(release_argv(dir, holder_.run_id), short_run(true));
       } catch (const std::exception& e) {
-        spdlog::warn("host {}: could not remove a lease taken as the run stopped: {}", host.name, e.what());
+        messages_.warning(fmt::format("host {}: could not remove a lease taken as the run stopped: {}",
+                                      host.name, e.what()));
       }
       throw;
     }
@@ -267,8 +269,8 @@ std::optional<RemoteLeaseState> LabLease::attempt(Slot& slot) {
     const std::string stale = stale_reason(s, options_);
     if (!stale.empty() && s.holder && s.holder->dead_on_this_machine()) {
       // Provably dead (same machine, pid gone or run ended): nobody else can use it.
-      spdlog::warn("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir, holder_text(s),
-                   stale);
+      messages_.warning(fmt::format("host {}: breaking the stale lab lease {} of {}: {}", host.name, dir,
+                                    holder_text(s), stale));
       remove_held(*t, dir, s);
       continue;
     }
@@ -293,8 +295,8 @@ void LabLease::wait_for(Slot& slot, RemoteLeaseState held, Clock::time_point dea
                     "servers at once, whatever their profiles call them; run again when it is done");
     }
     if (!said_waiting) {
-      spdlog::info("host {}: lab lease held by {}; waiting up to {}s", name, holder_text(held),
-                   seconds(deadline - Clock::now()));
+      messages_.info(fmt::format("host {}: lab lease held by {}; waiting up to {}s", name, holder_text(held),
+                                 seconds(deadline - Clock::now())));
       said_waiting = true;
     }
     const auto pause = std::min<Clock::duration>(options_.poll, deadline - Clock::now());
@@ -313,12 +315,13 @@ void LabLease::give_back(const Held& h) {
   try {
     const auto r = h.transport->run(release_argv(h.dir, holder_.run_id), short_run(true));
     if (!r.ok())
-      spdlog::warn("host {}: releasing the lab lease {}: {} {}", h.host.name, h.dir, r.describe(), r.err);
+      messages_.warning(
+          fmt::format("host {}: releasing the lab lease {}: {} {}", h.host.name, h.dir, r.describe(), r.err));
   } catch (const std::exception& e) {
-    spdlog::warn(
+    messages_.warning(fmt::format(
         "host {}: could not release the lab lease {}: {} (it turns stale and the next run on this "
         "machine breaks it)",
-        h.host.name, h.dir, e.what());
+        h.host.name, h.dir, e.what()));
   }
   std::lock_guard lock(mutex_);
   held_.erase(std::remove_if(held_.begin(), held_.end(),
@@ -336,13 +339,13 @@ void LabLease::heartbeat_loop() {
         const auto r = h.transport->run(heartbeat_argv(h.dir, holder_.run_id), short_run());
         if (r.ok() && r.out.find("lost") != std::string::npos && !lost_) {
           lost_ = true;
-          spdlog::error(
+          messages_.error(fmt::format(
               "host {}: the lab lease {} is no longer ours (broken by someone?); measurements from "
               "now on may share the servers with another run",
-              h.host.name, h.dir);
+              h.host.name, h.dir));
         }
       } catch (const std::exception& e) {
-        spdlog::warn("host {}: lease heartbeat failed: {}", h.host.name, e.what());
+        messages_.warning(fmt::format("host {}: lease heartbeat failed: {}", h.host.name, e.what()));
       }
     }
   }
@@ -379,7 +382,8 @@ void LabLease::release() {
   }
   // Every host at once; give_back never throws and forgets each host it released.
   transport::on_each_host(
-      held.size(), [&](std::size_t i) { give_back(held[i]); }, [&](std::size_t i) { return held[i].host.name; });
+      held.size(), [&](std::size_t i) { give_back(held[i]); },
+      [&](std::size_t i) { return held[i].host.name; });
   set_run_active(holder_.run_id, false);
 }
 

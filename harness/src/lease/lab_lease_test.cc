@@ -11,6 +11,7 @@
 #include "transport/dir_safe_test_util.h"
 #include "labgate/util/exit_code.h"
 #include "lease_scripts.h"
+#include "util/recording_messages.h"
 
 namespace labgate::lease {
 namespace {
@@ -253,9 +254,15 @@ TEST_F(LabLeaseTest, SecondRunGetsItWhenTheFirstReleases) {
     first.reset();
   });
   const auto t0 = Clock::now();
-  LabLease second("lab1", {host_}, Holder::current("r2"), options_);
+  labgate::testing::RecordingMessages told;
+  LabLease second("lab1", {host_}, Holder::current("r2"), options_, told);
   releaser.join();
   EXPECT_GE(Clock::now() - t0, 400ms);
+  // The wait is said once, where the run tells (its Reporter), naming the holder.
+  const auto waits = told.of("info ");
+  ASSERT_EQ(waits.size(), 1u) << ::testing::PrintToString(told.events());
+  EXPECT_NE(waits[0].find("info host a: lab lease held by "), std::string::npos) << waits[0];
+  EXPECT_NE(waits[0].find("; waiting up to "), std::string::npos) << waits[0];
   EXPECT_EQ(Holder::parse(t_->read_file(dir_ + "/holder"))->run_id, "r2");
   second.release();
   EXPECT_FALSE(t_->lstat(dir_));

@@ -263,6 +263,7 @@ struct FakeLeaseState {
   int released = 0;
   bool lost = false;
   std::string refuse;  ///< non-empty: take_lease throws Failure(kCouldNotRun) with this
+  std::string says;    ///< non-empty: take_lease tells it (info) as a real lease tells its wait
 };
 
 class FakeLease : public LeaseHold {
@@ -329,9 +330,10 @@ struct FakeLab {
         throw Failure(ExitCode::kCouldNotRun, "host " + h.name + ": " + it->second);
       return std::make_unique<Borrowed>(host(h.name));
     };
-    b.take_lease = [this](const profile::Profile&, std::vector<lease::LeaseTarget> targets,
-                          const std::string&) -> std::unique_ptr<LeaseHold> {
+    b.take_lease = [this](const profile::Profile&, std::vector<lease::LeaseTarget> targets, const std::string&,
+                          util::Messages& messages) -> std::unique_ptr<LeaseHold> {
       for (const auto& t : targets) lease.taken_on.push_back(t.host.name);
+      if (!lease.says.empty()) messages.info(lease.says);
       if (!lease.refuse.empty()) throw Failure(ExitCode::kCouldNotRun, lease.refuse);
       return std::make_unique<FakeLease>(lease);
     };

@@ -4,11 +4,11 @@
 // Header-only, for tests; nothing in labgate links it.
 #pragma once
 
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "labgate/gate/reporter.h"
+#include "util/recording_messages.h"
 
 namespace labgate::gate::testing {
 
@@ -36,25 +36,13 @@ class RecordingReporter : public Reporter {
   void shown(const std::string& line) override { add("shown " + line); }
 
   /// Every event so far, in the order told (cases of a mesh round tell from their threads).
-  std::vector<std::string> events() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return events_;
-  }
+  std::vector<std::string> events() const { return log_.events(); }
   /// The events that start with `kind` ("started ", "finished ", "error "), in order.
-  std::vector<std::string> of(const std::string& kind) const {
-    std::vector<std::string> out;
-    for (const auto& e : events())
-      if (e.rfind(kind, 0) == 0) out.push_back(e);
-    return out;
-  }
+  std::vector<std::string> of(const std::string& kind) const { return log_.of(kind); }
 
  private:
-  void add(std::string e) {
-    std::lock_guard<std::mutex> lock(mu_);
-    events_.push_back(std::move(e));
-  }
-  mutable std::mutex mu_;
-  std::vector<std::string> events_;
+  void add(std::string e) { log_.add(std::move(e)); }
+  labgate::testing::EventLog log_;
 };
 
 }  // namespace labgate::gate::testing

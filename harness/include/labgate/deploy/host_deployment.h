@@ -16,6 +16,7 @@
 #include "labgate/profile/profile.h"
 #include "labgate/transport/remote_dir.h"
 #include "labgate/transport/transport.h"
+#include "labgate/util/messages.h"
 
 namespace labgate::deploy {
 
@@ -25,9 +26,12 @@ class HostDeployment {
   /// writes `owner_note` (who runs it) into it. With `sweep_leftovers`, first
   /// removes the directories (and stops the processes) that dead runs of the same
   /// lab left behind; pass it only while holding the lab lease. Throws
-  /// Failure(kCouldNotRun) naming host, directory and what is wrong.
+  /// Failure(kCouldNotRun) naming host, directory and what is wrong. What was
+  /// swept, and a clean-up that failed, are told to `messages` (a gate run's
+  /// Reporter), which must outlive it.
   HostDeployment(transport::Transport& transport, const profile::Host& host, const std::string& lab_name,
-                 const std::string& owner_note, bool sweep_leftovers = false);
+                 const std::string& owner_note, bool sweep_leftovers = false,
+                 util::Messages& messages = util::log_messages());
   ~HostDeployment();
   HostDeployment(const HostDeployment&) = delete;
   HostDeployment& operator=(const HostDeployment&) = delete;
@@ -82,6 +86,7 @@ class HostDeployment {
   std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);
 
   transport::Transport& transport_;
+  util::Messages& messages_;
   std::string host_name_;
   RootAccess root_ = RootAccess::kNone;
   std::unique_ptr<SudoRunner> sudo_;

@@ -11,12 +11,14 @@
 
 #include "labgate/gate/test_cases.h"
 #include "labgate/results/run_result.h"
+#include "labgate/util/messages.h"
 
 namespace labgate::gate {
 
-class Reporter {
+/// Its info/warning/error/debug are util::Messages', so the lease and the
+/// deployment below the gate tell through the run's reporter too.
+class Reporter : public util::Messages {
  public:
-  virtual ~Reporter() = default;
 
   /// The run's results folder is open; its log is `log_path` (labgate.log).
   virtual void run_started(const std::string& log_path) = 0;
@@ -34,11 +36,8 @@ class Reporter {
   /// told when it happened (error(), or the run's stop), the record keeps it.
   virtual void case_finished(const results::TestRecord& r, const std::string& error) = 0;
 
-  virtual void info(const std::string& message) = 0;
-  virtual void warning(const std::string& message) = 0;
-  virtual void error(const std::string& message) = 0;
-  /// Detail for --verbose and the log ("timing: ..." lines bench/gate_overhead.py reads).
-  virtual void debug(const std::string& message) = 0;
+  // info, warning, error, debug: util::Messages ("timing: ..." debug lines are
+  // what bench/gate_overhead.py reads).
   /// A line the console showed by other means (GoogleTest's own printer): the log keeps it too.
   virtual void shown(const std::string& line) = 0;
 };

@@ -51,9 +51,11 @@ struct SessionBoundaries {
   std::function<std::unique_ptr<transport::Transport>(const profile::Host&)> connect;
   /// Takes the lease for `run_id` over the session's own transports (one per
   /// host: the lease opens no connection of its own); throws
-  /// Failure(kCouldNotRun) when refused. The transports outlive the hold.
+  /// Failure(kCouldNotRun) when refused. The transports outlive the hold;
+  /// what the lease tells as it goes (waiting, a stale lease broken, lost)
+  /// goes to `messages`, the run's Reporter, which outlives it too.
   std::function<std::unique_ptr<LeaseHold>(const profile::Profile&, std::vector<lease::LeaseTarget> targets,
-                                           const std::string& run_id)>
+                                           const std::string& run_id, util::Messages& messages)>
       take_lease;
   /// The session will start probes or tools (a run with cases; not `check`, nor
   /// a run of the preconditions alone):

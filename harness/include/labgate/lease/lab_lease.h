@@ -29,6 +29,7 @@
 #include "labgate/lease/holder.h"
 #include "labgate/profile/profile.h"
 #include "labgate/transport/transport.h"
+#include "labgate/util/messages.h"
 
 namespace labgate::lease {
 
@@ -75,12 +76,14 @@ class LabLease {
  public:
   /// Takes the lease on `hosts` (any order given; taken sorted by name) for
   /// `holder`, waiting up to options.wait. Throws Failure(kCouldNotRun) naming
-  /// the holder when it cannot, having released whatever it took.
+  /// the holder when it cannot, having released whatever it took. What it
+  /// tells as it goes (waiting, a stale lease broken, a lost lease) goes to
+  /// `messages`, which must outlive it (a gate run passes its Reporter).
   LabLease(const std::string& lab_name, std::vector<profile::Host> hosts, Holder holder,
-           LeaseOptions options);
+           LeaseOptions options, util::Messages& messages = util::log_messages());
   /// As above, over transports the caller owns (options.make_transport unused).
   LabLease(const std::string& lab_name, std::vector<LeaseTarget> targets, Holder holder,
-           LeaseOptions options);
+           LeaseOptions options, util::Messages& messages = util::log_messages());
   ~LabLease();
   LabLease(const LabLease&) = delete;
   LabLease& operator=(const LabLease&) = delete;
@@ -121,6 +124,7 @@ class LabLease {
   std::string lab_;
   Holder holder_;
   LeaseOptions options_;
+  util::Messages& messages_;
   /// The transports made for the hosts-only constructor; outlive held_.
   std::vector<std::unique_ptr<transport::Transport>> owned_;
   std::vector<Held> held_;
