@@ -9,6 +9,7 @@
 
 #include "labgate/measure/probe_command.h"
 #include "labgate/tail/attribute.h"
+#include "labgate/util/clock_anchor.h"
 
 namespace labgate::gate {
 
@@ -42,6 +43,24 @@ void source_limits(const tail::OutlierSet& s, const std::string& host, std::vect
     if (src->rfind("not available", 0) == 0) limits.push_back("host " + host + ": " + what + ": " + *src);
 }
 
+/// A probe whose socket waits compare the kernel's arrival stamp (realtime as
+/// it is) with its read time carried over with its clock anchor (the pingpong
+/// server) has each off by a realtime step during the run: none is used then,
+/// the time from arrival falls back to the turnaround from the read (two
+/// monotonic stamps), and the source says why.
+void forget_stepped_socket_waits(tail::OutlierSet& set, const json& anchor, const std::string& host) {
+  const std::optional<std::int64_t> step = util::realtime_step(anchor, "anchor");
+  if (!step) return;
+  for (tail::OutlierRecord& r : set.items) {
+    if (set.from_arrival && r.sock_wait_ns) r.value_ns -= std::min(*r.sock_wait_ns, r.value_ns);
+    r.sock_wait_ns.reset();
+  }
+  set.from_arrival = false;
+  set.sock_wait_source = "not available: " + util::realtime_step_said("host " + host + "'s", *step) +
+                         ", and each wait compares the kernel's arrival stamp with a read time carried over "
+                         "with the tie of before";
+}
+
 std::optional<tail::OutlierSet> read_outliers(const TailSide& s, const char* member, const std::string& who,
                                               std::vector<std::string>& limits) {
   const std::optional<json> doc = last_doc_with(s.probe_out, member);
@@ -52,6 +71,7 @@ std::optional<tail::OutlierSet> read_outliers(const TailSide& s, const char* mem
   try {
     tail::OutlierSet set = tail::parse_outliers(*doc, member, who);
     set.from_arrival = doc->value("turnaround_from", json()) == "arrival";
+    if (doc->contains("anchor")) forget_stepped_socket_waits(set, (*doc)["anchor"], s.host);
     source_limits(set, s.host, limits);
     return set;
   } catch (const std::invalid_argument& e) {

@@ -62,6 +62,35 @@ TEST(TailCase, TheOneWayRecordsMonotonicOffsetPlacesHostBsWatchAndIsRecorded) {
   EXPECT_THAT(by_seq["clock_offset"]["source"].get<std::string>(), ::testing::StartsWith("the median over "));
 }
 
+// The server's socket waits compare the kernel's arrival stamp with a read
+// time carried over with its clock anchor: a realtime step during the run puts
+// each off by the step, so none is used and the limit says why.
+TEST(TailCase, AServersRealtimeStepDuringTheRunDropsItsSocketWaitsSayingWhy) {
+  const auto server_with = [](long long end_delta) {
+    json doc = json::parse(tail::testdata("hog_server.json"));
+    doc["turnaround_from"] = "arrival";
+    doc["anchor"] = {{"clock", "realtime"},
+                     {"delta_ns", 1000},
+                     {"error_ns", 20},
+                     {"end_delta_ns", end_delta},
+                     {"end_error_ns", 20}};
+    TailSide b = server_side();
+    b.probe_out = "{\"event\":\"listening\",\"port\":50374}\n" + doc.dump() + "\n";
+    return b;
+  };
+  const json steady = explain_tail(client_side(), server_with(1010), 60000, 0);
+  EXPECT_EQ(steady["limits"].dump().find("socket wait"), std::string::npos) << steady["limits"].dump();
+  EXPECT_NE(steady["outliers"].dump().find("in host b's socket"), std::string::npos)
+      << "the recorded run's server waits are in its splits";
+
+  const json stepped = explain_tail(client_side(), server_with(1000 + 500'000), 60000, 0);
+  EXPECT_THAT(stepped["limits"].dump(),
+              ::testing::HasSubstr("host b: socket wait: not available: host b's realtime clock was stepped "
+                                   "forward by 500us during the run"));
+  EXPECT_EQ(stepped["outliers"].dump().find("in host b's socket"), std::string::npos)
+      << stepped["outliers"].dump();
+}
+
 TailSide jitter_side() {
   return {"a", tail::testdata("hog_jitter.json"), tail::testdata("hog_jitter_watch.json"), 0, ""};
 }

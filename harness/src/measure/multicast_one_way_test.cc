@@ -105,34 +105,55 @@ TEST(MulticastOneWay, ASilentOrOlderSubscriberIsNamedAndTheWorstIsUnknown) {
   EXPECT_THAT(one_way_line(rs[5]), HasSubstr("one-way not reported: not known for m2"));
 }
 
-// A subscriber whose realtime clock was stepped 500 us during the run: its
-// kernel stamps read the clock as it is (figures stand: fresh CI of b8737b8 had
-// just that on the lab VM), stamps carried over with its tie do not.
-TEST(MulticastOneWay, ASubscribersClockStepSpoilsOnlyTheStampsItsTieMade) {
+// A realtime step during the run (the tie moved 500 us between start and end).
+// A subscriber's stamps are one clock either way (the kernel's realtime as it
+// is, or its monotonic carried over with its tie of the start): its step
+// changes nothing. The publisher's send times go through its tie and its
+// replies' kernel stamps do not: its step spoils the figures, said, never shown.
+json stepped_anchor(json a) {
+  a["end_delta_ns"] = a["delta_ns"].get<std::int64_t>() + 500'000;
+  a["end_error_ns"] = 20;
+  return a;
+}
+
+TEST(MulticastOneWay, ASubscribersClockStepChangesNothing) {
   const std::string recorded = feed_testdata("mcast-subscriber-one-way.txt");
   const std::string anchor = "\"anchor\":{\"clock\":\"realtime\",\"delta_ns\":1796397280836222981,\"error_ns\":20}";
   const std::size_t at = recorded.find(anchor);
   ASSERT_NE(at, std::string::npos);
-  const auto stepped = [&](const std::string& stamps) {
+  for (const std::string stamps : {"kernel_ns", "user"}) {
     std::string out = recorded;
     out.replace(at, anchor.size(),
-                "\"anchor\":{\"clock\":\"realtime\",\"delta_ns\":1796397280836222981,\"error_ns\":20,"
-                "\"end_delta_ns\":1796397280836722981,\"end_error_ns\":20},\"receive_stamps\":\"" +
-                    stamps + "\"");
-    return read_subscriber(out, "m2");
-  };
-  std::vector<SubscriberCounts> subs = five_stamped();
-  subs[0] = stepped("kernel_ns");
-  EXPECT_FALSE(subs[0].stamp_clock_step_ns);
-  EXPECT_TRUE(feed_records(1ms, subs)[0]["reported"].get<bool>());
-  subs[0] = stepped("user");
-  ASSERT_TRUE(subs[0].stamp_clock_step_ns);
-  EXPECT_EQ(*subs[0].stamp_clock_step_ns, 500'000);
-  const std::vector<json> rs = feed_records(1ms, subs);
-  EXPECT_FALSE(rs[0]["reported"].get<bool>());
-  EXPECT_THAT(rs[0]["why_not"].get<std::string>(),
-              HasSubstr("m2's realtime clock was stepped forward by 500us during the run"));
+                "\"anchor\":" + stepped_anchor(json::parse(anchor.substr(9))).dump() +
+                    ",\"receive_stamps\":\"" + stamps + "\"");
+    std::vector<SubscriberCounts> subs = five_stamped();
+    subs[0] = read_subscriber(out, "m2");
+    const json r = feed_records(1ms, subs)[0];
+    EXPECT_TRUE(r["reported"].get<bool>()) << stamps << ": " << r.dump().substr(0, 300);
+    EXPECT_EQ(r["offset_ns"], feed_records(1ms)[0]["offset_ns"]) << stamps;
+  }
+}
+
+TEST(MulticastOneWay, APublishersClockStepSpoilsWhatMixesItsTieWithKernelStamps) {
+  json pub = json::parse(feed_testdata("mcast-publisher-one-way.json"));
+  for (json& e : pub["subscribers"]) e["one_way"]["anchor"] = stepped_anchor(e["one_way"]["anchor"]);
+  // Replies stamped in user space (the recorded publisher's): one clock, standing.
+  pub["receive_stamps"] = "user";
+  EXPECT_TRUE(multicast_one_way(pub.dump(), "m1", five_stamped(), kFive, 1ms)[0]["reported"].get<bool>());
+  pub["receive_stamps"] = "kernel_ns";
+  const std::vector<json> rs = multicast_one_way(pub.dump(), "m1", five_stamped(), kFive, 1ms);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_FALSE(rs[i]["reported"].get<bool>());
+    EXPECT_FALSE(rs[i].contains("a_to_b"));
+    EXPECT_THAT(rs[i]["why_not"].get<std::string>(),
+                HasSubstr("m1's realtime clock was stepped forward by 500us during the run"));
+  }
   EXPECT_FALSE(rs[5]["reported"].get<bool>());
+  // The round trips mix them too: each subscriber's measurement says so.
+  const std::vector<Measurement> ms = multicast_measurements(pub.dump(), "m1", five_stamped(), kFive, {});
+  ASSERT_EQ(ms.size(), 6u);
+  EXPECT_THAT(ms[0].warnings,
+              ::testing::Contains(HasSubstr("round trips of replies after the step are off by it")));
 }
 
 TEST(MulticastOneWay, APublisherThatDidNotMeasureIsAnError) {

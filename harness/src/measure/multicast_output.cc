@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "labgate/measure/figures.h"
-#include "labgate/measure/one_way.h"
 #include "labgate/measure/probe_output.h"
+#include "labgate/util/clock_anchor.h"
 #include "labgate/util/json_reader.h"
 
 namespace labgate::measure {
@@ -19,6 +19,17 @@ std::string last_line(std::string_view out) {
   const std::size_t nl = s.rfind('\n');
   return nl == std::string::npos ? s : s.substr(nl + 1);
 }
+
+}  // namespace
+
+std::optional<std::int64_t> publisher_clock_step(const JsonReader& pub, const JsonReader& entry) {
+  if (pub.str_or("receive_stamps", "user") == "user" || !entry.has("one_way")) return std::nullopt;
+  const JsonReader ow = entry.object("one_way");
+  if (!ow.has("anchor")) return std::nullopt;
+  return util::realtime_step(ow.object("anchor").json(), ow.path_of("anchor"));
+}
+
+namespace {
 
 // One subscriber's Measurement: the publisher's round trips to it, its own counts.
 Measurement subscriber_measurement(const JsonReader& pub, const JsonReader& entry, const SubscriberCounts& s,
@@ -54,6 +65,10 @@ Measurement subscriber_measurement(const JsonReader& pub, const JsonReader& entr
   if (!s.end_seen)
     m.warnings.push_back(s.host + " never saw the publisher's end marker (" + s.exit_reason +
                          "): loss after its last message is not counted");
+  if (const auto step = publisher_clock_step(pub, entry))
+    m.warnings.push_back(util::realtime_step_said(publisher + "'s", *step) +
+                         ": round trips of replies after the step are off by it (the kernel's receive stamps "
+                         "against send times carried over with the tie of before)");
   if (s.expected != m.sent && s.end_seen)
     m.warnings.push_back(s.host + " expected " + std::to_string(s.expected) +
                          " messages, the publisher sent " + std::to_string(m.sent));
@@ -155,8 +170,6 @@ SubscriberCounts read_subscriber(std::string_view out, const std::string& host) 
       s.anchor_delta_ns = a.opt_int("delta_ns");
       if (!s.anchor_delta_ns) a.fail("delta_ns", "expected an integer");
       s.anchor_error_ns = a.count("error_ns");
-      if (r.str_or("receive_stamps", "user") == "user")
-        s.stamp_clock_step_ns = realtime_step(a.json(), host + ".anchor");
     }
     if (s.longest_gap > s.lost) r.fail("counters.measured.longest_gap", "exceeds the messages lost");
     return s;

@@ -35,23 +35,6 @@ json direction(const json& hist, const std::string& path, std::int64_t shift) {
 
 }  // namespace
 
-std::optional<std::int64_t> realtime_step(const nlohmann::json& anchor, const std::string& path) {
-  if (!anchor.is_object() || !anchor.contains("end_delta_ns")) return std::nullopt;
-  const JsonReader r(anchor, path);
-  const std::int64_t moved = i64(r, "end_delta_ns") - i64(r, "delta_ns");
-  const std::uint64_t error = r.count("error_ns") + r.count("end_error_ns");
-  const std::uint64_t size = static_cast<std::uint64_t>(moved < 0 ? -moved : moved);
-  if (size <= error) return std::nullopt;
-  return moved;
-}
-
-std::string realtime_step_why(const std::string& whose, std::int64_t moved_ns) {
-  return whose + " realtime clock was stepped " + (moved_ns < 0 ? "back" : "forward") + " by " +
-         dur(moved_ns < 0 ? -moved_ns : moved_ns) +
-         " during the run (its monotonic->realtime tie moved between start and end): the stamps taken before "
-         "and after the step disagree, so no one offset holds for the run";
-}
-
 std::optional<OffsetEstimate> estimate_offset(std::span<const Exchange> exchanges,
                                               std::uint64_t anchor_error_ns) {
   const Exchange* best = nullptr;
@@ -112,13 +95,6 @@ json one_way_record(const json& client_one_way, const json& server_anchor,
   const std::optional<long long> delta_a = r.object("anchor").opt_int("delta_ns"),
                                  delta_b = JsonReader(server_anchor, "server.anchor").opt_int("delta_ns");
   if (delta_a && delta_b) rec["monotonic_offset_ns"] = *delta_a + est->offset_ns - *delta_b;
-  // A step is checked before the exchanges' agreement: a step in the stamps'
-  // carry-over can leave every interval holding a point and still shift the
-  // figures by its size (fresh CI of b8737b8: a 0.5 ms step on the lab VM).
-  if (const auto step = realtime_step(r.object("anchor").json(), "one_way.anchor"))
-    return not_reported(realtime_step_why("the measuring host's (client's, publisher's)", *step));
-  if (const auto step = realtime_step(server_anchor, "server.anchor"))
-    return not_reported(realtime_step_why("the answering host's (server's)", *step));
   // Every exchange's interval holds the offset of its moment: if they share no
   // point, the offset moved during the run (drift, a step) and one figure is wrong.
   const JsonReader inter = r.object("intersection");

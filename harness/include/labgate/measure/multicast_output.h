@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "labgate/measure/measurement.h"
+#include "labgate/util/json_reader.h"
 
 namespace labgate::measure {
 
@@ -25,11 +26,16 @@ struct SubscriberCounts {
   /// its replies; nullopt from a subscriber older than the one-way stamps.
   std::optional<std::int64_t> anchor_delta_ns;
   std::optional<std::uint64_t> anchor_error_ns;
-  /// How far its realtime clock was stepped during the run, when its replies'
-  /// stamps went through that tie ("receive_stamps": "user"): the kernel's own
-  /// stamps read the realtime clock as it is, so a step spoils only the tie's.
-  std::optional<std::int64_t> stamp_clock_step_ns;
 };
+
+/// How far the publisher's realtime clock was stepped during the run, when
+/// that spoils its figures: its send times are carried over with its tie
+/// (the anchor in `entry`'s one_way, taken again at the end), the kernel's
+/// receive stamps of the replies ("receive_stamps" not "user") read realtime
+/// as it is, so the round trips and one-way delays of replies after the step
+/// are off by it. nullopt when not stepped, not mixed, or from an older probe.
+std::optional<std::int64_t> publisher_clock_step(const util::JsonReader& publisher,
+                                                 const util::JsonReader& entry);
 
 /// A subscriber's output (its "joined" line, then its result). Throws
 /// ProbeOutputError naming the host when it is not a subscriber's result.

@@ -37,16 +37,6 @@ struct OffsetEstimate {
 std::optional<OffsetEstimate> estimate_offset(std::span<const Exchange> exchanges,
                                               std::uint64_t anchor_error_ns);
 
-/// How far a probe's "anchor" (delta_ns, error_ns, end_delta_ns,
-/// end_error_ns: its monotonic->realtime tie taken at the start and again at
-/// the end) moved, when that is more than both readings' errors: the realtime
-/// clock was stepped during the run. nullopt when it was not, or the anchor has
-/// no end tie (a probe older than it). Throws on a malformed anchor, naming `path`.
-std::optional<std::int64_t> realtime_step(const nlohmann::json& anchor, const std::string& path);
-
-/// The "why_not" of one-way figures a step of `whose` realtime clock spoiled.
-std::string realtime_step_why(const std::string& whose, std::int64_t moved_ns);
-
 /// run.json's "one_way" of a pingpong run: `client_one_way` is the client's
 /// "one_way" member (null: messages too short to carry stamps), `server_anchor`
 /// the server's "anchor" (null: not printed), `max_error` the test's
