@@ -56,6 +56,9 @@ case $case_name in
     # sshd dies while the probe is growing on b (written in place in the run's
     # private directory, no temporary name).
     make_profile 20s
+    # A copy an earlier run kept on b (issue 23's probe cache) would be copied
+    # there, not uploaded: none, so the probe crosses the slow link.
+    rm -rf "$state"/tmp-b/labgate-probe-cache.*
     tc qdisc add dev "$veth_b" root tbf rate 400kbit burst 4kb latency 400ms || fail "cannot slow $veth_b"
     start_gate
     until=$((SECONDS + 40))

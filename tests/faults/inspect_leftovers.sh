@@ -2,7 +2,8 @@
 # Lists what a labgate run left behind on a lab pair (ci/lab), looking inside
 # both hosts: processes in each network namespace other than the lab's own
 # sshd daemons, listening sockets other than sshd's, and labgate run, lease or
-# upload files in each host's private /tmp (the probe dir). Optionally also
+# upload files in each host's private /tmp (the probe dir); the probe cache
+# (labgate-probe-cache.*, kept between runs) only for what is not a whole copy. Optionally also
 # labgate processes on this machine whose command line holds a given string.
 #
 #   inspect_leftovers.sh --pair N [--wait SECS] [--local STRING] [--host-dir DIR]...
@@ -79,6 +80,16 @@ leftovers_on() {
   local f
   for f in "$state/tmp-$h"/labgate-* "$state/tmp-$h"/*.part-* "$state/tmp-$h"/.labgate*; do
     [ -e "$f" ] || [ -L "$f" ] || continue
+    # The probe cache is kept between runs on purpose (issue 23); only a copy
+    # being written (or anything else) in it is left behind.
+    if [[ ${f##*/} == labgate-probe-cache.* ]] && [ -d "$f" ] && [ ! -L "$f" ]; then
+      for c in "$f"/* "$f"/.[!.]*; do
+        [ -e "$c" ] || [ -L "$c" ] || continue
+        [[ ${c##*/} =~ ^[a-z_]+\.[0-9a-f]{64}$ ]] && [ -f "$c" ] && [ ! -L "$c" ] && continue
+        echo "$h: left in /tmp: ${c#"$state/tmp-$h"/}"
+      done
+      continue
+    fi
     echo "$h: left in /tmp: ${f#"$state/tmp-$h"/}"
   done
   [ ${#host_dirs[@]} -gt 0 ] || return 0
@@ -88,6 +99,13 @@ leftovers_on() {
     for d in "$@"; do
       [ -d "$d" ] || continue
       for f in "$d"/labgate-* "$d"/*.part-* "$d"/.labgate*; do
+        case ${f##*/} in
+          labgate-probe-cache.*)  # kept on purpose: only what is being written in it is left
+            [ -d "$f" ] && [ ! -h "$f" ] && {
+              ls -A "$f" | grep -Ev "^[a-z_]+\.[0-9a-f]{64}\$" | sed "s|^|left in $f/|"
+              continue
+            } ;;
+        esac
         [ -e "$f" ] || [ -h "$f" ] && echo "left in $f"
       done
     done' sh "${host_dirs[@]}" | sed "s/^/$h: /"

@@ -133,6 +133,9 @@ case $case_name in
   banner)
     for h in a b; do
       echo "echo '*** Authorized use only: lab host $h, root banner ***'" >"$state/home-$h/.bashrc"
+      # Probes an earlier run kept there (issue 23's cache) would send no file:
+      # none, so the probes' uploads meet the banner.
+      rm -rf "$state/tmp-$h"/labgate-probe-cache.*
     done
     lab_profile "$work/p.toml"
     profile=$work/p.toml

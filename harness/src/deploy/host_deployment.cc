@@ -66,7 +66,8 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   if (root_ == RootAccess::kSudo) sudo_ = std::make_unique<SudoRunner>(transport_, host);
   // The host's own tag in every run directory's name: on storage several hosts
   // mount (a RAC cluster's /u01), a host's sweep only ever sees its own runs.
-  const std::string prefix = run_dir_prefix(lab_name) + host_tag(transport_, host) + ".";
+  const std::string tag = host_tag(transport_, host);
+  const std::string prefix = run_dir_prefix(lab_name) + tag + ".";
   const std::string who = "host " + host_name_;
   // The rule validate applies (labgate/profile/limits.h), for a profile built in code.
   if (const std::string why = profile::remote_dir_refusal(probe_dir_); !why.empty())
@@ -76,16 +77,15 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   // must be a real directory (no symlink anywhere: /tmp/etclink/default is not
   // /etc/default), and if everyone may write there, sticky (as /tmp is), or
   // another user could rename what follows away and put their own in its place.
-  // Their owners are checked once the login uid is known (make_private_dir).
-  {
-    transport::ShellSteps in_shell;  // one request to the host's one shell, not an SFTP lstat each (issue 23)
-    path_ = transport::resolve_remote_dir(transport_, probe_dir_, who, "probe_dir");
-  }
-  const transport::Transport::FileInfo* base = &path_.back().info;
+  // The host's shell checks them in the run directory's own request, before
+  // its mkdir (issue 23: a round trip fewer), and reports what it saw; their
+  // owners are checked once the login uid is known (make_private_dir).
   const std::string base_prefix = (probe_dir_ == "/" ? "" : probe_dir_) + "/";
   dir_ = base_prefix + prefix + random_token(8);
   try {
-    make_private_dir(who, *base, owner_note, sweep_leftovers ? prefix : "");
+    make_private_dir(who, owner_note, sweep_leftovers ? prefix : "");
+    // Only once the login uid is known: the cache is that user's own.
+    if (login_uid_ >= 0) cache_dir_ = probe_cache_dir(probe_dir_, tag, login_uid_);
   } catch (...) {
     // Interrupted (Ctrl-C) or cut off once the mkdir may have run: what is there
     // is ours, and nothing else would remove it (its refusals set cleaned_).
@@ -98,12 +98,12 @@ HostDeployment::HostDeployment(transport::Transport& transport, const profile::H
   }
 }
 
-void HostDeployment::make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
-                                      const std::string& owner_note, const std::string& sweep_prefix) {
+void HostDeployment::make_private_dir(const std::string& who, const std::string& owner_note,
+                                      const std::string& sweep_prefix) {
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
-  // One request: the sweep (if asked), the mkdir, the directory's stat and, once
+  // One request: probe_dir resolved, the sweep (if asked), the mkdir, the directory's stat and, once
   // the host's shell has checked what is checked below, the owner note (issue 23:
   // far hosts; these were three round trips).
   transport::RunOptions made_o = o;
@@ -137,6 +137,17 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
       }
     }
   }
+  // probe_dir as the shell saw it before anything was made: refused with
+  // resolve_remote_dir's message, or the script went on (every path reported).
+  if (const auto infos = transport::parse_dir_safe(made.out);
+      made.ok() || infos.size() == transport::remote_dir_paths(probe_dir_).size()) {
+    try {
+      path_ = transport::check_remote_dir(transport_, probe_dir_, infos, who, "probe_dir");
+    } catch (...) {
+      cleaned_ = !stat_seen;  // refused before the mkdir: nothing of ours to remove
+      throw;
+    }
+  }
   for (const auto& d : swept_)
     messages_.warning(fmt::format("{}: removed {} left behind by an earlier run", who, d));
   if (!made.ok()) {
@@ -168,6 +179,7 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   } catch (const std::exception&) {
     login_uid = -1;  // not told: the run's directory check below refuses it
   }
+  login_uid_ = login_uid;
   if (const std::string why = transport::foreign_owner(path_, login_uid, who, "probe_dir", probe_dir_);
       !why.empty()) {
     transport_.run(cleanup_dir_argv(dir_), o);
@@ -176,6 +188,7 @@ void HostDeployment::make_private_dir(const std::string& who, const transport::T
   }
   // With sudo, the probes run as root from below probe_dir: whoever may write
   // there has root (docs/security.md, sudo). Only the login user may.
+  const transport::Transport::FileInfo& base = path_.back().info;
   if (root_ == RootAccess::kSudo && (std::to_string(base.uid) != uid || (base.mode & 077) != 0)) {
     transport_.run(cleanup_dir_argv(dir_), o);
     cleaned_ = true;
@@ -269,16 +282,29 @@ std::string HostDeployment::install(const std::string& local_probe) {
 std::string HostDeployment::install_once(const std::string& local_probe, const std::string& name) {
   const std::string expected = sha256_file_hex(local_probe);
   const std::string remote = dir_ + "/" + name;
-  // Written in place: the run's directory is private (checked when it was made),
-  // so no part file and rename (issue 23: two round trips fewer per probe).
-  transport_.upload_to_private_dir(local_probe, remote, 0700);
   transport::ShellSteps in_shell;  // the host's one shell, not a channel each (issue 23)
   transport::RunOptions o;
   o.timeout = 30s;
+  // A copy an earlier run verified on this host is one request, not the
+  // upload's ~8 round trips behind a far link (issue 23); it is checked as an
+  // upload is: complete, then its own --self-digest.
+  if (!cache_dir_.empty()) {
+    transport::RunOptions co = o;
+    co.pgid_file = dir_ + "/pgids";
+    const auto c = transport_.run(cached_probe_argv(dir_, remote, cache_dir_, name, expected), co);
+    if (c.ok() && trim(c.out) == "cached " + expected) return remote;
+  }
+  // Written in place: the run's directory is private (checked when it was made),
+  // so no part file and rename (issue 23: two round trips fewer per probe).
+  transport_.upload_to_private_dir(local_probe, remote, 0700);
   // The upload's mode went through the host's umask: the request that checks
-  // what was written sets the bits exactly first (no round trip of its own).
-  const auto r =
-      run({"/bin/sh", "-c", "chmod 0700 \"$0\" && exec \"$0\" \"$@\"", remote, "--self-digest"}, o);
+  // what was written sets the bits exactly first, and keeps a copy for the next
+  // run once it proved itself (no round trip of its own).
+  const auto r = run(cache_dir_.empty()
+                         ? std::vector<std::string>{"/bin/sh", "-c", "chmod 0700 \"$0\" && exec \"$0\" \"$@\"",
+                                                    remote, "--self-digest"}
+                         : verify_and_cache_probe_argv(remote, cache_dir_, name, expected),
+                     o);
   if (!r.ok()) {
     if (r.exit_status == 126 || r.err.find("Permission denied") != std::string::npos) {
       could_not_run(exec_failure_message(remote, r));

@@ -15,6 +15,8 @@
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
 #include "remote_scripts.h"
+#include "deploy/local_host_test_util.h"
+#include "transport/dir_safe_test_util.h"
 #include "transport/proc_watch_test_util.h"
 #include "util/recording_messages.h"
 
@@ -25,11 +27,7 @@ using namespace std::chrono_literals;
 namespace tt = transport::testing;
 using transport::FakeTransport;
 
-// The echo probe is built next to the tests: <build>/probes/echo.
-std::string echo_probe() {
-  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "probes" / "echo")
-      .string();
-}
+std::string echo_probe() { return testing::echo_probe_path(); }
 
 std::string what_of(const std::function<void()>& f) {
   try {
@@ -44,11 +42,8 @@ class LocalDeployment : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(std::filesystem::exists(echo_probe())) << "build probe_echo first: " << echo_probe();
-    char tmpl[] = "/tmp/labgate-deploy-XXXXXX";
-    ASSERT_TRUE(mkdtemp(tmpl));
-    host_.name = "l";
-    host_.address = "local";
-    host_.ssh.probe_dir = tmpl;
+    host_ = testing::local_host_with_new_probe_dir("/tmp/labgate-deploy-XXXXXX");
+    ASSERT_FALSE(host_.ssh.probe_dir.empty());
     t_ = transport::make_transport(host_);
   }
   void TearDown() override { t_->run({"rm", "-rf", host_.ssh.probe_dir}); }
@@ -242,8 +237,8 @@ TEST(ScriptedProbeDir, RefusesAProbeDirBelowADirectoryAnotherUserOwns) {
   dir.uid = 54321;  // oracle's /u01
   t.stats["/u01"] = dir;
   // The host's shell saw the same and wrote no note (remote_scripts_test runs it).
-  t.on({"/bin/sh", "-c"},
-       FakeTransport::ok("uid 1000\nstat 41c0 1000 4096\nowner refused: /u01 is owned by uid 54321\n"));
+  t.on({"/bin/sh", "-c"}, FakeTransport::ok(tt::dir_safe_reply_from(t, "/u01/lg") +
+                                            "uid 1000\nstat 41c0 1000 4096\nowner refused: /u01 is owned by uid 54321\n"));
   profile::Host h;
   h.name = "h";
   h.ssh.probe_dir = "/u01/lg";
@@ -299,7 +294,12 @@ struct ScriptedHost : FakeTransport {
     transport::RunResult r = FakeTransport::run(argv, o);  // recorded, and a scripted failure wins
     if (argv.size() < 3 || argv[2].find("mkdir -m 0700") == std::string::npos || !r.ok()) return r;
     if (interrupt_at_dir) throw Failure(ExitCode::kCouldNotRun, "interrupted by SIGINT after the mkdir");
-    r.out = made_dir_output(run_dir, 0, note_written);
+    // As the host's shell: probe_dir's components first, stopping (exit 0,
+    // nothing made) at one it refuses.
+    r.out = tt::dir_safe_reply_from(*this, argv.at(5));
+    for (const auto& info : transport::parse_dir_safe(r.out))
+      if (!info || info->is_symlink || !info->is_dir) return r;
+    r.out += made_dir_output(run_dir, 0, note_written);
     return r;
   }
 };
@@ -339,7 +339,7 @@ TEST_F(ScriptedDeployment, TheOwnerNoteRidesOnTheMkdirAndARefusalStopsTheRun) {
   {
     HostDeployment d(fake_, host_, "lab1", "run r1 by tester");
     ASSERT_EQ(fake_.calls().size(), 1u);
-    EXPECT_EQ(fake_.calls()[0].argv.back(), "run r1 by tester");
+    EXPECT_EQ(fake_.calls()[0].argv.at(6), "run r1 by tester");
     EXPECT_TRUE(fake_.uploads().empty());
   }
   fake_.note_written = false;
@@ -363,6 +363,36 @@ TEST_F(ScriptedDeployment, ACtrlCRightAfterTheMkdirStillRemovesTheDirectory) {
   const auto& cleanup = fake_.calls()[1].argv;
   EXPECT_NE(mkdir.at(2).find("mkdir"), std::string::npos);
   EXPECT_EQ(cleanup, cleanup_dir_argv(mkdir.at(4)));
+}
+
+// Round trips of a run's start on a host (issue 23): probe_dir resolved, the
+// sweep, the mkdir and the owner note are one request, and nothing else
+// crosses (no lstat of its own); a round trip put back fails here.
+TEST_F(ScriptedDeployment, TheRunDirectoryIsOneRequestWithProbeDirResolvedInIt) {
+  std::vector<std::string> steps;
+  fake_.on_step = [&](const std::string& what) { steps.push_back(what); };
+  HostDeployment d(fake_, host_, "lab1", "x", /*sweep_leftovers=*/true);
+  ASSERT_EQ(steps.size(), 1u) << steps.back();
+  EXPECT_EQ(steps[0].rfind("/bin/sh -c", 0), 0u) << steps[0];
+  ASSERT_EQ(fake_.calls().size(), 1u);
+  const auto& argv = fake_.calls()[0].argv;
+  EXPECT_EQ(argv.back(), "/tmp");  // probe_dir's components ride at the end
+  EXPECT_NE(argv[2].find("dir_safe \"$@\" || exit 0\n"), std::string::npos);
+}
+
+// The host's shell refused probe_dir before its mkdir: the same message as an
+// lstat would give, and nothing removed (nothing was made).
+TEST_F(ScriptedDeployment, AProbeDirTheShellRefusesIsNamedAndNothingIsRemoved) {
+  host_.ssh.probe_dir = "/var/lg";
+  FakeTransport::FileInfo link;
+  link.is_symlink = true;
+  link.mode = 0777;
+  fake_.stats["/var/lg"] = link;
+  fake_.on({"readlink"}, FakeTransport::ok("/private/lg\n"));
+  const std::string msg = what_of([&] { HostDeployment(fake_, host_, "lab1", "x"); });
+  EXPECT_NE(msg.find("host a: probe_dir /var/lg"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("symlink"), std::string::npos) << msg;
+  for (const auto& c : fake_.calls()) EXPECT_EQ(c.argv[2].find("stop_dir"), std::string::npos) << "a clean-up ran";
 }
 
 TEST_F(ScriptedDeployment, AnExistingNameIsRefused) {

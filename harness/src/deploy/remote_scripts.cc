@@ -1,6 +1,7 @@
 // Deployment's remote shell scripts (see remote_scripts.h).
 #include "remote_scripts.h"
 
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/shell_quote.h"
 #include "labgate/transport/stat_line.h"
 
@@ -121,25 +122,109 @@ exit 0
 
 }  // namespace
 
+namespace {
+
+// The run directory's script's arguments: its own, then probe_dir's components
+// for dir_safe (issue 23: probe_dir resolved in the same request).
+std::vector<std::string> with_probe_dir_paths(std::vector<std::string> args, const std::string& probe_dir) {
+  const auto paths = transport::remote_dir_paths(probe_dir);
+  args.insert(args.end(), paths.begin(), paths.end());
+  return args;
+}
+
+}  // namespace
+
 std::vector<std::string> make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
                                               const std::string& owner_note) {
-  return transport::sh_argv(std::string(kMachine) + "rd=$1 pd=$2 note=$3\nmkdir -m 0700 \"$rd\" || exit 1" +
+  return transport::sh_argv(std::string(kMachine) + transport::dir_safe_shell() +
+                                "rd=$1 pd=$2 note=$3\nshift 3\ndir_safe \"$@\" || exit 0\n"
+                                "mkdir -m 0700 \"$rd\" || exit 1" +
                                 stat_check_and_note(),
-                            {dir, probe_dir, owner_note});
+                            with_probe_dir_paths({dir, probe_dir, owner_note}, probe_dir));
 }
 
 std::vector<std::string> sweep_and_make_private_dir_argv(const std::string& dir, const std::string& probe_dir,
                                                          const std::string& prefix, const std::string& owner_note,
                                                          int grace_tenths) {
-  return transport::sh_argv(std::string(kStopDir) + kMachine + kSweepable + R"SH(
-for d in "$2"/"$3"*; do
+  return transport::sh_argv(std::string(kStopDir) + kMachine + kSweepable + transport::dir_safe_shell() + R"SH(
+rd=$1 pd=$2 pre=$3 grace=$4 note=$5
+shift 5
+dir_safe "$@" || exit 0
+for d in "$pd"/"$pre"*; do
   [ -d "$d" ] && [ ! -h "$d" ] && [ -O "$d" ] || continue
-  if sweepable "$d"; then stop_dir "$d" "$4" && echo "swept $d"; else echo "kept $d"; fi
+  if sweepable "$d"; then stop_dir "$d" "$grace" && echo "swept $d"; else echo "kept $d"; fi
 done
-rd=$1 pd=$2 note=$5
 mkdir -m 0700 "$rd" || exit 1)SH" +
                                 stat_check_and_note(),
-                            {dir, probe_dir, prefix, std::to_string(grace_tenths), owner_note});
+                            with_probe_dir_paths({dir, probe_dir, prefix, std::to_string(grace_tenths), owner_note},
+                                                 probe_dir));
+}
+
+std::string probe_cache_dir(const std::string& probe_dir, const std::string& tag, long uid) {
+  return (probe_dir == "/" ? "" : probe_dir) + "/labgate-probe-cache." + tag + "-u" + std::to_string(uid);
+}
+
+namespace {
+
+// ours_private DIR: a directory, not a symlink, owned by us with mode 0700: only
+// we (and root) can have put anything in it.
+constexpr const char* kOursPrivate = R"SH(
+ours_private() {
+  [ -d "$1" ] && [ ! -h "$1" ] && [ "$(stat -c '%u %a' -- "$1" 2>/dev/null)" = "$(id -u) 700" ]
+}
+)SH";
+
+}  // namespace
+
+std::vector<std::string> cached_probe_argv(const std::string& run_dir, const std::string& file,
+                                           const std::string& cache_dir, const std::string& name,
+                                           const std::string& digest) {
+  return transport::sh_argv(std::string(kOursPrivate) + R"SH(
+rd=$1 f=$2 cd=$3 want=$5
+c="$cd/$4.$want"
+if ours_private "$cd" && [ -f "$c" ] && [ ! -h "$c" ]; then
+  # Where the host has sha256sum, bytes that are not what the name says are
+  # never run (a copy cut short by a full disk, edited by hand).
+  if command -v sha256sum >/dev/null 2>&1 && [ "$(sha256sum < "$c" 2>/dev/null | cut -c1-64)" != "$want" ]; then
+    rm -f -- "$c"
+  elif (umask 077; set -C; cat -- "$c" > "$f") 2>/dev/null && cmp -s -- "$c" "$f" && chmod 0700 -- "$f"; then
+    d=$(env LABGATE_RUN="$rd" "$f" --self-digest 2>/dev/null)
+    if [ "$d" = "$want" ]; then echo "cached $d"; exit 0; fi
+    rm -f -- "$c"
+  fi
+  rm -f -- "$f"
+fi
+echo absent
+)SH",
+                            {run_dir, file, cache_dir, name, digest});
+}
+
+std::vector<std::string> verify_and_cache_probe_argv(const std::string& file, const std::string& cache_dir,
+                                                     const std::string& name, const std::string& digest) {
+  return transport::sh_argv(std::string(kOursPrivate) + R"SH(
+cd=$1 n=$2 want=$3 f=$4
+chmod 0700 -- "$f" || exit 1
+d=$("$f" "$5"); s=$?
+printf '%s\n' "$d"
+[ "$s" = 0 ] && [ "$d" = "$want" ] || exit "$s"
+{
+  [ -e "$cd" ] || [ -h "$cd" ] || (umask 077; mkdir -m 0700 -- "$cd")
+  ours_private "$cd" || exit 0
+  t="$cd/.part.$$"
+  rm -f -- "$t"
+  if (umask 077; set -C; cat -- "$f" > "$t") && cmp -s -- "$f" "$t" && mv -f -- "$t" "$cd/$n.$want"; then
+    for o in "$cd/$n".*; do
+      x=${o#"$cd/$n."}
+      case $x in "$want"|*[!0-9a-f]*) continue ;; esac
+      [ ${#x} = 64 ] && rm -f -- "$o"
+    done
+  else
+    rm -f -- "$t"
+  fi
+} >/dev/null 2>&1
+exit 0
+)SH",
+                            {cache_dir, name, digest, file, "--self-digest"});
 }
 
 std::vector<std::string> cleanup_dir_argv(const std::string& dir, int grace_tenths) {

@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "labgate/transport/remote_dir.h"
 #include "labgate/transport/stat_line.h"
 #include "labgate/transport/transport.h"
 #include "transport/proc_watch_test_util.h"
@@ -49,9 +50,14 @@ TEST_F(RemoteScripts, MakePrivateDirIsExclusiveAndReportsWhatItMade) {
   const std::string dir = base_ + "/run";
   auto r = t_->run(make_private_dir_argv(dir, base_, "run r1 by 'me' $(x)"));
   ASSERT_TRUE(r.ok()) << r.err;
-  // One request: the uid, the directory's lstat, and the owner note written.
+  // One request: probe_dir resolved (its components' lstat), the uid, the
+  // directory's lstat, and the owner note written.
   const std::string u = std::to_string(getuid());
-  EXPECT_EQ(r.out.substr(0, r.out.find("stat ")), "uid " + u + "\n") << r.out;
+  const auto paths = transport::parse_dir_safe(r.out);
+  ASSERT_EQ(paths.size(), transport::remote_dir_paths(base_).size()) << r.out;
+  EXPECT_TRUE(paths.back() && paths.back()->is_dir) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.find("uid "), r.out.find("stat ") - r.out.find("uid ")), "uid " + u + "\n")
+      << r.out;
   const auto stat_at = r.out.find("stat ");
   ASSERT_NE(stat_at, std::string::npos) << r.out;
   const auto reported = transport::parse_stat_line(r.out.substr(stat_at + 5, r.out.find('\n', stat_at) - stat_at - 5));
@@ -87,14 +93,17 @@ TEST_F(RemoteScripts, NoOwnerNoteBelowADirectoryAnotherUserOwns) {
   EXPECT_EQ(r.out.find("owner written"), std::string::npos) << r.out;
   EXPECT_FALSE(t_->lstat(dir + "/owner"));
   EXPECT_FALSE(t_->lstat(dir + "/boot"));
-  // A symlink on the way up is refused the same way (the caller's resolve
-  // refuses it before any mkdir; this is the shell's own second look).
+  // A symlink as probe_dir: the script stops at its "path" line, before any
+  // mkdir (the caller names it as resolve_remote_dir would).
   const std::string link = base_ + "/link";
   ASSERT_EQ(symlink(base_.c_str(), link.c_str()), 0);
   r = t_->run(make_private_dir_argv(link + "/run2", link, "x"));
   ASSERT_TRUE(r.ok()) << r.err;
-  EXPECT_NE(r.out.find("owner refused: " + link + " is a symlink\n"), std::string::npos) << r.out;
-  EXPECT_FALSE(t_->lstat(base_ + "/run2/owner"));
+  const auto seen = transport::parse_dir_safe(r.out);
+  ASSERT_FALSE(seen.empty()) << r.out;
+  EXPECT_TRUE(seen.back() && seen.back()->is_symlink) << r.out;
+  EXPECT_EQ(r.out.find("uid "), std::string::npos) << "went on past a symlinked probe_dir: " << r.out;
+  EXPECT_FALSE(t_->lstat(base_ + "/run2")) << "made through the symlink";
 }
 
 TEST_F(RemoteScripts, CleanupStopsRecordedGroupsAndRemovesTheDir) {

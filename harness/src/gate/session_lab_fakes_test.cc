@@ -50,7 +50,7 @@ TEST_F(Session, ReachesEveryHostTakesTheLeaseAndCleansUpOnClose) {
       // ... which writes the owner note too (an argument, not an upload).
       std::string note;
       for (const auto& c : lab_.host(h).calls())
-        if (c.argv.size() > 2 && c.argv[2].find("mkdir -m 0700") != std::string::npos) note = c.argv.back();
+        if (c.argv.size() > 8 && c.argv[2].find("mkdir -m 0700") != std::string::npos) note = c.argv[8];  // $5
       EXPECT_EQ(note, "labgate test run by tester");
       EXPECT_EQ(lab_.host(h).files.count(s.deployment(h).dir() + "/owner"), 0u);
     }

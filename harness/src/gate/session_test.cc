@@ -13,6 +13,7 @@
 #include "../deploy/remote_scripts.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
+#include "transport/dir_safe_test_util.h"
 
 namespace labgate::gate {
 namespace {
@@ -62,7 +63,7 @@ class FakeHost : public FakeTransport {
     base.uid = 0;
     stats[kProbeDir] = base;
     on(script_of(deploy::sweep_and_make_private_dir_argv("/x", "/y", "z", "n")),
-       ok("uid 0\nstat 41c0 0 4096\nowner written\n"));
+       ok(transport::testing::dir_safe_reply_from(*this, kProbeDir) + "uid 0\nstat 41c0 0 4096\nowner written\n"));
     on(script_of(deploy::cleanup_dir_argv("/x")), ok(""));
     on(script_of(deploy::cleanup_dir_then_argv("/x", {"y"})), ok("labgate-then 0\n"));
   }

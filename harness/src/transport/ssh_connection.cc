@@ -108,12 +108,15 @@ void SshConnection::mark_broken(const std::string& why) {
   disconnect();
 }
 
-sftp_session SshConnection::open_sftp_channel(std::chrono::nanoseconds limit) {
+sftp_session SshConnection::open_sftp_channel(std::chrono::nanoseconds limit, ssh_channel pending) {
   ssh_session s = session();
   for (int attempt = 0;; ++attempt) {
     ssh_channel ch = nullptr;
     try {
-      ch = open_session_channel(*this, channel_wait_for(*this, limit, nullptr, false), "start SFTP");
+      const ServerWait wait = channel_wait_for(*this, limit, nullptr, false);
+      ch = pending ? finish_session_channel(*this, pending, wait, "start SFTP")
+                   : open_session_channel(*this, wait, "start SFTP");
+      pending = nullptr;  // a retry opens a new one
     } catch (const ConnectionLost& lost) {
       if (!ssh_is_connected(s)) {
         mark_broken(lost.why);
@@ -146,21 +149,53 @@ sftp_session SshConnection::open_sftp_channel(std::chrono::nanoseconds limit) {
   }
 }
 
-void SshConnection::open_sftp_ahead(std::chrono::nanoseconds limit) {
-  if (sftp_ || sftp_ahead_) return;
-  try {
-    sftp_ahead_ = open_sftp_channel(limit);
-  } catch (const std::exception& e) {
-    spdlog::debug("{}: SFTP not opened ahead: {}", who(), e.what());
+int SshConnection::without_blocking(const std::function<int()>& call) {
+  ssh_set_blocking(session_, 0);
+  const int rc = call();
+  ssh_set_blocking(session_, 1);
+  return rc;
+}
+
+void SshConnection::open_sftp_ahead() {
+  if (sftp_ || sftp_ahead_ || sftp_opening_ || !connected()) return;
+  ssh_channel ch = ssh_channel_new(session_);
+  if (!ch) return;
+  // Sent now; sshd's answer is read while the shell's own channel is opened.
+  const int rc = without_blocking([&] { return ssh_channel_open_session(ch); });
+  if (rc == SSH_ERROR) {
+    spdlog::debug("{}: SFTP not opened ahead: {}", who(), ssh_get_error(session_));
+    ssh_channel_free(ch);
+    return;
   }
+  sftp_opening_ = ch;
+  sftp_requested_ = false;
+  nudge_sftp_ahead();
+}
+
+void SshConnection::nudge_sftp_ahead() {
+  if (!sftp_opening_ || sftp_requested_ || !session_) return;
+  const int opened = without_blocking([&] { return ssh_channel_open_session(sftp_opening_); });
+  if (opened == SSH_AGAIN) return;  // not answered yet: the next nudge, or sftp(), sees it
+  int asked = SSH_ERROR;
+  if (opened == SSH_OK) asked = without_blocking([&] { return ssh_channel_request_sftp(sftp_opening_); });
+  if (asked == SSH_ERROR) {
+    // Refused (MaxSessions, no subsystem): sftp() meets it again and says so.
+    spdlog::debug("{}: SFTP not opened ahead: {}", who(), ssh_get_error(session_));
+    ssh_channel_free(sftp_opening_);
+    sftp_opening_ = nullptr;
+    return;
+  }
+  sftp_requested_ = true;
 }
 
 sftp_session SshConnection::sftp() {
   ssh_session s = session();
   if (sftp_) return sftp_;
   const auto t0 = std::chrono::steady_clock::now();
-  const bool ahead = sftp_ahead_ != nullptr;
-  sftp_session sf = ahead ? sftp_ahead_ : open_sftp_channel(host_.ssh.command_timeout);
+  const bool ahead = sftp_ahead_ != nullptr || sftp_opening_ != nullptr;
+  ssh_channel pending = sftp_opening_;
+  sftp_opening_ = nullptr;
+  sftp_session sf = sftp_ahead_ ? sftp_ahead_ : open_sftp_channel(host_.ssh.command_timeout, pending);
   sftp_ahead_ = nullptr;
   if (sftp_init(sf) != SSH_OK) {
     const std::string why = ssh_get_error(s);
@@ -195,9 +230,20 @@ void SshConnection::say_refused(const std::string& why, const std::string& inste
 
 bool SshConnection::close_sftp() {
   std::lock_guard lock(mutex_);
-  const bool ahead = sftp_ahead_ != nullptr;
+  bool ahead = sftp_ahead_ != nullptr;
   if (ahead) sftp_free(sftp_ahead_);
   sftp_ahead_ = nullptr;
+  if (sftp_opening_) {
+    // Freed only once sshd has answered its open (an answer for a channel
+    // libssh no longer knows is an error on the session), or with the session.
+    if (session_ && ssh_is_connected(session_))
+      without_blocking([&] { return ssh_channel_open_session(sftp_opening_); });
+    if (!session_ || !ssh_is_connected(session_) || ssh_channel_is_open(sftp_opening_)) {
+      ssh_channel_free(sftp_opening_);
+      sftp_opening_ = nullptr;
+      ahead = true;
+    }
+  }
   if (!sftp_) return ahead;
   sftp_free(sftp_);
   sftp_ = nullptr;
@@ -209,6 +255,8 @@ void SshConnection::disconnect() {
   if (!session_) return;
   // The SFTP channel belongs to the session: free it first, while that is valid.
   close_sftp();
+  if (sftp_opening_) ssh_channel_free(sftp_opening_);  // still unanswered: goes with the session
+  sftp_opening_ = nullptr;
   if (ssh_is_connected(session_)) ssh_disconnect(session_);
   ssh_free(session_);
   session_ = nullptr;

@@ -34,15 +34,21 @@ class SshConnection {
   ssh_session session();
   /// The session's SFTP subsystem, opened on first use and kept with the session.
   sftp_session sftp();
-  /// Opens the SFTP channel now and has sshd start sftp-server, without the
-  /// version exchange: sshd starts it through the account's login shell
-  /// (~350 ms with a slow ~/.bashrc), which then runs beside the run's other
-  /// steps instead of before the first file operation; sftp() later exchanges
-  /// versions on it (issue 23). Nothing is read from it before sftp(), so a
-  /// login shell that prints a banner cannot be mistaken for SFTP: the caller
-  /// closes it (close_sftp) once that is known. Never throws: what went wrong
-  /// is met again, and reported, by sftp().
-  void open_sftp_ahead(std::chrono::nanoseconds limit);
+  /// Sends the SFTP channel's open now and returns without waiting for it
+  /// (issue 23: its round trip rides beside the shell's channel, opened next);
+  /// nudge_sftp_ahead() then asks for sftp-server on it, without the version
+  /// exchange: sshd starts it through the account's login shell (~350 ms with
+  /// a slow ~/.bashrc), which then runs beside the run's other steps instead of
+  /// before the first file operation; sftp() later waits for what is still
+  /// pending and exchanges versions on it. Nothing is read from it before
+  /// sftp(), so a login shell that prints a banner cannot be mistaken for SFTP:
+  /// the caller closes it (close_sftp) once that is known. Never throws: what
+  /// went wrong is met again, and reported, by sftp().
+  void open_sftp_ahead();
+  /// Once sshd has confirmed that channel (it answers while the caller waits
+  /// for another request, e.g. the shell's start): sends the subsystem request
+  /// without waiting for its answer. Cheap and harmless to call at any time.
+  void nudge_sftp_ahead();
   /// Closes the SFTP channel if one is open (the next sftp() opens a new one),
   /// freeing its session slot for a server with a low MaxSessions. Call with
   /// mutex() held and no SFTP file open. Returns whether there was one.
@@ -102,7 +108,11 @@ class SshConnection {
   void disconnect();
   // The SFTP channel with sftp-server asked for (one bounded retry when sshd
   // refuses the subsystem while the session is up, said); throws Failure.
-  sftp_session open_sftp_channel(std::chrono::nanoseconds limit);
+  // `pending`: a channel whose open (and perhaps subsystem request) was sent
+  // ahead; its answers are waited for here.
+  sftp_session open_sftp_channel(std::chrono::nanoseconds limit, ssh_channel pending = nullptr);
+  // One libssh call on the session without blocking (SSH_AGAIN: sent, not answered).
+  int without_blocking(const std::function<int()>& call);
 
   profile::Host host_;
   ResolvedHost resolved_;      ///< host_ through ssh_config: address, login, jump chain
@@ -111,6 +121,8 @@ class SshConnection {
   ssh_session session_ = nullptr;
   sftp_session sftp_ = nullptr;
   sftp_session sftp_ahead_ = nullptr;  // open_sftp_ahead's, versions not yet exchanged
+  ssh_channel sftp_opening_ = nullptr;  // open_sftp_ahead's channel, open (or subsystem) not yet answered
+  bool sftp_requested_ = false;         // the subsystem request was sent on it
   int sftp_epoch_ = 0;
   bool refusal_said_ = false;
   std::function<bool()> idle_shell_closer_;

@@ -54,6 +54,12 @@ ssh_channel open_session_channel(SshConnection& conn, const ServerWait& wait, co
   ssh_session s = conn.session();
   ssh_channel channel = ssh_channel_new(s);
   if (!channel) throw ConnectionLost{std::string("cannot create a channel: ") + ssh_get_error(s), true};
+  return finish_session_channel(conn, channel, wait, what);
+}
+
+ssh_channel finish_session_channel(SshConnection& conn, ssh_channel channel, const ServerWait& wait,
+                                   const std::string& what) {
+  ssh_session s = conn.session();
   WaitOutcome w;
   try {
     w = wait_for_answer([&] { return answer_of(ssh_channel_open_session(channel), s); }, wait);

@@ -46,6 +46,11 @@ ServerWait channel_wait_for(SshConnection& conn, std::chrono::nanoseconds limit,
 /// (nothing_started) when the session broke or the server refused it, Failure
 /// naming the host when it never answered.
 ssh_channel open_session_channel(SshConnection& conn, const ServerWait& wait, const std::string& what);
+/// The same for a channel whose open was already sent (SshConnection's SFTP
+/// channel opened beside the shell's): waits for sshd's answer, if it has not
+/// come yet; frees `channel` when it throws.
+ssh_channel finish_session_channel(SshConnection& conn, ssh_channel channel, const ServerWait& wait,
+                                   const std::string& what);
 
 /// For a channel-open failure: names sshd's MaxSessions when the server refused
 /// the channel (rather than the session being dead); nullopt otherwise.

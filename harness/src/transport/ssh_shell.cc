@@ -71,6 +71,9 @@ bool SshShell::start(std::unique_lock<std::recursive_mutex>& lock) {
         if (reply_) reply_->feed_err(d);
       });
   ++starts_;
+  // The SFTP channel's open, sent just before this one's, has been answered
+  // meanwhile: sftp-server is asked for now, without waiting (issue 23).
+  conn_->nudge_sftp_ahead();
   return true;
 }
 

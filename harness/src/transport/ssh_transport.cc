@@ -99,7 +99,7 @@ void SshTransport::open_ahead() {
   opened_ahead_ = conn_->generation();
   // Known to print on stdout: files go through /bin/sh on this session.
   if (files_checked_ == conn_->generation() && exec_files_) return;
-  conn_->open_sftp_ahead(conn_->host().ssh.command_timeout);
+  conn_->open_sftp_ahead();
 }
 
 std::string SshTransport::describe() const {

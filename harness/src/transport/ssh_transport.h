@@ -49,9 +49,10 @@ class SshTransport : public Transport {
   // True when this session's login shell prints on stdout (checked once per
   // session): SFTP cannot work, files go through exec_files.h instead.
   bool sftp_unusable();
-  // Before the host's one shell is first used on a session: has sshd start
-  // sftp-server now (SshConnection::open_sftp_ahead), so that its login shell
-  // starts beside the shell's rather than after it (issue 23).
+  // Before the host's one shell is first used on a session: sends the SFTP
+  // channel's open now (SshConnection::open_sftp_ahead), so that its round
+  // trip rides beside the shell's channel and sftp-server's login shell starts
+  // right after the shell's rather than after a file operation (issue 23).
   void open_ahead();
   // A second connection to the same host, opened the first time this one's
   // server refuses a channel (sshd's MaxSessions below what is open at once:

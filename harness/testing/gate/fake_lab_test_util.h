@@ -31,6 +31,7 @@
 #include "labgate/profile/load.h"
 #include "labgate/transport/fake_transport.h"
 #include "labgate/util/exit_code.h"
+#include "transport/dir_safe_test_util.h"
 
 namespace labgate::gate::testing {
 
@@ -175,7 +176,13 @@ class FakeHost : public transport::FakeTransport {
       return r;
     }
     note_channel(n, false);
-    return answer_run(n, o);
+    transport::RunResult r = answer_run(n, o);
+    // The run directory's script resolves probe_dir ($2) first: its "path"
+    // lines as this host's lstat sees them (stats a test scripted).
+    if (n.size() > 5 && n[0] == "/bin/sh" && n[2].find("dir_safe \"$@\" || exit 0") != std::string::npos &&
+        n[2].find("mkdir -m 0700 \"$rd\"") != std::string::npos)
+      r.out = transport::testing::dir_safe_reply_from(*this, n[5]) + r.out;
+    return r;
   }
   std::unique_ptr<transport::Process> start(const std::vector<std::string>& argv,
                                             const transport::StartOptions& o = {}) override {

@@ -41,7 +41,9 @@ class HostDeployment {
   /// Leftover directories removed by the sweep.
   const std::vector<std::string>& swept() const { return swept_; }
 
-  /// Uploads a local probe (mode 0700) and proves the host runs the same bytes:
+  /// Gives the run's directory a local probe (mode 0700): copied from the host's
+  /// probe cache when an earlier run left one with its SHA-256 there, else
+  /// uploaded (and then kept in that cache), and proves the host runs the same bytes:
   /// `<probe> --self-digest` must print the local file's SHA-256. Detects a
   /// probe_dir mounted noexec and says so. Returns the remote path; installing
   /// the same name twice returns the first upload.
@@ -75,12 +77,11 @@ class HostDeployment {
   bool cleanup(const std::vector<std::string>& then);
 
  private:
-  // The constructor's second half: sweep the lab's leftovers (if
-  // `sweep_prefix` is set) and mkdir the run's directory in one exec, verify
-  // it, write the owner note; on a throw the constructor removes what may have
+  // The constructor's second half: resolve probe_dir, sweep the lab's
+  // leftovers (if `sweep_prefix` is set) and mkdir the run's directory in one
+  // exec, verify it, write the owner note; on a throw the constructor removes what may have
   // been made.
-  void make_private_dir(const std::string& who, const transport::Transport::FileInfo& base,
-                        const std::string& owner_note, const std::string& sweep_prefix);
+  void make_private_dir(const std::string& who, const std::string& owner_note, const std::string& sweep_prefix);
   std::vector<std::string> marked(const std::vector<std::string>& argv) const;
   std::string install_once(const std::string& local_probe, const std::string& name);
   std::string exec_failure_message(const std::string& probe, const transport::RunResult& r);
@@ -94,6 +95,8 @@ class HostDeployment {
   std::vector<transport::DirComponent>
       path_;  ///< probe_dir's directories below "/", in order, as lstat saw them
   std::string dir_;
+  long login_uid_ = -1;     // as the run directory's script reported it
+  std::string cache_dir_;   // the host's probe cache (remote_scripts.h), empty: none
   bool cleaned_ = false;
   std::vector<std::string> swept_;
   std::map<std::string, std::string> installed_;  // probe name -> remote path
