@@ -17,7 +17,8 @@ namespace labgate::gate {
 using namespace std::chrono_literals;
 
 bool judges_bdp(const profile::Profile& p, const TestCase& c) {
-  return p.preconditions.buffers_cover_bdp && c.spec->kind == profile::TestKind::kTcpStream;
+  // TCP throughput: tcp_stream (kinds/tcp_stream.cc), by its registered traits.
+  return p.preconditions.buffers_cover_bdp && profile::is_stream(c.spec->kind) && profile::is_tcp(c.spec->kind);
 }
 
 std::vector<std::string> buffer_sysctls_command() {

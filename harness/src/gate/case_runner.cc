@@ -6,8 +6,6 @@
 #include <atomic>
 #include <map>
 
-#include "labgate/gate/bdp_rule.h"
-#include "labgate/gate/congestion_check.h"
 #include "labgate/gate/counter_bracket.h"
 #include "labgate/gate/counter_watch.h"
 #include "labgate/gate/host_runners.h"
@@ -239,7 +237,9 @@ nlohmann::json one_way_of(const TestCase& c, const std::string& client_out, cons
   return rec;
 }
 
-CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
+}  // namespace
+
+CaseRun run_builtin_pair(GateSession& session, const TestCase& c, CaseRun& run) {
   const std::string address = session.host(c.server).test_address_of(c.spec->network);
   const std::string probe = measure::probe_binary(*c.spec);
   session.install({c.server, c.client}, probe);  // both hosts at once, the first time
@@ -354,6 +354,8 @@ CaseRun run_builtin(GateSession& session, const TestCase& c, CaseRun& run) {
   return run;
 }
 
+namespace {
+
 /// The commands and every stream of a tool run, whatever became of it: a run
 /// whose output could not be read is the evidence of what went wrong.
 void keep_tool_run(CaseRun& run, const TestCase& c, const tools::ToolRun& t) {
@@ -404,17 +406,8 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial) {
   CaseRun local;
   CaseRun& run = partial ? *partial : local;
   if (const KindRunner* r = find_runner(c.spec->kind); r && r->run) return r->run(session, c, run);
-  check_congestion(session, c);
-  if (c.spec->tool == profile::Tool::kBuiltin) {
-    run_builtin(session, c, run);  // reads the counters in its own commands
-  } else {
-    std::optional<CounterWatch> watch;
-    if (watches_counters(c.spec->kind)) watch.emplace(session, c);
-    run_tool_case(session, c, run);
-    if (watch) watch->finish(run);
-  }
-  if (judges_bdp(session.profile(), c)) judge_bdp(session, c, run);
-  return run;
+  throw Failure(ExitCode::kCouldNotRun, c.spec->name + ": no runner is registered for kind " +
+                                            profile::to_string(c.spec->kind) + " (harness/src/kinds/)");
 }
 
 }  // namespace labgate::gate

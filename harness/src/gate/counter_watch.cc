@@ -13,8 +13,8 @@ namespace labgate::gate {
 using namespace std::chrono_literals;
 
 bool watches_counters(profile::TestKind kind) {
-  if (const KindRunner* r = find_runner(kind)) return r->watches_counters;
-  return profile::is_rr(kind) || profile::is_stream(kind);
+  const KindRunner* r = find_runner(kind);
+  return r && r->watches_counters;
 }
 
 std::vector<std::string> unbudgeted_trouble(const counters::Delta& d, const profile::TestSpec& spec) {

@@ -1,4 +1,5 @@
-// The kinds table and what each kind's runner does while it measures.
+// A kind's suite and label, and what its runner does while it measures: what
+// the kind registered (kinds/<kind>.cc), else its tool's own wording.
 #include "labgate/gate/kinds.h"
 
 #include <algorithm>
@@ -25,15 +26,7 @@ std::string excluded_warmup(const profile::TestSpec& t) {
 
 KindInfo kind_info(TestKind k) {
   if (const KindRunner* r = find_runner(k)) return {r->suite, r->label};
-  switch (k) {
-    case TestKind::kTcpRr:
-    case TestKind::kUdpRr: return {"Latency", "latency"};
-    case TestKind::kTcpStream:
-    case TestKind::kUdpStream: return {"Throughput", "throughput"};
-    default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
-      break;
-  }
-  return {"Latency", "latency"};
+  return {"Latency", "latency"};  // unregistered: the kinds test fails
 }
 
 const std::vector<std::string>& all_labels() {
@@ -83,11 +76,7 @@ std::string measuring_description(const profile::TestSpec& t) {
       return "sysbench fileio for " + seconds(t.duration) + " (its own timing)";
     case Tool::kBuiltin: break;
   }
-  // A stream without a rate is neither loop: it sends as fast as the socket takes.
-  std::string how = t.rate_per_sec ? "open loop at " + std::to_string(std::llround(*t.rate_per_sec)) + "/s"
-                    : profile::is_stream(t.kind) ? "unpaced (as fast as the socket takes)"
-                                                 : "closed loop";
-  return "measuring for " + seconds(t.duration) + excluded_warmup(t) + ", " + how;
+  return "measuring for " + seconds(t.duration) + excluded_warmup(t);
 }
 
 }  // namespace labgate::gate

@@ -66,8 +66,6 @@ void require_pair(const TestSpec& spec) {
 
 const char* probe_for(TestKind kind) {
   if (const profile::KindTraits* t = profile::find_kind(kind); t && t->probe) return t->probe;
-  if (profile::is_rr(kind)) return "pingpong";
-  if (profile::is_stream(kind)) return "stream";
   throw std::invalid_argument(std::string("no built-in probe measures kind '") + profile::to_string(kind) +
                               "' (path_mtu and ping_flood run the host's own ping)");
 }
@@ -180,7 +178,7 @@ std::chrono::nanoseconds probe_client_timeout(const TestSpec& spec) {
   // The probe gives up by itself at connect + warm-up + duration + 2 x server
   // timeout + 5 s (jitter: warm-up + duration + 10 s); 10 s more lets its own
   // message arrive before the harness kills it.
-  const auto drain = spec.kind == TestKind::kTcpStream ? kTcpStreamDrain : 0s;
+  const auto drain = profile::is_stream(spec.kind) && profile::is_tcp(spec.kind) ? kTcpStreamDrain : 0s;
   return spec.warmup + spec.duration + kConnectTimeout + 2 * kServerTimeout + 5s + drain + 10s;
 }
 

@@ -115,7 +115,7 @@ std::string rate_refusal(const TestSpec& spec) {
 
 std::string interval_refusal(const TestSpec& spec) {
   const KindTraits* traits = find_kind(spec.kind);
-  const bool series = traits ? traits->series : is_rr(spec.kind) || is_stream(spec.kind);
+  const bool series = traits && traits->series;
   if (spec.tool != Tool::kBuiltin || !series || spec.interval.count() <= 0) return "";
   if (static_cast<std::uint64_t>(spec.interval.count()) < LG_PROBE_MIN_INTERVAL_NS)
     return "the built-in probes' series interval is at least 1ms (--interval); found " +

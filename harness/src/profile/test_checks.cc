@@ -13,56 +13,45 @@
 namespace labgate::profile::detail {
 namespace {
 
-bool rr_or_stream(TestKind k) { return is_rr(k) || is_stream(k); }
-bool two_hosts(TestKind k) { return is_network(k); }
-bool sends(TestKind k) { return is_network(k); }
-bool paced(TestKind k) { return rr_or_stream(k); }
-// The predicates below answer for the kinds not yet registered from harness/src/kinds/;
-// a registered kind answers from its traits (the keys it takes, on_hosts, series).
-bool measures_series(TestKind k) { return rr_or_stream(k); }
-bool no_kind(TestKind) { return false; }  // `on`: the registered kinds that take it say so
-bool any_kind(TestKind) { return true; }
-
-// Which kinds each key applies to, and what to say when it is written elsewhere.
+// What to say when a shared key is written for a kind that does not take it
+// (the kinds that take it say so in their traits' `takes`).
 struct KeyFit {
   const char* key;
-  bool (*fits)(TestKind);
   const char* why;
 };
 
 constexpr KeyFit kKeyFits[] = {
-    {"from", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
-    {"to", sends, "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
-    {"pairs", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
-    {"directions", two_hosts, "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
-    {"hosts", two_hosts, "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
-    {"mesh_schedule", two_hosts, "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
-    {"on", no_kind, "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
-    {"message_size", paced, "it sends no messages (a ping_flood's payload is `size`)"},
-    {"rate", paced, "`rate` paces the messages of tcp/udp tests"},
-    {"port", rr_or_stream, "`port` is a tcp/udp test's server port"},
-    {"busy_poll", rr_or_stream, "`busy_poll` spins on a tcp/udp test's socket"},
-    {"outlier", is_rr, "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
-    {"full_log", is_rr, "`full_log` keeps sockperf's per-sample log of a tcp_rr/udp_rr test"},
-    {"one_way_max_error", is_rr,
+    {"from", "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"to", "it runs on the host(s) in `on`; from/to are for tests between two hosts"},
+    {"pairs", "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
+    {"directions", "it runs on the host(s) in `on`; a mesh is for tests between two hosts"},
+    {"hosts", "it runs on the host(s) in `on`; `hosts` lists a mesh's members"},
+    {"mesh_schedule", "it runs on the host(s) in `on`; mesh_schedule orders a mesh's pairs"},
+    {"on", "it sends from `from` to `to`; `on` is for jitter, command and disk tests"},
+    {"message_size", "it sends no messages (a ping_flood's payload is `size`)"},
+    {"rate", "`rate` paces the messages of tcp/udp tests"},
+    {"port", "`port` is a tcp/udp test's server port"},
+    {"busy_poll", "`busy_poll` spins on a tcp/udp test's socket"},
+    {"outlier", "`outlier` is the round-trip threshold of a tcp_rr/udp_rr test's outliers"},
+    {"full_log", "`full_log` keeps sockperf's per-sample log of a tcp_rr/udp_rr test"},
+    {"one_way_max_error",
      "one-way delay is estimated from a tcp_rr/udp_rr test's round trips or a udp_multicast feed's replies"},
-    {"cpu", rr_or_stream, "cpu = { client, server } pins a tcp/udp test's two ends"},
-    {"socket_buffer", rr_or_stream,
+    {"cpu", "cpu = { client, server } pins a tcp/udp test's two ends"},
+    {"socket_buffer",
      "it sets SO_SNDBUF/SO_RCVBUF of a tcp/udp test's sockets or a udp_multicast feed's"},
-    {"nodelay", is_tcp, "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
-    {"congestion", is_tcp, "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
-    {"wrapper", rr_or_stream, "`wrapper` runs a tcp/udp test's tool or probe under a command"},
-    {"preload", rr_or_stream, "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
-    {"warmup", measures_series, "it has no warm-up phase"},
-    {"interval", measures_series, "`interval` is the series interval (or ping_flood's ping -i)"},
-    {"duration", any_kind, "a path_mtu test searches until it finds the MTU"},
+    {"nodelay", "it sets TCP_NODELAY, for tcp_rr and tcp_stream only"},
+    {"congestion", "it sets TCP_CONGESTION, for tcp_rr and tcp_stream only"},
+    {"wrapper", "`wrapper` runs a tcp/udp test's tool or probe under a command"},
+    {"preload", "`preload` runs a tcp/udp test's built-in probes under an LD_PRELOAD stack"},
+    {"warmup", "it has no warm-up phase"},
+    {"interval", "`interval` is the series interval (or ping_flood's ping -i)"},
+    {"duration", "a path_mtu test searches until it finds the MTU"},
 };
 
-// Why a key does not fit a kind, or nullptr when it does: a registered kind takes
-// the keys its traits name; a key only other kinds own says why with theirs.
+// Why a key does not fit a kind, or nullptr when it does: a kind takes the keys
+// its traits name; a key only other kinds own says why with theirs.
 const char* misplaced(const std::string& key, TestKind kind) {
-  const KindTraits* traits = find_kind(kind);
-  if (traits) {
+  if (const KindTraits* traits = find_kind(kind)) {
     for (const KindKey& k : traits->refuses)
       if (key == k.key) return k.why;
     for (const KindKey& k : traits->own)
@@ -75,7 +64,7 @@ const char* misplaced(const std::string& key, TestKind kind) {
       for (const KindKey& k : o->own)
         if (key == k.key) return k.why;
   for (const KeyFit& f : kKeyFits)
-    if (key == f.key) return !traits && f.fits(kind) ? nullptr : f.why;
+    if (key == f.key) return f.why;
   return nullptr;
 }
 
@@ -147,7 +136,7 @@ void check_timing(const TestDraft& t, Diagnostics& d) {
   if (s.duration.count() <= 0)
     d.error(t.pos_of("duration"), t.key_of("duration"), "must be above 0, e.g. \"10s\"");
   // ping_flood, command, udp_multicast: no series to check the warm-up and interval against
-  if (traits ? !traits->series : !measures_series(s.kind)) return;
+  if (!traits || !traits->series) return;
   if (s.warmup >= s.duration && s.duration.count() > 0)
     d.error(t.pos_of("warmup"), t.key_of("warmup"), "must be shorter than the duration");
   if (s.interval.count() <= 0)
@@ -229,7 +218,7 @@ void check_test(TestDraft& t, const Profile& p, Diagnostics& d) {
   }
   check_hosts(t, p, d);
   check_timing(t, d);
-  if (rr_or_stream(s.kind) && s.message_size == 0)
+  if ((is_rr(s.kind) || is_stream(s.kind)) && s.message_size == 0)  // the tcp/udp kinds' messages
     d.error(t.pos_of("message_size"), t.key_of("message_size"), "must be at least 1 byte");
   const KindTraits* traits = find_kind(s.kind);
   if (runs && !(traits && traits->own_limits)) check_limits(t, d);

@@ -1,5 +1,6 @@
-// Spellings of the test enums, and the tables of which tool runs which kind and
-// which statistics each (tool, kind) reports.
+// Spellings of the test enums, and which tool runs which kind and which
+// statistics each (tool, kind) reports: for the kinds, what they registered
+// (labgate/profile/kind_traits.h, harness/src/kinds/).
 #include "labgate/profile/test_spec.h"
 
 #include <array>
@@ -9,10 +10,6 @@
 namespace labgate::profile {
 namespace {
 
-constexpr std::array<TestKind, 12> kKinds{
-    TestKind::kTcpRr,          TestKind::kUdpRr,           TestKind::kTcpStream,    TestKind::kUdpStream,
-    TestKind::kJitter,         TestKind::kPathMtu,         TestKind::kPingFlood,    TestKind::kCommand,
-    TestKind::kDiskRandomRead, TestKind::kDiskRandomWrite, TestKind::kDiskRandomRw, TestKind::kUdpMulticast};
 constexpr std::array<Tool, 6> kTools{Tool::kBuiltin, Tool::kNetperf,  Tool::kSockperf,
                                      Tool::kIperf3,  Tool::kSysbench, Tool::kSfntPingpong};
 constexpr std::array<Stat, 25> kStats{Stat::kP50,
@@ -41,17 +38,11 @@ constexpr std::array<Stat, 25> kStats{Stat::kP50,
                                       Stat::kOneWayP99Reverse,
                                       Stat::kOneWayMaxReverse};
 
-template <typename E, std::size_t N>
-std::optional<E> parse_by_name(std::string_view s, const std::array<E, N>& all) {
+template <typename E, typename All>
+std::optional<E> parse_by_name(std::string_view s, const All& all) {
   for (E e : all)
     if (s == to_string(e)) return e;
   return std::nullopt;
-}
-
-// netperf's omni output has P50/P90/P99, mean, stddev and max latency; no finer tail.
-bool netperf_latency(Stat s) {
-  return s == Stat::kP50 || s == Stat::kP90 || s == Stat::kP99 || s == Stat::kMax || s == Stat::kMean ||
-         s == Stat::kStddev;
 }
 
 }  // namespace
@@ -60,20 +51,8 @@ bool netperf_latency(Stat s) {
 bool is_latency(Stat s) { return unit_of(s) == StatUnit::kNanos && s != Stat::kMdev && !is_one_way(s); }
 
 const char* to_string(TestKind k) {
-  if (const KindTraits* t = find_kind(k)) return t->name;
-  switch (k) {
-    case TestKind::kTcpRr:
-      return "tcp_rr";
-    case TestKind::kUdpRr:
-      return "udp_rr";
-    case TestKind::kTcpStream:
-      return "tcp_stream";
-    case TestKind::kUdpStream:
-      return "udp_stream";
-    default:  // the kinds of harness/src/kinds/ (above); unregistered: the kinds test fails
-      break;
-  }
-  return "?";
+  const KindTraits* t = find_kind(k);
+  return t ? t->name : "?";  // unregistered: the kinds test fails
 }
 
 const char* to_string(MeshSchedule s) {
@@ -154,11 +133,13 @@ const char* to_string(Stat s) {
   return "?";
 }
 
-std::optional<TestKind> parse_test_kind(std::string_view s) { return parse_by_name(s, kKinds); }
-std::optional<Tool> parse_tool(std::string_view s) { return parse_by_name(s, kTools); }
-std::optional<Stat> parse_stat(std::string_view s) { return parse_by_name(s, kStats); }
+std::optional<TestKind> parse_test_kind(std::string_view s) {
+  return parse_by_name<TestKind>(s, registered_kinds());
+}
+std::optional<Tool> parse_tool(std::string_view s) { return parse_by_name<Tool>(s, kTools); }
+std::optional<Stat> parse_stat(std::string_view s) { return parse_by_name<Stat>(s, kStats); }
 
-std::span<const TestKind> all_test_kinds() { return kKinds; }
+std::span<const TestKind> all_test_kinds() { return registered_kinds(); }
 std::span<const Tool> all_tools() { return kTools; }
 std::span<const Stat> all_stats() { return kStats; }
 
@@ -216,67 +197,34 @@ bool is_one_way(Stat s) {
          s == Stat::kOneWayP50Reverse || s == Stat::kOneWayP99Reverse || s == Stat::kOneWayMaxReverse;
 }
 
-bool is_rr(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kUdpRr; }
-bool is_stream(TestKind k) { return k == TestKind::kTcpStream || k == TestKind::kUdpStream; }
-bool is_tcp(TestKind k) { return k == TestKind::kTcpRr || k == TestKind::kTcpStream; }
+// What each kind registered (kinds/<kind>.cc); an unregistered kind is none of them.
+bool is_rr(TestKind k) {
+  const KindTraits* t = find_kind(k);
+  return t && t->round_trip;
+}
+bool is_stream(TestKind k) {
+  const KindTraits* t = find_kind(k);
+  return t && t->bulk;
+}
+bool is_tcp(TestKind k) {
+  const KindTraits* t = find_kind(k);
+  return t && t->tcp;
+}
 bool is_disk(TestKind k) {
   return k == TestKind::kDiskRandomRead || k == TestKind::kDiskRandomWrite || k == TestKind::kDiskRandomRw;
 }
 bool is_network(TestKind k) {
-  if (const KindTraits* t = find_kind(k)) return t->between_hosts;
-  return is_rr(k) || is_stream(k);
+  const KindTraits* t = find_kind(k);
+  return t && t->between_hosts;
 }
 
 bool tool_runs(Tool tool, TestKind kind) {
-  if (const KindTraits* t = find_kind(kind)) return t->tool_runs(tool);
-  switch (tool) {
-    case Tool::kBuiltin:
-      return true;
-    case Tool::kNetperf:
-      return is_rr(kind) || is_stream(kind);
-    case Tool::kSockperf:
-    case Tool::kSfntPingpong:
-      return is_rr(kind);
-    case Tool::kIperf3:
-      return is_stream(kind);
-    case Tool::kSysbench:
-      return false;  // the disk kinds (kinds/disk.cc)
-  }
-  return false;
+  const KindTraits* t = find_kind(kind);
+  return t && t->tool_runs(tool);
 }
 
 bool produces(Tool tool, TestKind kind, Stat stat) {
-  if (!tool_runs(tool, kind)) return false;
-  if (const KindTraits* t = find_kind(kind)) return t->produces(tool, stat);
-  if (is_counter(stat))  // from /proc snapshots around the run, whoever measures
-    return is_rr(kind) || is_stream(kind);
-  // Only the built-in pingpong stamps its replies with the server's clock.
-  if (is_one_way(stat)) return tool == Tool::kBuiltin && is_rr(kind);
-  // What the kind can report at all, whoever measures it.
-  const bool kind_has = is_latency(stat) || (stat == Stat::kDropped && kind == TestKind::kUdpRr) ||
-                        (stat == Stat::kMinThroughput && is_stream(kind)) ||
-                        (stat == Stat::kMaxLoss && kind == TestKind::kUdpStream);
-  if (!kind_has) return false;
-  switch (tool) {
-    case Tool::kBuiltin:
-      return true;  // per-message times, drops, throughput and loss
-    case Tool::kSockperf:
-      return true;  // rr only: full percentiles; udp_rr dropped messages
-    case Tool::kIperf3:
-      return !is_latency(stat);  // throughput and loss, no latency
-    case Tool::kNetperf:
-      // rr: latency only (a UDP_RR drop stalls the test rather than being counted);
-      // stream: throughput, and loss from UDP_STREAM's sent vs received messages.
-      return is_rr(kind) ? netperf_latency(stat) : !is_latency(stat);
-    case Tool::kSysbench:
-      return false;  // disk kinds only (handled above)
-    case Tool::kSfntPingpong:
-      // Its table: mean, min, median, max, its one percentile (labgate runs the
-      // default, 99) and stddev; it counts no drops (a lost UDP ping stalls it).
-      return stat == Stat::kP50 || stat == Stat::kP99 || stat == Stat::kMax || stat == Stat::kMean ||
-             stat == Stat::kStddev;
-  }
-  return false;
+  return tool_runs(tool, kind) && find_kind(kind)->produces(tool, stat);
 }
 
 const Bound* TestSpec::find_bound(Stat s) const {

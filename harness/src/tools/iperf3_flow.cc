@@ -50,7 +50,7 @@ measure::Measurement to_measurement(const Run& run, const Flow& f) {
   }
   // The kernel's smoothed TCP RTT estimate, kept for context only: it is not a per-message round trip.
   if (f.srtt_us) m.parameters["iperf3.tcp_srtt_mean_us"] = std::to_string(static_cast<long long>(*f.srtt_us));
-  if (f.kind == profile::TestKind::kUdpStream) {
+  if (!profile::is_tcp(f.kind)) {  // a UDP stream's receiver counts loss and jitter
     m.parameters["iperf3.jitter"] = "RFC 3550 interarrival jitter at the receiver, in reported.jitter (ns)";
     if (f.jitter_ms) m.reported["jitter"] = *f.jitter_ms * 1e6;
     if (f.packets && f.lost) {

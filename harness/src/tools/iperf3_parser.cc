@@ -261,7 +261,7 @@ std::vector<measure::Measurement> parse_iperf3_runs(const ToolText& t, const Par
   std::vector<iperf3::Flow> flows;
   const auto read_flow = [&](const std::string& suffix, bool by_server) {
     const SumKeys k{"sum_sent" + suffix, "sum_received" + suffix, "sum" + suffix};
-    iperf3::Flow f = kind == TestKind::kTcpStream ? tcp_flow(t, root, k, by_server, warned)
+    iperf3::Flow f = profile::is_tcp(kind) ? tcp_flow(t, root, k, by_server, warned)
                                                   : udp_flow(t, root, k, by_server, warned);
     f.bidir = bidir;
     count_intervals(root, k.udp.c_str(), f);

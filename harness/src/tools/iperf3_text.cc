@@ -170,10 +170,10 @@ std::vector<measure::Measurement> parse_text(const ToolText& t, const ParseOptio
     f.received_bps = receiver->bps;
     if (sender) {
       f.sent_bps = sender->bps;
-      if (kind == TestKind::kTcpStream && !sender->rest.empty())
+      if (profile::is_tcp(kind) && !sender->rest.empty())
         f.retransmits = scan::number(sender->rest.front());
     }
-    if (kind == TestKind::kUdpStream) udp_figures(t, *receiver, f);
+    if (!profile::is_tcp(kind)) udp_figures(t, *receiver, f);
     double covered = 0;
     for (const Row& r : intervals[by_server])
       if ((r.id == "SUM") == has_sum) {

@@ -283,8 +283,9 @@ void rr_expectation(const Sections& s, const Keys& k, TestKind kind, bool zero, 
   const auto rate = k.number("TRANSACTION_RATE");
   const auto rt_us = k.number("RT_LATENCY");
   measure::SampleExpectation e;
-  const std::string test = kind == TestKind::kUdpRr ? "UDP_RR" : "TCP_RR";
-  e.shortfall_means = kind == TestKind::kUdpRr
+  const bool udp = !profile::is_tcp(kind);
+  const std::string test = udp ? "UDP_RR" : "TCP_RR";
+  e.shortfall_means = udp
                           ? "netperf UDP_RR has no retransmission: replies were lost (the transaction loop stalled)"
                           : "netperf TCP_RR's transaction loop stalled (retransmissions or a stalled peer): "
                             "transactions are missing";
@@ -363,7 +364,7 @@ void apply_keys(const ToolText& t, const Sections& s, TestKind kind, measure::Me
   if (auto el = k.number("ELAPSED_TIME")) m.duration_s = *el;
   const auto sends = k.number("LOCAL_SEND_CALLS");
   const auto recvs = k.number("REMOTE_RECV_CALLS");
-  if (kind == TestKind::kUdpStream && sends && recvs) {
+  if (profile::is_stream(kind) && !profile::is_tcp(kind) && sends && recvs) {
     // Both counted: what was sent and did not arrive is the loss.
     m.counts_drops = true;
     m.sent = static_cast<std::uint64_t>(*sends);

@@ -175,7 +175,7 @@ measure::Measurement parse_sfnt_pingpong(const ToolText& t, const ParseOptions& 
   std::optional<TestKind> kind;
   if (mode) kind = *mode == "tcp" ? TestKind::kTcpRr : TestKind::kUdpRr;
   // --mcast GROUP or --mcastintf (its default group): its multicast ping-pong.
-  if (kind == TestKind::kUdpRr && std::any_of(words.begin(), words.end(), [](std::string_view w) {
+  if (mode && *mode == "udp" && std::any_of(words.begin(), words.end(), [](std::string_view w) {
         return w.starts_with("--mcast") && !w.starts_with("--mcastloop");
       }))
     kind = TestKind::kUdpMulticast;

@@ -59,10 +59,8 @@ std::string str(std::uint64_t v) { return std::to_string(v); }
 
 void netperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& inv) {
   const bool rr = profile::is_rr(spec.kind);
-  const char* test = spec.kind == TestKind::kTcpRr       ? "TCP_RR"
-                     : spec.kind == TestKind::kUdpRr     ? "UDP_RR"
-                     : spec.kind == TestKind::kTcpStream ? "TCP_STREAM"
-                                                         : "UDP_STREAM";
+  // TCP_RR, UDP_RR, TCP_STREAM, UDP_STREAM: what the kind's traits say passes.
+  const std::string test = std::string(profile::is_tcp(spec.kind) ? "TCP" : "UDP") + (rr ? "_RR" : "_STREAM");
   inv.server_protocol = "tcp";  // netserver's control connection
   // -4/-6: netperf's address family for the control and the data connection alike.
   const char* family = profile::is_ipv6(ep.server_address) ? "-6" : "-4";
@@ -114,7 +112,7 @@ void sockperf_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& 
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sockperf measures ping-pong round trips; ") + profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
-  const bool tcp = spec.kind == TestKind::kTcpRr;
+  const bool tcp = profile::is_tcp(spec.kind);
   if (spec.congestion && tcp)
     refuse(spec,
            "sockperf has no option for the TCP congestion control; sweep congestion with tool = "
@@ -157,7 +155,7 @@ void iperf3_command(const TestSpec& spec, const Endpoint& ep, ToolInvocation& in
     refuse(spec, std::string("iperf3 measures throughput, not round trips; ") +
                      profile::to_string(spec.kind) +
                      " needs tool = \"netperf\", \"sockperf\" or \"builtin\"");
-  const bool udp = spec.kind == TestKind::kUdpStream;
+  const bool udp = !profile::is_tcp(spec.kind);
   inv.server_protocol = "tcp";  // iperf3's control connection, also for UDP tests
   const std::string port = std::to_string(ep.port);
   const long secs = whole_seconds(spec, spec.duration, "duration", inv);
@@ -225,7 +223,7 @@ void sfnt_pingpong_command(const TestSpec& spec, const Endpoint& ep, ToolInvocat
   if (!profile::is_rr(spec.kind))
     refuse(spec, std::string("sfnt-pingpong measures ping-pong round trips; ") +
                      profile::to_string(spec.kind) + " needs tool = \"netperf\", \"iperf3\" or \"builtin\"");
-  const bool tcp = spec.kind == TestKind::kTcpRr;
+  const bool tcp = profile::is_tcp(spec.kind);
   if (spec.congestion && tcp)
     refuse(spec,
            "sfnt-pingpong has no option for the TCP congestion control; sweep congestion with tool = "

@@ -11,6 +11,7 @@
 #include "labgate/gate/kinds.h"
 #include "labgate/gate/test_cases.h"
 #include "labgate/profile/load.h"
+#include "labgate/tools/tool_commands.h"
 
 namespace labgate::kinds::test_util {
 
@@ -45,6 +46,15 @@ inline void expect_errors(const std::string& tests, const std::vector<std::strin
   for (const std::string& part : expected) EXPECT_THAT(errors, ::testing::HasSubstr(part));
 }
 
+/// The client command `t`'s tool runs (from 198.19.200.1 to 198.19.200.2:5001),
+/// its words joined by spaces: what a kind's test finds its tool's options in.
+inline std::string tool_client_line(const profile::TestSpec& t) {
+  const tools::ToolInvocation inv = tools::build_invocation(t, {"198.19.200.2", "198.19.200.1", 5001});
+  std::string line;
+  for (const std::string& w : inv.client_argv) line += (line.empty() ? "" : " ") + w;
+  return line;
+}
+
 }  // namespace labgate::kinds::test_util
 
 namespace labgate::kinds {
@@ -55,5 +65,6 @@ using profile::Tool;
 using test_util::errors_of;
 using test_util::expect_errors;
 using test_util::load_tests;
+using test_util::tool_client_line;
 using ::testing::HasSubstr;
 }  // namespace labgate::kinds

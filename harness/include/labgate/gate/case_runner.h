@@ -51,6 +51,12 @@ CaseRun run_case(GateSession& session, const TestCase& c, CaseRun* partial = nul
 /// noise watch beside it: one measurement per CPU, and why the tail (kinds/jitter.cc).
 CaseRun run_jitter_case(GateSession& session, const TestCase& c, CaseRun& run);
 
+/// Runs the built-in probes' server on c.server and client on c.client (the tcp/udp
+/// kinds, kinds/socket_kind.cc): the counters and the noise watch on their own
+/// command lines when the kind watches counters, one-way delay for a round trip,
+/// why the tail, the preload verdict.
+CaseRun run_builtin_pair(GateSession& session, const TestCase& c, CaseRun& run);
+
 /// Runs `c` with its external tool (netperf, sockperf, iperf3, sfnt-pingpong)
 /// between c.client and c.server, the noise watch on both hosts; the kinds whose
 /// tool runs call it (kinds/udp_multicast.cc: a tool's multicast ping-pong).

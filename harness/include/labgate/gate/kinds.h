@@ -1,7 +1,7 @@
-// The one table of test kinds: the GoogleTest suite and CTest label each kind is
-// reported under, and what its runner really does while it measures (said on the
-// console before it starts). Every place that needs a kind's suite or label reads
-// it here.
+// The GoogleTest suite and CTest label each kind is reported under, and what its
+// runner really does while it measures (said on the console before it starts),
+// from what the kind registered (labgate/gate/kind_runner.h). Every place that
+// needs a kind's suite or label reads it here.
 #pragma once
 
 #include <string>

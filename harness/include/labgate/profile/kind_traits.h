@@ -5,6 +5,7 @@
 // tables read the registry, so they need not name the kind.
 #pragma once
 
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,13 @@ struct KindTraits {
   /// Why a budget does not apply to it (path_mtu: judged against `mtu`); nullptr:
   /// a budget is required.
   const char* no_budget = nullptr;
+  /// What passes between the two hosts, asked through is_rr / is_stream / is_tcp
+  /// by the code that differs by it (the probes' and tools' arguments, the tools'
+  /// parsers, the limits, the tail): a round trip per message (tcp_rr, udp_rr) or
+  /// one-way bulk sends (tcp_stream, udp_stream), over a TCP connection or not.
+  bool round_trip = false;
+  bool bulk = false;
+  bool tcp = false;
 };
 
 /// Adds a kind (from a kinds/ file's static registration, before main).
@@ -72,6 +80,10 @@ void register_kind(KindTraits traits);
 const KindTraits* find_kind(TestKind k);
 /// How many times `k` was registered (the kinds test wants 1 for each).
 int kind_registrations(TestKind k);
+
+/// The registered kinds in the order of their TestKind values: the registry is
+/// the only list of kinds (what `kind = ...` accepts, messages, loops).
+std::span<const TestKind> registered_kinds();
 
 /// A kinds/ file's registration: `const profile::KindRegistration kReg{{...}};`
 struct KindRegistration {

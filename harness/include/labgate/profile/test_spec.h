@@ -1,7 +1,8 @@
 // One [[test]] of a profile (or one case of a swept [[test]]): what to measure
-// (kind, tool, hosts, parameters) and the budget it must meet, plus the tables of
-// which tool measures which kind and which statistics each produces (the loader
-// and the budget evaluator share them).
+// (kind, tool, hosts, parameters) and the budget it must meet, plus which tool
+// measures which kind and which statistics each produces (the loader and the
+// budget evaluator share them), as each kind registered them
+// (labgate/profile/kind_traits.h, harness/src/kinds/<kind>.cc).
 #pragma once
 
 #include <chrono>
@@ -18,6 +19,10 @@ namespace labgate::profile {
 
 using Nanos = std::chrono::nanoseconds;
 
+/// The kinds other code names (a tool's parser maps its output to one; udp_multicast
+/// borrows udp_rr's figures). A kind no other code names may take a value of its
+/// own past these in its kinds/ file (kinds/unnamed_kind_test.cc); the list of
+/// kinds is the registry's (labgate/profile/kind_traits.h), not this enum.
 enum class TestKind {
   kTcpRr,
   kUdpRr,
@@ -101,11 +106,11 @@ const char* reported_key(Stat s);
 /// one_way_p50_forward ... one_way_max_reverse: read from the one-way record
 /// (labgate/measure/one_way.h), not from the round-trip histogram.
 bool is_one_way(Stat s);
-/// tcp_rr / udp_rr: a round trip per message.
+/// A round trip per message (tcp_rr, udp_rr): the kind's registered traits say.
 bool is_rr(TestKind k);
-/// tcp_stream / udp_stream: one-way bulk sends.
+/// One-way bulk sends (tcp_stream, udp_stream), likewise.
 bool is_stream(TestKind k);
-/// tcp_rr / tcp_stream: a TCP connection (so nodelay and congestion apply).
+/// A TCP connection (tcp_rr, tcp_stream: so nodelay and congestion apply), likewise.
 bool is_tcp(TestKind k);
 /// disk_random_read / _write / _rw.
 bool is_disk(TestKind k);
