@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Splits "1.5ms" into 1.5 and "ms"; rejects empty numbers, negatives and junk. */
@@ -149,13 +150,20 @@ static int cpu_from_proc_stat(void) {
   return field == 39 ? atoi(p) : -1;
 }
 
+/* 1: the kernel has the getcpu system call (2.6.19+), -1: not, 0: not asked yet. */
+static int g_has_getcpu;
+
 int lg_current_cpu(const char** source) {
-  /* sched_getcpu reads the vDSO's getcpu where the kernel has one (x86-64 since
-   * 2.6.19: no system call, a few ns), else makes the getcpu system call; on
-   * 2.6.18 both fail (ENOSYS) and /proc answers. Outlier capture calls this per
-   * outlier and per window: a system call there was half its cost. */
-  int cpu = sched_getcpu();
-  if (cpu >= 0) {
+  /* Whether the kernel has getcpu is asked once, of the system call; after that
+   * sched_getcpu reads the vDSO's getcpu (no system call, a few ns; it makes the
+   * system call where there is none). Outlier capture calls this per outlier
+   * and per window: a system call there was half its cost. Asking the system
+   * call first keeps a vDSO from answering where the kernel would not (under
+   * the RHEL 5 emulation, which filters system calls only): 2.6.18 reads /proc. */
+  unsigned first = 0;
+  int cpu;
+  if (g_has_getcpu == 0) g_has_getcpu = syscall(SYS_getcpu, &first, NULL, NULL) == 0 ? 1 : -1;
+  if (g_has_getcpu > 0 && (cpu = sched_getcpu()) >= 0) {
     *source = "getcpu";
     return cpu;
   }
