@@ -19,6 +19,10 @@ import histjson  # noqa: E402
 TOOLS = ("built-in pingpong", "sockperf pp --full-rtt", "pingpong_min.c")
 OTHER_PROBE = "built-in pingpong (--compare-probe)"
 NO_FORENSICS = "built-in pingpong --forensics off"
+# Forensics on but no sample ever an outlier (client and server keep no worst,
+# the client's threshold out of reach): what every sample costs, whatever the noise.
+NO_OUTLIER = "built-in pingpong, no outlier (--worst 0 --outlier 1h)"
+OTHER_NO_OUTLIER = "built-in pingpong (--compare-probe), no outlier"
 
 
 class Server:
@@ -90,17 +94,17 @@ class Runner:
         self.port += 1  # a fresh port each run: no TIME_WAIT or stale-reply crosstalk
         return self.port
 
-    def builtin(self, proto, duration, wrap=(), probe=None, server_wrap=(), extra=()):
+    def builtin(self, proto, duration, wrap=(), probe=None, server_wrap=(), server_extra=(), client_extra=()):
         probe = probe or self.probe
         srv = [str(probe), "server", "--bind", self.pair.ic["b"], "--proto", proto, "--idle-timeout", "30s",
-               *extra]
+               *server_extra]
         if server_wrap:  # it must exit by itself for its wrapper to report
             srv.append("--once")
         with Server(self.pair, [*server_wrap, *self.pin("server"), *srv], "line") as s:
             port = json.loads(s.first_line)["port"]
             cli = [*wrap, *self.pin("client"), str(probe), "client", "--connect", self.pair.ic["b"],
                    "--port", str(port), "--proto", proto, "--size", str(self.a.size),
-                   "--duration", f"{duration}s", "--warmup", f"{self.a.warmup}s", *extra]
+                   "--duration", f"{duration}s", "--warmup", f"{self.a.warmup}s", *client_extra]
             r = bl.run(self.pair.in_ns("a", cli), timeout=duration + self.limit)
             server_out = s.stop(grace=5 if server_wrap else 0)
         doc = json.loads(r.stdout)
@@ -136,17 +140,22 @@ class Runner:
         doc = json.loads(r.stdout)
         return {"p50": doc["p50_ns"], "p99": doc["p99_ns"], "samples": doc["samples"]}
 
+    def builtin_variant(self, tool):
+        """(probe, server options, client options) of a built-in probe row; None for the others."""
+        none = (["--worst", "0"], ["--worst", "0", "--outlier", "1h"])
+        off = ["--forensics", "off"]
+        return {TOOLS[0]: (self.probe, [], []), OTHER_PROBE: (self.a.compare_probe, [], []),
+                NO_FORENSICS: (self.probe, off, off), NO_OUTLIER: (self.probe, *none),
+                OTHER_NO_OUTLIER: (self.a.compare_probe, *none)}.get(tool)
+
     def one(self, tool, proto, wrap=(), server_wrap=()):
         """One client run of `tool`, its command prefixed by `wrap` (e.g. perf stat)
         and its server's by `server_wrap` (not sockperf's: it runs until stopped)."""
-        if tool == TOOLS[0]:
-            return self.builtin(proto, self.a.duration, wrap=wrap, server_wrap=server_wrap)
-        if tool == OTHER_PROBE:
-            return self.builtin(proto, self.a.duration, wrap=wrap, probe=self.a.compare_probe,
-                                server_wrap=server_wrap)
-        if tool == NO_FORENSICS:
-            return self.builtin(proto, self.a.duration, wrap=wrap, server_wrap=server_wrap,
-                                extra=["--forensics", "off"])
+        variant = self.builtin_variant(tool)
+        if variant is not None:
+            probe, server_extra, client_extra = variant
+            return self.builtin(proto, self.a.duration, wrap=wrap, probe=probe, server_wrap=server_wrap,
+                                server_extra=server_extra, client_extra=client_extra)
         return self.sockperf(proto, wrap) if tool == TOOLS[1] else self.minimal_loop(proto, wrap, server_wrap)
 
 
