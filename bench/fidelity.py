@@ -21,6 +21,7 @@ OTHER_PROBE = "built-in pingpong (--compare-probe)"
 NO_FORENSICS = "built-in pingpong --forensics off"
 # Forensics on but no sample ever an outlier (client and server keep no worst,
 # the client's threshold out of reach): what every sample costs, whatever the noise.
+SERVER_FORENSICS = "built-in pingpong, forensics on the server only"
 NO_OUTLIER = "built-in pingpong, no outlier (--worst 0 --outlier 1h)"
 OTHER_NO_OUTLIER = "built-in pingpong (--compare-probe), no outlier"
 
@@ -145,7 +146,7 @@ class Runner:
         none = (["--worst", "0"], ["--worst", "0", "--outlier", "1h"])
         off = ["--forensics", "off"]
         return {TOOLS[0]: (self.probe, [], []), OTHER_PROBE: (self.a.compare_probe, [], []),
-                NO_FORENSICS: (self.probe, off, off), NO_OUTLIER: (self.probe, *none),
+                NO_FORENSICS: (self.probe, off, off), SERVER_FORENSICS: (self.probe, [], off), NO_OUTLIER: (self.probe, *none),
                 OTHER_NO_OUTLIER: (self.a.compare_probe, *none)}.get(tool)
 
     def one(self, tool, proto, wrap=(), server_wrap=()):
@@ -193,6 +194,9 @@ def add_run_args(p, rounds):
     p.add_argument("--forensics-off", action="store_true",
                    help="also run the built-in probe with --forensics off (no outlier capture, receive stamps "
                         "or one-way stamps): what they cost")
+    p.add_argument("--server-forensics", action="store_true",
+                   help="also run it with forensics on the server only (arrival stamps, turnaround, its reply "
+                        "stamp; the client's off): which side's share of their cost")
 
 
 def tools_and_protos(a):
@@ -203,6 +207,8 @@ def tools_and_protos(a):
         tools.insert(1, OTHER_PROBE)
     if getattr(a, "forensics_off", False):
         tools.insert(1, NO_FORENSICS)
+    if getattr(a, "server_forensics", False):
+        tools.insert(1, SERVER_FORENSICS)
     protos = [x for x in a.protos.split(",") if x]
     if not protos or any(x not in ("tcp", "udp") for x in protos):
         bl.die(f"--protos takes tcp and/or udp, not '{a.protos}'")
