@@ -18,6 +18,12 @@ import histjson  # noqa: E402
 
 TOOLS = ("built-in pingpong", "sockperf pp --full-rtt", "pingpong_min.c")
 OTHER_PROBE = "built-in pingpong (--compare-probe)"
+NO_FORENSICS = "built-in pingpong --forensics off"
+# Forensics on but no sample ever an outlier (client and server keep no worst,
+# the client's threshold out of reach): what every sample costs, whatever the noise.
+SERVER_FORENSICS = "built-in pingpong, forensics on the server only"
+NO_OUTLIER = "built-in pingpong, no outlier (--worst 0 --outlier 1h)"
+OTHER_NO_OUTLIER = "built-in pingpong (--compare-probe), no outlier"
 
 
 class Server:
@@ -43,10 +49,16 @@ class Server:
             self.stop()
             bl.die(f"server `{' '.join(argv)}` did not listen on port {ready} within {timeout} s")
 
-    def stop(self):
-        """Stops the server (idempotent); returns what it printed after its first line."""
+    def stop(self, grace=0.0):
+        """Stops the server (idempotent), after letting it exit by itself for up to
+        `grace` s (one wrapped in perf stat must, to write its counts); returns what
+        it printed after its first line."""
         if self.output is not None:
             return self.output
+        try:
+            self.proc.wait(timeout=grace) if grace > 0 else None
+        except subprocess.TimeoutExpired:
+            pass
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -83,16 +95,19 @@ class Runner:
         self.port += 1  # a fresh port each run: no TIME_WAIT or stale-reply crosstalk
         return self.port
 
-    def builtin(self, proto, duration, wrap=(), probe=None):
+    def builtin(self, proto, duration, wrap=(), probe=None, server_wrap=(), server_extra=(), client_extra=()):
         probe = probe or self.probe
-        srv = [str(probe), "server", "--bind", self.pair.ic["b"], "--proto", proto, "--idle-timeout", "30s"]
-        with Server(self.pair, self.pin("server") + srv, "line") as s:
+        srv = [str(probe), "server", "--bind", self.pair.ic["b"], "--proto", proto, "--idle-timeout", "30s",
+               *server_extra]
+        if server_wrap:  # it must exit by itself for its wrapper to report
+            srv.append("--once")
+        with Server(self.pair, [*server_wrap, *self.pin("server"), *srv], "line") as s:
             port = json.loads(s.first_line)["port"]
             cli = [*wrap, *self.pin("client"), str(probe), "client", "--connect", self.pair.ic["b"],
                    "--port", str(port), "--proto", proto, "--size", str(self.a.size),
-                   "--duration", f"{duration}s", "--warmup", f"{self.a.warmup}s"]
+                   "--duration", f"{duration}s", "--warmup", f"{self.a.warmup}s", *client_extra]
             r = bl.run(self.pair.in_ns("a", cli), timeout=duration + self.limit)
-            server_out = s.stop()
+            server_out = s.stop(grace=5 if server_wrap else 0)
         doc = json.loads(r.stdout)
         h = doc["histogram"]
         return {"p50": histjson.percentile(h, 50), "p99": histjson.percentile(h, 99), "samples": h["total"],
@@ -115,23 +130,34 @@ class Runner:
             bl.die(f"labgate's sockperf parser did not see --full-rtt in {out}")
         return {"p50": doc["reported"]["p50"], "p99": doc["reported"]["p99"], "samples": doc["received"]}
 
-    def minimal_loop(self, proto, wrap=()):
+    def minimal_loop(self, proto, wrap=(), server_wrap=()):
         port = self.next_port()
         srv = [str(self.minimal), "server", proto, self.pair.ic["b"], str(port), str(self.a.size)]
-        with Server(self.pair, self.pin("server") + srv, "line"):
+        with Server(self.pair, [*server_wrap, *self.pin("server"), *srv], "line") as s:
             cli = [*wrap, *self.pin("client"), str(self.minimal), "client", proto, self.pair.ic["b"], str(port),
                    str(self.a.size), str(self.a.duration), str(self.a.warmup)]
             r = bl.run(self.pair.in_ns("a", cli), timeout=self.limit)
+            s.stop(grace=5 if server_wrap else 0)  # it exits on the client's close or goodbye
         doc = json.loads(r.stdout)
         return {"p50": doc["p50_ns"], "p99": doc["p99_ns"], "samples": doc["samples"]}
 
-    def one(self, tool, proto, wrap=()):
-        """One client run of `tool`, its command prefixed by `wrap` (e.g. perf stat)."""
-        if tool == TOOLS[0]:
-            return self.builtin(proto, self.a.duration, wrap=wrap)
-        if tool == OTHER_PROBE:
-            return self.builtin(proto, self.a.duration, wrap=wrap, probe=self.a.compare_probe)
-        return self.sockperf(proto, wrap) if tool == TOOLS[1] else self.minimal_loop(proto, wrap)
+    def builtin_variant(self, tool):
+        """(probe, server options, client options) of a built-in probe row; None for the others."""
+        none = (["--worst", "0"], ["--worst", "0", "--outlier", "1h"])
+        off = ["--forensics", "off"]
+        return {TOOLS[0]: (self.probe, [], []), OTHER_PROBE: (self.a.compare_probe, [], []),
+                NO_FORENSICS: (self.probe, off, off), SERVER_FORENSICS: (self.probe, [], off), NO_OUTLIER: (self.probe, *none),
+                OTHER_NO_OUTLIER: (self.a.compare_probe, *none)}.get(tool)
+
+    def one(self, tool, proto, wrap=(), server_wrap=()):
+        """One client run of `tool`, its command prefixed by `wrap` (e.g. perf stat)
+        and its server's by `server_wrap` (not sockperf's: it runs until stopped)."""
+        variant = self.builtin_variant(tool)
+        if variant is not None:
+            probe, server_extra, client_extra = variant
+            return self.builtin(proto, self.a.duration, wrap=wrap, probe=probe, server_wrap=server_wrap,
+                                server_extra=server_extra, client_extra=client_extra)
+        return self.sockperf(proto, wrap) if tool == TOOLS[1] else self.minimal_loop(proto, wrap, server_wrap)
 
 
 def rss_rows(runner, protos):
@@ -148,6 +174,12 @@ def rss_rows(runner, protos):
     return rows
 
 
+def round_ratio(runs, raw_runs, q):
+    """Each round's figure over the raw loop's of the same round: median and range."""
+    ratios = [r[q] / w[q] for r, w in zip(runs, raw_runs)]
+    return f"{bl.median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f})"
+
+
 def add_run_args(p, rounds):
     """The options of a set of interleaved client runs (Runner's), shared with loop_cost.py."""
     p.add_argument("--rounds", type=int, default=rounds, help=f"interleaved rounds (default {rounds})")
@@ -159,6 +191,12 @@ def add_run_args(p, rounds):
     p.add_argument("--server-cpu", type=int, help="pin every server to this CPU (taskset)")
     p.add_argument("--compare-probe", help="another pingpong probe binary (e.g. an older build) run beside the others")
     p.add_argument("--no-sockperf", action="store_true", help="leave sockperf out (where it is not installed)")
+    p.add_argument("--forensics-off", action="store_true",
+                   help="also run the built-in probe with --forensics off (no outlier capture, receive stamps "
+                        "or one-way stamps): what they cost")
+    p.add_argument("--server-forensics", action="store_true",
+                   help="also run it with forensics on the server only (arrival stamps, turnaround, its reply "
+                        "stamp; the client's off): which side's share of their cost")
 
 
 def tools_and_protos(a):
@@ -167,6 +205,10 @@ def tools_and_protos(a):
     if a.compare_probe:
         bl.need_file(a.compare_probe, "--compare-probe names a pingpong binary")
         tools.insert(1, OTHER_PROBE)
+    if getattr(a, "forensics_off", False):
+        tools.insert(1, NO_FORENSICS)
+    if getattr(a, "server_forensics", False):
+        tools.insert(1, SERVER_FORENSICS)
     protos = [x for x in a.protos.split(",") if x]
     if not protos or any(x not in ("tcp", "udp") for x in protos):
         bl.die(f"--protos takes tcp and/or udp, not '{a.protos}'")
@@ -192,6 +234,7 @@ def main():
         rss = rss_rows(runner, protos) if a.rss_long > 0 else []
 
     rows = []
+    raw = TOOLS[2]
     for proto in protos:
         med = {t: {q: bl.median([r[q] for r in got[(proto, t)]]) for q in ("p50", "p99")} for t in tools}
         best = {q: min(med[t][q] for t in tools) for q in ("p50", "p99")}
@@ -199,19 +242,24 @@ def main():
             p99s = [r["p99"] for r in got[(proto, t)]]
             rows.append([f"{proto}_rr {a.size} B", t, bl.fmt_us(med[t]["p50"]), bl.fmt_us(med[t]["p99"]),
                          f"{med[t]['p50'] / best['p50']:.3f}", f"{med[t]['p99'] / best['p99']:.3f}",
+                         round_ratio(got[(proto, t)], got[(proto, raw)], "p50"),
+                         round_ratio(got[(proto, t)], got[(proto, raw)], "p99"),
                          f"{min(p99s) / 1000:.1f}–{max(p99s) / 1000:.1f} µs",
                          int(bl.median([r["samples"] for r in got[(proto, t)]]))])
     pinning = "unpinned" if a.client_cpu is None else f"client CPU {a.client_cpu}, server CPU {a.server_cpu}"
     if a.compare_probe:
         pinning += f"; --compare-probe {a.compare_probe}"
     bl.print_table(f"Probe fidelity: round-trip time on lab pair {pair.n}'s interconnect (veth), {pinning}",
-                   ["test", "tool", "p50 RTT", "p99 RTT", "p50 / best", "p99 / best", "p99 range over rounds",
-                    "samples per run"],
+                   ["test", "tool", "p50 RTT", "p99 RTT", "p50 / best", "p99 / best",
+                    "p50 / raw loop, same round (median, range)", "p99 / raw loop, same round (median, range)",
+                    "p99 range over rounds", "samples per run"],
                    rows, bl.this_command(),
                    notes=[f"Median over {a.rounds} interleaved rounds of {a.duration} s each "
                           f"(warm-up {a.warmup} s excluded; sockperf uses its own fixed warm-up). "
                           "All blocking receive (no busy-poll), TCP_NODELAY. Ratios are to the lowest of "
-                          "the tools per column: 1.000 is the best. The built-in probe reports the highest "
+                          "the tools per column: 1.000 is the best. '/ raw loop, same round': each round's "
+                          "figure over pingpong_min.c's in that round (they ran back to back), the median of "
+                          "those ratios and their range. The built-in probe reports the highest "
                           "value of a histogram bucket (<= 0.1% high); pingpong_min sorts every sample."])
     if rss:
         bl.print_table("Built-in pingpong probe: peak memory, short vs long run",

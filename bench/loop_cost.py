@@ -2,10 +2,13 @@
 """Figure: what each ping-pong loop spends per round trip (issue 25's probe fidelity).
 The built-in probe, sockperf and bench/pingpong_min.c (the raw loop: one send, one
 blocking recv) each run on a lab pair's interconnect under `perf stat`, which counts
-the client's system calls by name (kernel tracepoints: exact, and they do not slow
-the loop the way strace does) and its CPU time. Per round trip: system calls in
-all, the ones beyond the raw loop's send + recv, and CPU microseconds on the
-client. Unlike a latency percentile on a shared machine, counts do not depend on
+the system calls of the client and of the server by name (kernel tracepoints:
+exact, and they do not slow the loop the way strace does) and their CPU time. Per
+round trip: system calls in all, the ones beyond the raw loop's send + recv, and
+CPU microseconds, on each side (sockperf's server runs until stopped, so only its
+client is counted). The built-in probe also runs with no sample an outlier
+(`--worst 0 --outlier 1h`, both sides): what every round trip costs, whatever
+the noise (captures depend on how many outliers the machine makes). Unlike a latency percentile on a shared machine, counts do not depend on
 the scheduler, so the probe's extra work per round trip is a figure, not noise."""
 import shutil
 import sys
@@ -49,7 +52,8 @@ def read_perf(path):
 
 
 def per_round_trip(counts):
-    """Figures per request sent: every tool sends each request with one system call."""
+    """Figures per message sent (a request on the client, a reply on the server):
+    every tool sends each with one system call."""
     sends = sum(counts.get(f"syscalls:sys_enter_{n}", 0) for n in SENDS)
     recvs = sum(counts.get(f"syscalls:sys_enter_{n}", 0) for n in RECVS)
     if sends == 0:
@@ -74,43 +78,60 @@ def main():
             sys.exit(77)
         bl.die(msg)
     tools, protos = fidelity.tools_and_protos(a)
+    # The rows no noise moves: no sample an outlier, so only the per-sample work counts.
+    tools[1:1] = [fidelity.NO_OUTLIER] + ([fidelity.OTHER_NO_OUTLIER] if a.compare_probe else [])
     pair = bl.LabPair(a.pair)
     pair.require_up()
-    got = {(proto, t): [] for proto in protos for t in tools}
+    sides = ("client", "server")
+    got = {(proto, t, side): [] for proto in protos for t in tools for side in sides}
     with tempfile.TemporaryDirectory(prefix="labgate-bench-") as tmp:
         runner = fidelity.Runner(a, pair, tmp)
         for i in range(a.rounds):
             for proto in protos:
                 for t in tools:
-                    out = Path(tmp) / f"perf-{i}-{proto}-{tools.index(t)}.csv"
-                    runner.one(t, proto, wrap=["perf", "stat", "-x,", "-o", str(out), "-e", ",".join(EVENTS), "--"])
-                    fig = per_round_trip(read_perf(out))
-                    if fig is None:
-                        bl.die(f"{t} {proto}: perf counted no send system call ({out})")
-                    got[(proto, t)].append(fig)
+                    out = {side: Path(tmp) / f"perf-{i}-{proto}-{tools.index(t)}-{side}.csv" for side in sides}
+                    wrap = {side: ["perf", "stat", "-x,", "-o", str(out[side]), "-e", ",".join(EVENTS), "--"]
+                            for side in sides}
+                    runner.one(t, proto, wrap=wrap["client"],
+                               server_wrap=() if t == fidelity.TOOLS[1] else wrap["server"])
+                    for side in sides:
+                        if not out[side].exists():
+                            continue  # sockperf's server: not counted
+                        fig = per_round_trip(read_perf(out[side]))
+                        if fig is None:
+                            bl.die(f"{t} {proto} {side}: perf counted no send system call ({out[side]})")
+                        got[(proto, t, side)].append(fig)
 
     rows = []
     for proto in protos:
         for t in tools:
-            runs = got[(proto, t)]
-            extra = {n: bl.median([r["extra"][n] for r in runs]) for n in runs[0]["extra"]}
-            named = ", ".join(f"{n} {v:.3f}" for n, v in sorted(extra.items(), key=lambda kv: -kv[1]) if v >= 0.0005)
-            cpus = [r["cpu_us"] for r in runs]
-            rows.append([f"{proto}_rr {a.size} B", t, int(bl.median([r["round_trips"] for r in runs])),
-                         f"{bl.median([r['syscalls'] for r in runs]):.3f}",
-                         f"{bl.median([r['beyond'] for r in runs]):.3f}", named or "none",
-                         f"{bl.median(cpus):.2f} µs ({min(cpus):.2f}–{max(cpus):.2f})"])
+            for side in sides:
+                runs = got[(proto, t, side)]
+                if not runs:
+                    rows.append([f"{proto}_rr {a.size} B", t, side, "not counted: runs until stopped",
+                                 "", "", "", ""])
+                    continue
+                extra = {n: bl.median([r["extra"][n] for r in runs]) for n in runs[0]["extra"]}
+                named = ", ".join(f"{n} {v:.4f}" for n, v in sorted(extra.items(), key=lambda kv: -kv[1])
+                                  if v >= 0.00005)
+                cpus = [r["cpu_us"] for r in runs]
+                rows.append([f"{proto}_rr {a.size} B", t, side, int(bl.median([r["round_trips"] for r in runs])),
+                             f"{bl.median([r['syscalls'] for r in runs]):.4f}",
+                             f"{bl.median([r['beyond'] for r in runs]):.4f}", named or "none",
+                             f"{bl.median(cpus):.2f} µs ({min(cpus):.2f}–{max(cpus):.2f})"])
     pinning = "unpinned" if a.client_cpu is None else f"client CPU {a.client_cpu}, server CPU {a.server_cpu}"
     if a.compare_probe:
         pinning += f"; --compare-probe {a.compare_probe}"
-    bl.print_table(f"Ping-pong loops: the client's work per round trip on lab pair {pair.n}'s interconnect, {pinning}",
-                   ["test", "tool", "round trips per run", "system calls per round trip",
-                    "beyond one send + recv", "of which (per round trip)", "client CPU per round trip"],
+    bl.print_table(f"Ping-pong loops: each side's work per round trip on lab pair {pair.n}'s interconnect, {pinning}",
+                   ["test", "tool", "side", "round trips per run", "system calls per round trip",
+                    "beyond one send + recv", "of which (per round trip)", "CPU per round trip"],
                    rows, bl.this_command(),
                    notes=[f"Medians over {a.rounds} interleaved rounds of {a.duration} s (+ warm-up), counted by "
-                          "`perf stat` on the client's whole process (start-up and output included, a few "
-                          "hundred calls per run). Per round trip = per request sent: each tool sends a "
-                          "request with one system call. A recv that returns EAGAIN (busy-poll) counts as a call. "
+                          "`perf stat` on each side's whole process (start-up, warm-up and output included, a few "
+                          "hundred calls per run). Per round trip = per message sent: each tool sends a "
+                          "request (client) or a reply (server) with one system call. A recv that returns EAGAIN "
+                          "(busy-poll, or a UDP server's idle wake-up every 100 ms) counts as a call. "
+                          "Clock reads do not show: every tool reads CLOCK_MONOTONIC through the vDSO. "
                           "CPU is task-clock (on-CPU time, user + system), range over rounds in brackets."])
 
 

@@ -53,8 +53,8 @@ uint64_t lg_size_arg(const char* probe, const char* flag, const char* text);
 int lg_pin_cpu(int cpu);
 
 /** The CPU the caller runs on now, or -1. `*source` names how it was learned:
- * "getcpu" (the syscall, Linux >= 2.6.19) or "proc_stat" (/proc/self/stat
- * field 39, which 2.6.18 has). */
+ * "getcpu" (the vDSO's where there is one, else the system call; Linux >=
+ * 2.6.19) or "proc_stat" (/proc/self/stat field 39, which 2.6.18 has). */
 int lg_current_cpu(const char** source);
 
 /** The kernel's clock source ("tsc", "hpet", "acpi_pm"...) or "unknown". */

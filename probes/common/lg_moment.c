@@ -86,6 +86,14 @@ void lg_moment_init(lg_moment* m, int single_thread) {
   lg_moment_rebase(m, 0);
 }
 
+void lg_moment_off(lg_moment* m, const char* why) {
+  memset(m, 0, sizeof(*m));
+  m->ctx_why = m->stamp_why = why;
+  m->every = m->countdown = UINT32_MAX; /* a rebase then reads no counters (ctx_kind 0) */
+  m->cpu = LG_UNKNOWN;
+  m->vcsw = m->ivcsw = LG_UNKNOWN;
+}
+
 void lg_moment_stamps(lg_moment* m, int fd, int udp) {
   struct timespec ts;
   struct timeval tv;
@@ -170,9 +178,17 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns) {
 void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
                     uint64_t read_ns) {
   lg_outlier r;
+  memset(&r, 0, sizeof(r));
   r.value_ns = value_ns;
   r.at_ns = at_ns;
   r.seq = seq;
+  if (!lg_outliers_stores(o, value_ns)) {
+    /* Over the threshold with that log full and milder than the worst kept:
+     * only counted (over_not_kept), so its circumstances are not read. */
+    lg_outliers_add(o, &r);
+    lg_moment_tick(m, seq + 1);
+    return;
+  }
   lg_moment_capture(m, &r, fd, read_ns);
   lg_outliers_add(o, &r);
 }

@@ -5,7 +5,13 @@
  * (2.6.18: no getcpu, no RUSAGE_THREAD, no SIOCGSTAMPNS), and a source that is
  * missing says why. The switch counters are read at most every `every` samples
  * (a "window"), never per sample: an outlier's counts cover the requests from
- * ctx_from_seq to its own. */
+ * ctx_from_seq to its own.
+ *
+ * What a sample costs: one that is not an outlier, a decrement; every
+ * `every`-th of them (64 with RUSAGE_THREAD) also a getrusage system call and a
+ * getcpu (the vDSO's: no system call where the kernel has it) to start the next
+ * window. An outlier: a getcpu and a getrusage, and for a reader without its
+ * own stamps (lg_moment_stamps) one ioctl for the socket wait. */
 #ifndef LABGATE_PROBES_LG_MOMENT_H
 #define LABGATE_PROBES_LG_MOMENT_H
 
@@ -32,6 +38,10 @@ typedef struct lg_moment {
  * thread, so RUSAGE_SELF counts it exactly where nothing finer exists. */
 void lg_moment_init(lg_moment* m, int single_thread);
 
+/** No circumstances at all (a probe's forensics turned off): every source says
+ * `why`, and lg_moment_tick never starts a window that reads anything. */
+void lg_moment_off(lg_moment* m, const char* why);
+
 /** Finds the receive-stamp source for socket `fd` and turns stamping on
  * (`udp`: the per-socket stamp of the last datagram read; TCP has none). */
 void lg_moment_stamps(lg_moment* m, int fd, int udp);
@@ -55,7 +65,9 @@ void lg_moment_capture(lg_moment* m, lg_outlier* r, int fd, uint64_t read_ns);
 
 /** The slow path of every probe's sample loop: a sample of `value_ns` (sequence
  * `seq`, completed at `at_ns`, its packet read at `read_ns`) with its
- * circumstances (lg_moment_capture) into `o`. */
+ * circumstances (lg_moment_capture) into `o`; one that `o` would only count
+ * (over the threshold, that log full, not among the worst) is counted without
+ * them, at no system call. */
 void lg_moment_keep(lg_moment* m, lg_outliers* o, int fd, uint64_t seq, uint64_t value_ns, uint64_t at_ns,
                     uint64_t read_ns);
 

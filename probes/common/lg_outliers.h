@@ -56,6 +56,13 @@ static inline int lg_outliers_wants(const lg_outliers* o, uint64_t value_ns) {
          (o->worst_cap > 0 && value_ns > o->worst[0].value_ns);
 }
 
+/** Whether a wanted sample would also be stored (not only counted as over the
+ * threshold because that log is full): only then are its circumstances read. */
+static inline int lg_outliers_stores(const lg_outliers* o, uint64_t value_ns) {
+  return (o->threshold_ns > 0 && value_ns > o->threshold_ns && o->over_len < o->over_cap) ||
+         o->worst_len < o->worst_cap || (o->worst_cap > 0 && value_ns > o->worst[0].value_ns);
+}
+
 /** Keeps `r` where it belongs (among the worst, over the threshold, or both). */
 void lg_outliers_add(lg_outliers* o, const lg_outlier* r);
 

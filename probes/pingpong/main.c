@@ -14,15 +14,18 @@ static const char kUsage[] =
     "  pingpong server --bind ADDR --proto tcp|udp [--port P] [--size N] [--cpu C]\n"
     "                  [--idle-timeout 30s] [--busy-poll] [--no-nodelay] [--peer ADDR]\n"
     "                  [--socket-buffer SIZE] [--congestion ALGO] [--once] [--worst K]\n"
+    "                  [--forensics on|off]\n"
     "  pingpong client --connect ADDR --port P --proto tcp|udp [--size 64] [--duration 10s]\n"
     "                  [--warmup 1s] [--cpu C] [--nodelay|--no-nodelay] [--busy-poll]\n"
     "                  [--rate R/s] [--interval 1s] [--recv-timeout 100ms]\n"
     "                  [--server-timeout 3s] [--connect-timeout 3s] [--progress]\n"
     "                  [--socket-buffer SIZE] [--congestion ALGO]\n"
-    "                  [--outlier DURATION] [--worst K]\n"
+    "                  [--outlier DURATION] [--worst K] [--forensics on|off]\n"
     "--outlier: every round trip over it is kept with its circumstances (default:\n"
     "10x the p50 of the last interval), as are the K worst (--worst, default 64;\n"
     "the server keeps its K worst turnarounds).\n"
+    "--forensics off: no outlier capture, no receive stamps, no one-way stamps, on\n"
+    "the side given it (to measure what they cost; both sides for a clean figure).\n"
     "--socket-buffer sets SO_SNDBUF and SO_RCVBUF, --congestion TCP_CONGESTION (tcp).\n"
     "The server prints one line {\"event\":\"listening\",...,\"port\":P} when it is ready\n"
     "(--port 0, the default, picks a free port) and one JSON summary when it exits.\n"
@@ -57,7 +60,8 @@ enum {
   OPT_PEER,
   OPT_ONCE,
   OPT_OUTLIER,
-  OPT_WORST
+  OPT_WORST,
+  OPT_FORENSICS
 };
 
 static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND},
@@ -85,6 +89,7 @@ static const struct option kOptions[] = {{"bind", required_argument, 0, OPT_BIND
                                          {"once", no_argument, 0, OPT_ONCE},
                                          {"outlier", required_argument, 0, OPT_OUTLIER},
                                          {"worst", required_argument, 0, OPT_WORST},
+                                         {"forensics", required_argument, 0, OPT_FORENSICS},
                                          {0, 0, 0, 0}};
 
 static uint64_t duration_arg(const char* flag, const char* text) {
@@ -193,6 +198,11 @@ static void apply(pp_config* cfg, int server, int opt, const char* arg, const ch
     case OPT_WORST:
       cfg->worst = (unsigned)long_arg("--worst", arg, 0, 4096);
       break;
+    case OPT_FORENSICS:
+      if (strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0)
+        lg_usage_error("pingpong", "--forensics: '%s' is not on or off", arg);
+      cfg->forensics = strcmp(arg, "on") == 0;
+      break;
     case OPT_HELP:
       fputs(kUsage, stdout);
       exit(0);
@@ -250,6 +260,7 @@ int main(int argc, char** argv) {
   cfg.connect_timeout_ns = 3000000000ull;
   cfg.idle_timeout_ns = 30000000000ull;
   cfg.worst = LG_OUTLIERS_WORST_DEFAULT;
+  cfg.forensics = 1;
   opterr = 0;
   optind = 2;
   while ((opt = getopt_long(argc, argv, "", kOptions, NULL)) != -1) {

@@ -59,6 +59,7 @@ typedef struct pp_config {
   int once;                 /**< server: exit after the first client's session (--once) */
   uint64_t outlier_ns;      /**< --outlier: keep every sample over this; 0 = 10x the running p50 (client) */
   unsigned worst;           /**< --worst: how many of the worst samples to keep */
+  int forensics; /**< 0 (--forensics off): no outlier capture, receive or one-way stamps (their cost's baseline) */
 } pp_config;
 
 /** Counts for one phase (warm-up or measured) of a client run. */
@@ -82,6 +83,7 @@ typedef struct pp_client {
   lg_outliers outliers; /**< the worst round trips and those over the threshold */
   lg_moment moment;     /**< what is learned about each of them */
   pp_oneway ow;         /**< the four timestamps of the fastest exchanges, one-way histograms */
+  int one_way;          /**< replies are booked in ow (requests carry stamps, forensics on) */
   size_t series_seen;   /**< intervals closed when the threshold last followed the p50 */
   volatile int stop;
   char error[512];  /**< first fatal error; empty while all is well */
@@ -131,7 +133,7 @@ static inline void pp_book_rtt(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint
   pp_counters* k = pp_phase(c, seq);
   k->received++;
   c->last_reply_ns = t1;
-  if (c->cfg->size >= PP_HDR) pp_ow_book(&c->ow, seq, t1 - rtt_ns, t1, c->rx, k == &c->meas);
+  if (c->one_way) pp_ow_book(&c->ow, seq, t1 - rtt_ns, t1, c->rx, k == &c->meas);
   if (k == &c->meas) {
     lg_hist_record(c->hist, rtt_ns);
     lg_series_record(&c->series, t1 < c->series_end ? t1 : c->series_end - 1, rtt_ns);

@@ -50,7 +50,7 @@ void pp_capture(pp_client* c, uint64_t seq, uint64_t rtt_ns, uint64_t t1) {
 void pp_follow_p50(pp_client* c) {
   const lg_interval* last;
   c->series_seen = c->series.len;
-  if (c->cfg->outlier_ns > 0 || c->series.len == 0) return;
+  if (c->cfg->outlier_ns > 0 || !c->cfg->forensics || c->series.len == 0) return;
   last = &c->series.items[c->series.len - 1];
   if (last->count > 0) c->outliers.threshold_ns = 10 * last->p50_ns;
 }
@@ -142,12 +142,12 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
       ",\"port\":%d,\"size\":%llu,\"duration_s\":%.6f,\"warmup_s\":%.6f,\"interval_s\":%.6f,"
       "\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_end\":%d,\"cpu_actual_source\":\"%s\","
       "\"nodelay\":%s,\"busy_poll\":%s,\"mode\":\"%s\",\"rate_per_s\":%.6g,\"recv_timeout_s\":%.6f,"
-      "\"server_timeout_s\":%.6f%s},",
+      "\"server_timeout_s\":%.6f,\"forensics\":%s%s},",
       cfg->port, (unsigned long long)cfg->size, (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9,
       (double)cfg->interval_ns / 1e9, cfg->cpu, cpu_start, cpu_end, cpu_src,
       (cfg->nodelay && !cfg->udp) ? "true" : "false", cfg->busy_poll ? "true" : "false",
       cfg->rate > 0 ? "open_loop" : "closed_loop", cfg->rate, (double)cfg->recv_timeout_ns / 1e9,
-      (double)cfg->server_timeout_ns / 1e9, c->tuning);
+      (double)cfg->server_timeout_ns / 1e9, cfg->forensics ? "true" : "false", c->tuning);
   printf("\"counters\":{");
   print_counters("measured", &c->meas);
   printf(",");
@@ -159,10 +159,10 @@ static void print_result(pp_client* c, int cpu_start, int cpu_end, const char* c
   printf(",\"outlier_sources\":");
   lg_moment_write_json(&c->moment, stdout);
   printf(",\"one_way\":");
-  if (cfg->size >= PP_HDR)
+  if (c->one_way)
     pp_ow_write_json(&c->ow, stdout);
   else
-    printf("null"); /* requests shorter than PP_HDR carry no stamps */
+    printf("null"); /* requests shorter than PP_HDR carry no stamps; --forensics off */
   printf(",\"outlier_threshold_source\":\"%s\"}\n", cfg->outlier_ns > 0 ? "outlier" : "10x_interval_p50");
   fflush(stdout);
 }
@@ -177,7 +177,10 @@ static int allocate(pp_client* c) {
   lg_hist_reset(c->hist);
   lg_prefault(c->hist, sizeof(lg_hist));
   if (lg_series_init(&c->series, cfg->interval_ns, cfg->duration_ns) != 0) return -1;
-  if (lg_outliers_init(&c->outliers, cfg->worst, LG_OUTLIERS_OVER_DEFAULT, cfg->outlier_ns) != 0) return -1;
+  /* Forensics off: a store of no capacity and no threshold wants no sample. */
+  if (lg_outliers_init(&c->outliers, cfg->forensics ? cfg->worst : 0, cfg->forensics ? LG_OUTLIERS_OVER_DEFAULT : 0,
+                       cfg->forensics ? cfg->outlier_ns : 0) != 0)
+    return -1;
   if (pp_ow_init(&c->ow) != 0) return -1;
   return pp_seqwin_init(&c->win, PP_WINDOW_BITS);
 }
@@ -213,10 +216,14 @@ int pp_run_client(const pp_config* cfg) {
     pp_fail(c, "cannot pin to CPU %d: %s", cfg->cpu, strerror(errno));
   cpu_start = lg_current_cpu(&cpu_src);
   timer_cost = lg_timer_cost_ns();
-  lg_moment_init(&c->moment, 1);
+  c->one_way = cfg->forensics && cfg->size >= PP_HDR;
+  if (cfg->forensics)
+    lg_moment_init(&c->moment, 1);
+  else
+    lg_moment_off(&c->moment, "not available: --forensics off");
   if (!c->error[0]) c->fd = cfg->udp ? udp_connect(c, &addr) : tcp_connect(c, &addr);
   if (c->fd >= 0) {
-    lg_moment_stamps(&c->moment, c->fd, cfg->udp);
+    if (cfg->forensics) lg_moment_stamps(&c->moment, c->fd, cfg->udp);
     if (cfg->rate > 0)
       pp_run_open(c);
     else

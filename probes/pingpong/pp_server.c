@@ -135,7 +135,7 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
   lg_set_io_timeout(fd, cfg->idle_timeout_ns);
   size = tcp_hello(cfg, fd, st);
   if (size == 0) return 0;
-  stamped = arrival_stamps(t, fd, 0);
+  stamped = cfg->forensics ? arrival_stamps(t, fd, 0) : 0;
   now = lg_now_ns();
   while (!g_stop) {
     /* The two clock reads each request already had (for the deadlines) time its turnaround. */
@@ -146,6 +146,13 @@ static int serve_tcp(const pp_config* cfg, int fd, unsigned char* buf, server_st
     if (r == -2) return 1;
     if (r <= 0) return 0; /* EOF: the client is done; error: drop the connection */
     t_read = lg_now_ns();
+    if (!cfg->forensics) { /* an echo and the deadline's clock read, nothing more */
+      if (lg_write_full(fd, buf, size, t_read + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
+      now = t_read;
+      st->requests++;
+      st->bytes += size;
+      continue;
+    }
     waited = stamped ? socket_wait(t, stamp, t_read) : -1;
     stamp_reply(buf, size, t_read);
     if (lg_write_full(fd, buf, size, t_read + cfg->idle_timeout_ns) != (ssize_t)size) return 0;
@@ -185,7 +192,7 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
     struct cmsghdr align;
     char bytes[LG_RX_STAMP_CONTROL];
   } control;
-  const int stamped = arrival_stamps(t, fd, 1);
+  const int stamped = cfg->forensics ? arrival_stamps(t, fd, 1) : 0;
   /* Wake at least every 100 ms so the idle deadline is honoured to that grain. */
   lg_set_io_timeout(fd, cfg->idle_timeout_ns < 100000000ull ? cfg->idle_timeout_ns : 100000000ull);
   while (!g_stop) {
@@ -201,8 +208,8 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
     msg.msg_namelen = sizeof(from);
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
-    msg.msg_control = control.bytes;
-    msg.msg_controllen = sizeof(control.bytes);
+    msg.msg_control = stamped ? control.bytes : NULL;
+    msg.msg_controllen = stamped ? sizeof(control.bytes) : 0;
     n = recvmsg(fd, &msg, cfg->busy_poll ? MSG_DONTWAIT : 0);
     /* A datagram from a stranger gets no answer and is not activity. */
     if (n < 0 || !lg_peer_allows(peer, &from)) {
@@ -214,9 +221,15 @@ static const char* run_udp(const pp_config* cfg, int fd, lg_peer_filter* peer, u
       if (cfg->once) return "once";
       continue;
     }
+    if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
+    if (!cfg->forensics) { /* an echo, nothing more */
+      sendto(fd, buf, (size_t)n, 0, &from.sa, msg.msg_namelen);
+      st->requests++;
+      st->bytes += (uint64_t)n;
+      continue;
+    }
     /* After the end check: the BYE is no request, so its stamp is not counted. */
     waited = stamped ? socket_wait(t, lg_cmsg_rx_stamp(&msg), last) : -1;
-    if (cfg->size_given && (uint64_t)n != cfg->size) st->size_mismatch++;
     stamp_reply(buf, (size_t)n, last);
     sendto(fd, buf, (size_t)n, 0, &from.sa, msg.msg_namelen);
     st->requests++;
@@ -240,10 +253,10 @@ static void print_summary(const pp_config* cfg, int port, int cpu_actual, const 
     printf("null");
   printf(
       ",\"port\":%d,\"size\":%llu,\"cpu_asked\":%d,\"cpu_actual\":%d,\"cpu_actual_source\":\"%s\","
-      "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f,\"once\":%s},",
+      "\"nodelay\":%s,\"busy_poll\":%s,\"idle_timeout_s\":%.3f,\"once\":%s,\"forensics\":%s},",
       port, cfg->size_given ? (unsigned long long)cfg->size : 0ull, cfg->cpu, cpu_actual, cpu_src,
       cfg->nodelay ? "true" : "false", cfg->busy_poll ? "true" : "false", (double)cfg->idle_timeout_ns / 1e9,
-      cfg->once ? "true" : "false");
+      cfg->once ? "true" : "false", cfg->forensics ? "true" : "false");
   printf(
       "\"counters\":{\"connections\":%llu,\"requests\":%llu,\"bytes\":%llu,\"size_mismatch\":%llu,"
       "\"refused\":%llu,\"foreign\":%llu},\"memory\":",
@@ -286,7 +299,10 @@ int pp_run_server(const pp_config* cfg) {
   cpu_actual = lg_current_cpu(&cpu_src);
   buf = (unsigned char*)malloc(PP_MAX_TCP_SIZE);
   if (buf == NULL || lg_outliers_init(&tail.outliers, cfg->worst, 0, 0) != 0) return LG_EXIT_RUN;
-  lg_moment_init(&tail.moment, 1);
+  if (cfg->forensics)
+    lg_moment_init(&tail.moment, 1);
+  else
+    lg_moment_off(&tail.moment, "not available: --forensics off");
   lg_anchor_take(&g_anchor);
   fd = cfg->udp ? lg_bind_udp(&addr, &port, err, sizeof(err)) : lg_listen_tcp(&addr, &port, err, sizeof(err));
   if (fd >= 0 && lg_tune_socket(fd, !cfg->udp, &cfg->tune, err, sizeof(err)) != 0) {

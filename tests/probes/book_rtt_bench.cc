@@ -36,6 +36,7 @@ struct Client {
       const std::uint64_t server_stamp = 1796000000000000000ull;
       std::memcpy(reply + 8, &server_stamp, 8);
       pp_ow_init(&c.ow);
+      c.one_way = 1;
     }
     cfg.outlier_ns = 400000;  // as a p99 budget of 400 us would set it
     cfg.worst = LG_OUTLIERS_WORST_DEFAULT;

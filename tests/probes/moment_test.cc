@@ -9,12 +9,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <string>
+
 extern "C" {
 #include "lg_measure_util.h"
 #include "live_stamps.h"
 #include "lg_moment.h"
 #include "lg_net.h"
 }
+
+#include "printed.h"
 
 namespace {
 
@@ -156,6 +160,36 @@ TEST(Moment, TcpHasNoStampAndSaysWhy) {
   r.seq = 1;
   lg_moment_capture(&m, &r, -1, lg_now_ns());
   EXPECT_EQ(r.sock_wait_ns, LG_UNKNOWN);
+}
+
+// A sample the store would only count is counted without its circumstances
+// (no system call): not stored, the window goes on as for any sample.
+TEST(Moment, ASampleOnlyCountedIsNotCapturedAndTheWindowGoesOn) {
+  lg_moment m;
+  lg_moment_init(&m, 1);
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 1, 1, 100), 0);
+  lg_moment_keep(&m, &o, -1, 5, 900, 1000, 1000);  // stored: worst and over
+  EXPECT_EQ(m.from_seq, 6u) << "a capture starts the next window";
+  const unsigned left = m.countdown;
+  lg_moment_keep(&m, &o, -1, 6, 200, 2000, 2000);  // over 100, log full, milder than 900
+  EXPECT_EQ(o.over_seen, 2u);
+  EXPECT_EQ(o.over_len, 1u);
+  EXPECT_EQ(o.worst[0].seq, 5u);
+  EXPECT_EQ(m.from_seq, 6u) << "no capture: the window is not restarted";
+  EXPECT_EQ(m.countdown, left - 1) << "but ticks like any sample";
+  lg_outliers_free(&o);
+}
+
+// Forensics off: every source says why, and no window ever reads anything.
+TEST(Moment, OffSaysWhyAndNeverRebases) {
+  lg_moment m;
+  lg_moment_off(&m, "not available: --forensics off");
+  for (int i = 0; i < 100000; ++i) lg_moment_tick(&m, static_cast<uint64_t>(i) + 1);
+  EXPECT_EQ(m.from_seq, 0u);
+  const std::string json = labgate::probes_test::printed([&m](FILE* f) { lg_moment_write_json(&m, f); });
+  EXPECT_NE(json.find("\"context_switches\":\"not available: --forensics off\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"sock_wait\":\"not available: --forensics off\""), std::string::npos) << json;
 }
 
 TEST(Moment, TheWindowRebasesEveryEverySamples) {

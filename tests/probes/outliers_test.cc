@@ -73,6 +73,29 @@ TEST(Outliers, KeepsEverySampleOverTheThresholdUpToTheCapAndCountsTheRest) {
   lg_outliers_free(&o);
 }
 
+// A sample over the threshold once that log is full, and milder than the worst
+// kept, is still wanted (it counts) but not stored: its circumstances, which
+// cost system calls to read, are not worth reading.
+TEST(Outliers, OnlyASampleThatWillBeStoredIsWorthItsCircumstances) {
+  lg_outliers o;
+  ASSERT_EQ(lg_outliers_init(&o, 2, 2, 100), 0);
+  feed(&o, {500, 600, 150, 120});  // worst: 500 600; over: 500 600 (log full)
+  ASSERT_EQ(o.over_len, 2u);
+  EXPECT_TRUE(lg_outliers_wants(&o, 130)) << "over the threshold: counted";
+  EXPECT_FALSE(lg_outliers_stores(&o, 130)) << "log full, milder than 500: not stored";
+  EXPECT_TRUE(lg_outliers_stores(&o, 700)) << "among the worst";
+  EXPECT_FALSE(lg_outliers_stores(&o, 50));
+  lg_outliers store_room;
+  ASSERT_EQ(lg_outliers_init(&store_room, 2, 4, 100), 0);
+  EXPECT_TRUE(lg_outliers_stores(&store_room, 130)) << "room in the log: stored";
+  feed(&store_room, {10, 20});  // the worst are now full with 10 and 20
+  EXPECT_TRUE(lg_outliers_stores(&store_room, 101));
+  EXPECT_TRUE(lg_outliers_stores(&store_room, 15)) << "milder than 101 but above the mildest worst (10)";
+  EXPECT_FALSE(lg_outliers_stores(&store_room, 5));
+  lg_outliers_free(&o);
+  lg_outliers_free(&store_room);
+}
+
 TEST(Outliers, MemoryIsFixedWhateverTheRunLength) {
   lg_outliers o;
   ASSERT_EQ(lg_outliers_init(&o, 4, 8, 1000), 0);

@@ -193,6 +193,44 @@ TEST_F(PingpongLab, WithOnceTheServerEndsRightAfterItsOneClient) {
   EXPECT_EQ(sum["counters"]["size_mismatch"].get<std::uint64_t>(), 0u);
 }
 
+// --forensics off (the baseline of what the forensics cost, bench/fidelity.py
+// --forensics-off): the same round trips measured, nothing captured or stamped,
+// each side saying so. A client with forensics on against such a server gets
+// its own send stamps back: every reply counted unstamped, none booked.
+TEST_F(PingpongLab, ForensicsOffMeasuresTheSameAndCapturesNothing) {
+  for (const std::string proto : {"tcp", "udp"}) {
+    SCOPED_TRACE(proto);
+    Server s = server(proto, {"--once", "--forensics", "off"});
+    const ClientRun c = client(s, {"--duration", "500ms", "--warmup", "100ms", "--forensics", "off"});
+    ASSERT_EQ(c.result.exit_status, 0) << c.result.err;
+    EXPECT_GT(c.m().histogram.count(), 100u);
+    EXPECT_EQ(c.m().histogram.count(), c.m().received);
+    EXPECT_EQ(c.doc["parameters"]["forensics"], false);
+    EXPECT_EQ(c.doc["outliers"]["worst_kept"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(c.doc["outliers"]["over_threshold"].get<std::uint64_t>(), 0u);
+    EXPECT_TRUE(c.doc["outliers"]["items"].empty());
+    EXPECT_EQ(c.doc["outlier_sources"]["context_switches"], "not available: --forensics off");
+    EXPECT_TRUE(c.doc["one_way"].is_null());
+    const auto done = s.process->wait(2s);
+    ASSERT_TRUE(done);
+    const nlohmann::json sum = summary(*done);
+    EXPECT_EQ(sum["parameters"]["forensics"], false);
+    EXPECT_EQ(sum["arrival_stamps"]["stamped"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(sum["arrival_stamps"]["unstamped"].get<std::uint64_t>(), 0u);
+    EXPECT_TRUE(sum["turnaround_outliers"]["items"].empty());
+    EXPECT_EQ(sum["counters"]["requests"].get<std::uint64_t>(),
+              c.doc["counters"]["warmup"]["sent"].get<std::uint64_t>() + c.m().sent);
+
+    Server plain = server(proto, {"--once", "--forensics", "off"});
+    const ClientRun on = client(plain, {"--duration", "300ms", "--warmup", "0s"});
+    ASSERT_EQ(on.result.exit_status, 0) << on.result.err;
+    EXPECT_EQ(on.doc["parameters"]["forensics"], true);
+    EXPECT_EQ(on.doc["one_way"]["unstamped"].get<std::uint64_t>(), on.m().received);
+    EXPECT_EQ(on.doc["one_way"]["stamped"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(on.doc["outliers"]["worst_kept"].get<std::uint64_t>(), 0u) << "the client still captures";
+  }
+}
+
 TEST_F(PingpongLab, RefusesAMessageSizeTheServerDoesNotServe) {
   Server s = server("tcp", {"--size", "64"});
   const ClientRun c = client(s, {"--size", "128", "--duration", "1s"});

@@ -43,6 +43,7 @@ struct OpenLoopClient {
     lg_outliers_init(&c.outliers, cfg.worst, LG_OUTLIERS_OVER_DEFAULT, 0);
     lg_moment_init(&c.moment, 1);
     EXPECT_EQ(pp_ow_init(&c.ow), 0);  // a PP_HDR-byte reply carries the server's stamp
+    c.one_way = 1;                     // as pp_run_client sets it with forensics on
   }
   ~OpenLoopClient() {
     close(c.fd);
