@@ -84,9 +84,29 @@ out=$("$bin/labgate" run a-only.toml --suffix accounts 2>&1); rc=$?
 ping_out=$(cat results/*-accounts/tests/flood/a-to-b/ping.out)
 grep -q "200 received" <<<"$ping_out" || fail "ping -f (root through sudo -n) did not flood: $ping_out"
 
-# Nothing left: the shared directory is empty, no probe or sleep runs on a host.
-left=$(ls -A "$state/shared")
-[ -z "$left" ] || fail "left in the shared probe_dir: $left"
+# Nothing left: the shared directory holds only the probe caches (kept between
+# runs on purpose, issue 23: one per host and user, 0700, labgate-ops's own,
+# each file a whole probe named by its own SHA-256), no probe or sleep runs on a host.
+ops_uid=$(stat -c %u "$state/shared")  # the shared directory is labgate-ops's (ci/lab)
+left=
+for f in "$state/shared"/* "$state/shared"/.[!.]*; do
+  [ -e "$f" ] || [ -L "$f" ] || continue
+  name=${f##*/}
+  if [[ $name == labgate-probe-cache.hk-*-u$ops_uid ]] && [ -d "$f" ] && [ ! -L "$f" ]; then
+    [ "$(stat -c '%u %a' "$f")" = "$ops_uid 700" ] || left+=" $name (owner and mode $(stat -c '%u %a' "$f"), not $ops_uid 700)"
+    for c in "$f"/* "$f"/.[!.]*; do
+      [ -e "$c" ] || [ -L "$c" ] || continue
+      if [[ ${c##*/} =~ ^[a-z_]+\.([0-9a-f]{64})$ ]] && [ -f "$c" ] && [ ! -L "$c" ] &&
+        [ "$(sha256sum < "$c" | cut -c1-64)" = "${BASH_REMATCH[1]}" ]; then
+        continue
+      fi
+      left+=" $name/${c##*/}"
+    done
+    continue
+  fi
+  left+=" $name"
+done
+[ -z "$left" ] || fail "left in the shared probe_dir:$left"
 for h in a b; do
   for pid in $(ip netns pids "lg$pair-$h"); do
     cmd=$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)

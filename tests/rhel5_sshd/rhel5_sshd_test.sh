@@ -50,6 +50,9 @@ case $case_name in
       "$src/profiles/lab-legacy.toml" > "$work/legacy.toml"
     grep -q "^port = 2222" "$work/legacy.toml" && ! grep -q '"1.5ms"' "$work/legacy.toml" && ! grep -qE '\.\./\.lab/pair1/|"198\.18\.0\.[26]"|198\.19\.1\.' "$work/legacy.toml" ||
       fail "could not move profiles/lab-legacy.toml to pair $pair: $work/legacy.toml"
+    # A probe kept by an earlier run (the probe cache, issue 23) is not sent
+    # again: emptied, so this run's probes cross 4.3p2's SFTP.
+    rm -rf "$state"/tmp-a/labgate-probe-cache.* "$state"/tmp-b/labgate-probe-cache.*
     sftp_before=$(grep -c "subsystem request for sftp" "$state/sshd-a-2222.log")
     (cd "$work" && "$bin/labgate" run legacy.toml --duration 1s --warmup 200ms) >"$work/out.txt" 2>&1 ||
       fail "labgate run as root through 4.3p2: exit $?: $(tail -20 "$work/out.txt")"
@@ -58,7 +61,8 @@ case $case_name in
     [ "$(grep -c "subsystem request for sftp" "$state/sshd-a-2222.log")" -gt "$sftp_before" ] ||
       fail "root's run opened no SFTP session on host a's 4.3p2 sshd: $state/sshd-a-2222.log"
     for h in a b; do
-      left=$(ls -A "$state/tmp-$h" | grep '^labgate-' || true)
+      # The probe cache is kept on purpose (issue 23); tests/faults checks what is in it.
+      left=$(ls -A "$state/tmp-$h" | grep '^labgate-' | grep -v '^labgate-probe-cache\.' || true)
       [ -z "$left" ] || fail "left in host $h's /tmp: $left"
     done
     echo "ok: a whole gate as root through OpenSSH 4.3p2 (SFTP v3 uploads, legacy algorithms)"
