@@ -70,6 +70,23 @@ def run_facts(run_dir):
     return facts
 
 
+def case_reasons(run_dir):
+    """Why each measured case failed, by the key run_facts gives it: what a
+    difference needs beside it to be diagnosed from CI's output alone."""
+    run = json.load(open(os.path.join(run_dir, "run.json"), encoding="utf-8"))
+    reasons = {}
+    for t in run.get("tests", []):
+        why = [t["failure"]] if t.get("failure") else []
+        acc = t.get("accounting") or {}
+        if acc.get("checked") and not acc.get("pass"):
+            why.append("accounting: " + acc.get("message", ""))
+        why += ["budget %s: %s (observed %s, limit %s)" % (b.get("stat"), b.get("reason") or "over", b.get("observed"),
+                                                           b.get("limit"))
+                for b in t.get("budget", []) if not b.get("pass")]
+        reasons["case %s.%s/%s" % (t.get("suite"), t.get("name"), t.get("pair"))] = "; ".join(why) or "(none said)"
+    return reasons
+
+
 def junit_facts(run_dir):
     facts = {}
     for case in ET.parse(os.path.join(run_dir, "junit.xml")).getroot().iter("testcase"):
@@ -89,6 +106,10 @@ def compare(a, b):
                                                                       fb.get(key, "(absent)")))
     for d in diffs:
         print("DIFF: " + d, file=sys.stderr)
+    ra, rb = case_reasons(a), case_reasons(b)
+    for key in sorted(k for k in set(fa) | set(fb) if k.startswith("case ") and fa.get(k) != fb.get(k)):
+        print("  why, labgate run: %s" % ra.get(key, "(absent)"), file=sys.stderr)
+        print("  why, ctest:       %s" % rb.get(key, "(absent)"), file=sys.stderr)
     # The comparison must have had something to disagree on.
     if fa.get("exit code") != 1 or fa.get("conforming") != "no":
         fail("labgate run's exit code %s / conforming %s: the profile was made to fail (exit 1, not "

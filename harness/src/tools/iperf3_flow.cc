@@ -67,13 +67,21 @@ measure::Measurement to_measurement(const Run& run, const Flow& f) {
   }
   // Sample accounting for a stream: the intervals iperf3 reported must cover the
   // time it says it measured (a stalled or cut-short run reports fewer).
-  if (f.covered_s && m.duration_s > 0) {
+  // Both on the client's clock: the receiver's time is the other host's when the
+  // client sent (iperf3_parts.h), so it is the expectation only when nothing else is said.
+  const double timed = f.client_seconds.value_or(m.duration_s);
+  if (f.covered_s && timed > 0) {
     measure::SampleExpectation e;
-    e.expected = m.duration_s;
-    e.held = std::min(*f.covered_s, m.duration_s * 2);
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "seconds of intervals: %.3f s measured, its %zu intervals cover %.3f s",
-                  m.duration_s, f.intervals, *f.covered_s);
+    e.expected = timed;
+    e.held = std::min(*f.covered_s, timed * 2);
+    char buf[192];
+    if (f.client_seconds)
+      std::snprintf(buf, sizeof buf,
+                    "seconds of intervals: the client's %.3f s as %s, its %zu intervals cover %.3f s", timed,
+                    f.sent_by_server ? "receiver" : "sender", f.intervals, *f.covered_s);
+    else
+      std::snprintf(buf, sizeof buf, "seconds of intervals: %.3f s measured, its %zu intervals cover %.3f s",
+                    timed, f.intervals, *f.covered_s);
     e.basis = buf;
     e.shortfall_means = "iperf3 reported no interval for part of the run (it stalled or was cut short)";
     m.expectation = e;
