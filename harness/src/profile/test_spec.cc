@@ -210,9 +210,6 @@ bool is_tcp(TestKind k) {
   const KindTraits* t = find_kind(k);
   return t && t->tcp;
 }
-bool is_disk(TestKind k) {
-  return k == TestKind::kDiskRandomRead || k == TestKind::kDiskRandomWrite || k == TestKind::kDiskRandomRw;
-}
 bool is_network(TestKind k) {
   const KindTraits* t = find_kind(k);
   return t && t->between_hosts;

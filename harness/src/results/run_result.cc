@@ -55,17 +55,7 @@ std::optional<Conformance> parse_conformance(const std::string& s) {
   return std::nullopt;
 }
 
-std::string TestRecord::suite_name() const {
-  if (!suite.empty()) return suite;
-  if (kind == "tcp_rr" || kind == "udp_rr") return "Latency";
-  if (kind == "tcp_stream" || kind == "udp_stream") return "Throughput";
-  if (kind == "jitter") return "Jitter";
-  if (kind == "path_mtu" || kind == "ping_flood") return "Network";
-  if (kind.rfind("disk_", 0) == 0) return "Storage";
-  if (kind == "command") return "Command";
-  if (kind == "udp_multicast") return "Multicast";
-  return "Tests";
-}
+std::string TestRecord::suite_name() const { return suite.empty() ? "Tests" : suite; }
 
 Conformance RunResult::conformance() const {
   bool unchecked = checks.empty() || !not_checked_why.empty();

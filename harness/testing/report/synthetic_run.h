@@ -87,6 +87,8 @@ inline results::TestRecord latency_test(const std::string& name, const std::stri
   results::TestRecord t;
   t.name = name;
   t.kind = kind;
+  // What the kind's registration gives the gate's records (kinds/<kind>.cc).
+  t.suite = kind == "jitter" ? "Jitter" : kind.find("stream") != std::string::npos ? "Throughput" : "Latency";
   t.pair = pair;
   t.tool = "builtin";
   t.metric = kind == "jitter"                           ? "clock gap"
@@ -200,6 +202,7 @@ inline results::RunResult synthetic_run(unsigned seed = 42) {
   results::TestRecord broken;
   broken.name = "udp_stream_64";
   broken.kind = "udp_stream";
+  broken.suite = "Throughput";
   broken.pair = "b->a";
   broken.tool = "iperf3";
   broken.metric = "per-send time";

@@ -112,8 +112,6 @@ bool is_rr(TestKind k);
 bool is_stream(TestKind k);
 /// A TCP connection (tcp_rr, tcp_stream: so nodelay and congestion apply), likewise.
 bool is_tcp(TestKind k);
-/// disk_random_read / _write / _rw.
-bool is_disk(TestKind k);
 /// Traffic between two hosts' test addresses (rr, stream, ping_flood, path_mtu):
 /// `from`/`to` apply, and counter budgets for rr, stream and ping_flood.
 bool is_network(TestKind k);

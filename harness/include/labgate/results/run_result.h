@@ -89,7 +89,7 @@ struct BudgetLine {
 
 /// One measurement test on one pair (or one host/CPU for jitter).
 struct TestRecord {
-  std::string suite;   ///< "Latency", "Throughput", "Jitter"...; empty = from kind
+  std::string suite;   ///< "Latency", "Throughput", "Jitter"...: its kind's (kinds/<kind>.cc)
   std::string name;    ///< the profile's test name, "tcp_rr_64"
   std::string pair;    ///< "a->b", or "a/cpu2" for jitter
   std::string kind;    ///< "tcp_rr", "udp_stream", "jitter", ...
@@ -127,7 +127,9 @@ struct TestRecord {
   /// same time as this one; 0 otherwise.
   int round = 0;
 
-  /// The suite this test is reported in: `suite`, or derived from `kind`.
+  /// The suite this test is reported in: `suite`, which the gate sets from the
+  /// kind's registration and every run.json has carried; "Tests" for a record
+  /// given none (results/ knows no kinds, so it never guesses one from `kind`).
   std::string suite_name() const;
   /// "tcp_rr_64/a->b": the test's name inside its suite.
   std::string test_name() const { return name + "/" + pair; }
