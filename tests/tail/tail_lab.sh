@@ -280,11 +280,16 @@ case $case_name in
     to=198.18.0.$(((pair - 1) * 8 + 2))
     # First that the storm lands on CPU 1: 200 ms of flood alone (seen: NET_RX
     # x2000-9000 there, with a compiler on both CPUs or not; without rps_cpus, 0).
-    before=$(net_rx 1)
-    taskset -c 0 "$bin/tailflood" 1 200 "$to" 9 2>"$work/flood0.out" >/dev/null || fail "tailflood: $(cat "$work/flood0.out")"
-    landed=$(($(net_rx 1) - before))
-    echo "200 ms of flood: NET_RX x$landed on CPU 1 ($(cat "$work/flood0.out"))"
-    [ "$landed" -ge 500 ] || fail "the storm did not land on CPU 1: NET_RX x$landed in 200 ms of flood"
+    # Up to five tries: at load 10 one 200 ms burst of a normal-priority
+    # sender landed only x351 (its CPU was mostly other work's).
+    for try in 1 2 3 4 5; do
+      before=$(net_rx 1)
+      taskset -c 0 "$bin/tailflood" 1 200 "$to" 9 2>"$work/flood0.out" >/dev/null || fail "tailflood: $(cat "$work/flood0.out")"
+      landed=$(($(net_rx 1) - before))
+      echo "200 ms of flood (try $try): NET_RX x$landed on CPU 1 ($(cat "$work/flood0.out"))"
+      [ "$landed" -lt 500 ] || break
+    done
+    [ "$landed" -ge 500 ] || fail "the storm did not land on CPU 1: NET_RX x$landed in 200 ms of flood, 5 tries"
     taskset -c 0 "$bin/tailflood" 60 200 "$to" 9 >"$work/flood.out" 2>&1 &
     flood=$!
     gate
@@ -300,18 +305,21 @@ case $case_name in
         | select(any(\$b[]; \$o.at_ns - \$o.value_ns <= .[1] and \$o.at_ns >= .[0]) == $1) | $2" "$run/run.json"
     }
     on_cpu1='any(.evidence[]; .host == "a" and .cpu == 1 and'
-    net_rx="select($on_cpu1 .kind == \"softirq\" and (.text | startswith(\"softirq NET_RX \"))))"
-    storm="select($on_cpu1 (.kind == \"softirq\" and (.text | startswith(\"softirq NET_RX \"))) or (.kind == \"irq\" and .irq == \"CAL\")))"
-    # A round trip during which another task held CPU 1 of host a for 10 ms or
-    # more (a pinned busy loop of other work on the machine: fresh CI of
-    # b07add2 met one) has that task as its first cause, rightly; the storm's
-    # shares are asked of those where CPU 1 was the storm's and the client's alone.
-    crowded="any(.evidence[]; .host == \"a\" and .cpu == 1 and .kind == \"preempted\" and ((.comm // \"\") | startswith(\"ksoftirqd\") | not) and (((.text | capture(\"ran (?<v>[0-9.]+) ms\") | .v | tonumber) // 0) >= 10))"
+    # NET_RX is said as a count ("softirq NET_RX x5700 on CPU 1") or as time
+    # ("softirq NET_RX: 40.0 ms of softirq time on CPU 1"): either names it.
+    net_rx="select($on_cpu1 .kind == \"softirq\" and (.text | test(\"^softirq NET_RX[ :]\"))))"
+    storm="select($on_cpu1 (.kind == \"softirq\" and (.text | test(\"^softirq NET_RX[ :]\"))) or (.kind == \"irq\" and .irq == \"CAL\")))"
+    # The storm's shares are asked only of a run no other work shared: another
+    # task holding a CPU of either host for 10 ms or more is named first for the
+    # round trips it slowed, rightly, and moves the shares whichever CPU it took
+    # (fresh CI of b07add2: a pinned busy loop on CPU 1 of host a; of e68789e:
+    # a compiler on host b's CPU 0, beside tailflood, so b's server waited and
+    # NET_RX was named for 1 of the 9 round trips a rule on CPU 1 alone left).
+    # tailflood is the storm's own sender, and ksoftirqd the storm's NET_RX.
+    held="(.kind == \"preempted\" and ((.comm // \"\") | startswith(\"ksoftirqd\") | not) and ((.comm // \"\") != \"tailflood\") and (((.text | capture(\"ran (?<v>[0-9.]+) ms\") | .v | tonumber) // 0) >= 10))"
+    others=$(q "[.tests[0].tail.outliers[].evidence[] | select($held) | \"\\(.comm) on host \\(.host)\"] | unique | join(\", \")")
     n=$(outliers true .seq | count .)
     named=$(outliers true "$net_rx | .seq" | count .)
-    n_clear=$(outliers true "select($crowded | not) | .seq" | count .)
-    named_clear=$(outliers true "select($crowded | not) | $net_rx | .seq" | count .)
-    stormy_clear=$(outliers true "select($crowded | not) | $storm | .seq" | count .)
     stormy=$(outliers true "$storm | .seq" | count .)
     n_out=$(outliers false .seq | count .)
     stormy_out=$(outliers false "$storm | .seq" | count .)
@@ -320,17 +328,15 @@ case $case_name in
     outliers true '"\(.value_ns)\t\([.evidence[] | .text[:70]] | join(" | "))"' | head -8 | cut -c1-300
     [ "$n" -ge 3 ] || fail "only $n round trips of >= 1 ms during $(echo "$bursts" | jq length) bursts of the storm"
     [ "$stormy" -ge 1 ] || fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for none of $n round trips it slowed"
-    echo "of them $n_clear with CPU 1 of host a to the storm and the client alone: the storm named for" \
-      "$stormy_clear, NET_RX for $named_clear"
-    if [ "$n_clear" -ge 5 ]; then
-      [ $((stormy_clear * 100)) -ge $((n_clear * 80)) ] ||
-        fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy_clear of $n_clear round trips it alone slowed"
-      [ $((named_clear * 100)) -ge $((n_clear * 40)) ] ||
-        fail "softirq NET_RX on CPU 1 of host a named for $named_clear of $n_clear round trips the storm alone slowed"
+    if [ -n "$others" ]; then
+      echo "the storm's shares not judged: other work held the hosts' CPUs for 10 ms or more ($others)"
+    elif [ "$n" -ge 5 ]; then
+      [ $((stormy * 100)) -ge $((n * 80)) ] ||
+        fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy of $n round trips it slowed"
+      [ $((named * 100)) -ge $((n * 40)) ] ||
+        fail "softirq NET_RX on CPU 1 of host a named for $named of $n round trips the storm slowed"
     else
-      # Fewer than 5 is no share: 2 of 3 is noise either way.
-      echo "the storm's shares not judged: other tasks held CPU 1 of host a through $((n - n_clear)) of the $n" \
-        "(named first, as they should be), leaving $n_clear"
+      echo "the storm's shares not judged: $n round trips is no share (2 of 3 is noise either way)"
     fi
     # Not sprayed over the rest of the run: outside the bursts at most half as often.
     [ "$n_out" -lt 5 ] || [ $((stormy_out * n * 2)) -le $((stormy * n_out)) ] ||
