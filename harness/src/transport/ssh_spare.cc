@@ -1,4 +1,4 @@
-// A spare channel per host, opened ahead of need (see ssh_spare.h).
+// Spare channels per host, opened ahead of need (see ssh_spare.h).
 #include "ssh_spare.h"
 
 #include <spdlog/spdlog.h>
@@ -17,15 +17,16 @@ using Clock = std::chrono::steady_clock;
 
 SpareChannel::~SpareChannel() {
   std::lock_guard lock(conn_.mutex());
-  spare_.reset();
+  spares_.clear();
 }
 
 std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mutex>& lock,
                                             const std::vector<std::string>& argv,
                                             const std::optional<std::string>& pgid_file,
                                             const std::string& command, std::size_t output_limit) {
-  if (!spare_) return nullptr;
-  std::unique_ptr<SshExec> ex = std::move(spare_);
+  if (spares_.empty()) return nullptr;
+  std::unique_ptr<SshExec> ex = std::move(spares_.front());
+  spares_.pop_front();
   bool requested = false;
   try {
     // A session replaced since (reconnected) freed the channel with it; a shell
@@ -82,34 +83,37 @@ std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mute
 }
 
 void SpareChannel::replenish(std::unique_lock<std::recursive_mutex>& lock) {
-  if (disabled_ || spare_) return;
-  try {
-    // One attempt, not SshExec::open's: making room for a spare (closing SFTP
-    // or labgate's shell) or waiting out a refusal would cost more than it saves.
-    // A stopped sshd is waited for as any channel open is (command_timeout):
-    // given up on sooner, its open stays pending on the server for a channel
-    // labgate no longer knows, and the run loses its spares (issue 22 item 1).
-    spare_ = std::make_unique<SshExec>(
-        conn_, launcher_remote_command(), "labgate's spare channel", kDefaultOutputLimit,
-        channel_wait_for(conn_, conn_.host().ssh.command_timeout, &lock, false));
-    ++opened_;
-  } catch (const ConnectionLost& lost) {
-    // Refused (MaxSessions, or sshd could not fork): commands open channels of
-    // their own from now on, as they did before. A broken session: the next
-    // command reconnects and says so, and a spare is tried again after it.
-    if (explain_channel_refusal(lost.why) || lost.exec_refused) disabled_ = true;
-    spdlog::debug("{}: no spare channel ({})", conn_.who(), lost.why);
-  } catch (const std::exception& e) {
-    // sshd did not answer within command_timeout: not worth waiting for again.
-    disabled_ = true;
-    spdlog::debug("{}: no spare channel ({})", conn_.who(), e.what());
+  while (!disabled_ && spares_.size() < kDepth) {
+    try {
+      // One attempt, not SshExec::open's: making room for a spare (closing SFTP
+      // or labgate's shell) or waiting out a refusal would cost more than it saves.
+      // A stopped sshd is waited for as any channel open is (command_timeout):
+      // given up on sooner, its open stays pending on the server for a channel
+      // labgate no longer knows, and the run loses its spares (issue 22 item 1).
+      spares_.push_back(std::make_unique<SshExec>(
+          conn_, launcher_remote_command(), "labgate's spare channel", kDefaultOutputLimit,
+          channel_wait_for(conn_, conn_.host().ssh.command_timeout, &lock, false)));
+      ++opened_;
+    } catch (const ConnectionLost& lost) {
+      // Refused (MaxSessions, or sshd could not fork): commands open channels of
+      // their own from now on, as they did before. A broken session: the next
+      // command reconnects and says so, and a spare is tried again after it.
+      if (explain_channel_refusal(lost.why) || lost.exec_refused) disabled_ = true;
+      spdlog::debug("{}: no spare channel ({})", conn_.who(), lost.why);
+      return;
+    } catch (const std::exception& e) {
+      // sshd did not answer within command_timeout: not worth waiting for again.
+      disabled_ = true;
+      spdlog::debug("{}: no spare channel ({})", conn_.who(), e.what());
+      return;
+    }
   }
 }
 
 bool SpareChannel::close_for_room() {
   disabled_ = true;
-  if (!spare_) return false;
-  spare_.reset();  // channel closed: its /bin/sh's `read` meets EOF and it exits
+  if (spares_.empty()) return false;
+  spares_.clear();  // channels closed: each /bin/sh's `read` meets EOF and it exits
   return true;
 }
 

@@ -1,12 +1,15 @@
-// A spare channel per host, opened ahead of need: its login shell (however slow
-// its ~/.bashrc) starts while the run does something else, then waits in an
+// Spare channels per host, opened ahead of need: each one's login shell (however
+// slow its ~/.bashrc) starts while the run does something else, then waits in an
 // explicit /bin/sh for one command (remote_command.h: launcher_remote_command).
-// A probe, a tool or a probe's client takes it and starts at once; a new spare
-// is opened behind it. The program stands where a channel of its own would have
+// A probe, a tool or a probe's client takes one and starts at once; a new spare
+// is opened behind it. Two wait: a case starts two processes on a host one after
+// the other (the noise watch, then a tool's server), and with one spare the
+// second waited for a login shell, ~750 ms a sockperf case on slow-shell hosts. The program stands where a channel of its own would have
 // put it: its own session and process group (stopped over a second channel),
 // output framed past any banner, EOF and exit status as before (issue 23).
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,11 +39,14 @@ class SpareChannel {
                                 const std::vector<std::string>& argv,
                                 const std::optional<std::string>& pgid_file, const std::string& command,
                                 std::size_t output_limit);
-  /// The caller holds the connection's lock (`lock`). Opens a spare unless one
-  /// waits already. Never throws: a server that refuses the channel (a low
+  /// How many spares wait at most (see the top of this file).
+  static constexpr std::size_t kDepth = 2;
+
+  /// The caller holds the connection's lock (`lock`). Opens spares until kDepth
+  /// wait. Never throws: a server that refuses the channel (a low
   /// MaxSessions) gets no spares from then on, which is what it had before.
   void replenish(std::unique_lock<std::recursive_mutex>& lock);
-  /// Closes the waiting spare to free a session slot (the server refused a
+  /// Closes the waiting spares to free session slots (the server refused a
   /// channel); no spare is opened again on this connection. True if it did.
   bool close_for_room();
   /// How many spares were opened, and how many taken (for -v and tests).
@@ -49,7 +55,7 @@ class SpareChannel {
 
  private:
   SshConnection& conn_;
-  std::unique_ptr<SshExec> spare_;
+  std::deque<std::unique_ptr<SshExec>> spares_;  ///< oldest first: its shell is the likeliest ready
   bool disabled_ = false;
   int opened_ = 0, taken_ = 0;
 };
