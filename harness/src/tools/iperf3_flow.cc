@@ -67,8 +67,8 @@ measure::Measurement to_measurement(const Run& run, const Flow& f) {
   }
   // Sample accounting for a stream: the intervals iperf3 reported must cover the
   // time it says it measured (a stalled or cut-short run reports fewer).
-  // Both on the client's clock: the receiver's time is the other host's when the
-  // client sent (iperf3_parts.h), so it is the expectation only when nothing else is said.
+  // Both on the client's clock: the summary's other time is the server's
+  // (client_time_is_senders), so it is the expectation only when nothing else is said.
   const double timed = f.client_seconds.value_or(m.duration_s);
   if (f.covered_s && timed > 0) {
     measure::SampleExpectation e;
@@ -78,7 +78,8 @@ measure::Measurement to_measurement(const Run& run, const Flow& f) {
     if (f.client_seconds)
       std::snprintf(buf, sizeof buf,
                     "seconds of intervals: the client's %.3f s as %s, its %zu intervals cover %.3f s", timed,
-                    f.sent_by_server ? "receiver" : "sender", f.intervals, *f.covered_s);
+                    client_time_is_senders(f.sent_by_server, f.bidir) ? "sender" : "receiver", f.intervals,
+                    *f.covered_s);
     else
       std::snprintf(buf, sizeof buf, "seconds of intervals: %.3f s measured, its %zu intervals cover %.3f s",
                     timed, f.intervals, *f.covered_s);

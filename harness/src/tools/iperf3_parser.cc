@@ -265,7 +265,8 @@ std::vector<measure::Measurement> parse_iperf3_runs(const ToolText& t, const Par
                                                   : udp_flow(t, root, k, by_server, warned);
     f.bidir = bidir;
     count_intervals(root, k.udp.c_str(), f);
-    f.client_seconds = optional_number(root, {"end", by_server ? k.received : k.sent, "seconds"});
+    f.client_seconds = optional_number(
+        root, {"end", iperf3::client_time_is_senders(by_server, bidir) ? k.sent : k.received, "seconds"});
     flows.push_back(std::move(f));
   };
   read_flow("", reverse);

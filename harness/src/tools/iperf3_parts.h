@@ -34,14 +34,25 @@ struct Flow {
   /// outside --omit; nullopt when the output has none to count.
   std::optional<double> covered_s;
   std::size_t intervals = 0;
-  /// The client's own measured time for this flow (its sender's seconds when it
-  /// sent, its receiver's when it received): the clock its intervals were timed
-  /// on. The receiver's `seconds` is the other host's and runs longer by the
+  /// The client's own measured time for this flow (client_time_is_senders says
+  /// which of the summary's two times that is): the clock its intervals were
+  /// timed on. The other `seconds` is the other host's and runs longer by the
   /// control exchange, ~1 % of a 2 s run and 3 % under load, so the intervals are
   /// checked against this one; nullopt when the output does not say it.
   std::optional<double> client_seconds;
   std::vector<std::string> warnings;
 };
+
+/// Whether the client's own time for a flow is the summary's "sender" seconds
+/// (else its "receiver" seconds). iperf3 summarises each direction with the
+/// times of the client's FIRST stream (iperf_print_results: sender_time and
+/// receiver_time of SLIST_FIRST), its own end for the side that stream played
+/// and the server's for the other. Its first stream sends, except under -R
+/// where it only receives; under --bidir it creates its senders first, so both
+/// directions' "sender" seconds are its own and the return flow's "receiver"
+/// seconds are the server's (3.21's source; 3.12's output says the same: under
+/// load its return flow read 2.036 s "received" for the client's own 2.000 s).
+inline bool client_time_is_senders(bool sent_by_server, bool bidir) { return !sent_by_server || bidir; }
 
 /// What both readers know of the run besides its flows.
 struct Run {

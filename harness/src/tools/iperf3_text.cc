@@ -182,7 +182,8 @@ std::vector<measure::Measurement> parse_text(const ToolText& t, const ParseOptio
       }
     if (f.intervals) f.covered_s = covered;
     // The client printed the intervals: its own summary line times them.
-    if (const Row* own = by_server ? receiver : sender) f.client_seconds = own->end - own->start;
+    if (const Row* own = client_time_is_senders(by_server, bidir) ? sender : receiver)
+      f.client_seconds = own->end - own->start;
     out.push_back(to_measurement(run, f));
   }
   if (out.empty()) t.fail(summary, "iperf3's summary holds no sender or receiver line");
