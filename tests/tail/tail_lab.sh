@@ -198,14 +198,37 @@ q() { jq -r "$1" "$run/run.json"; }
 over() { q ".tests[0].tail.outliers[] | select(.value_ns >= $1) | \"\(.value_ns)\t\([.evidence[].text] | join(\" | \"))\""; }
 # How many lines of stdin match $1.
 count() { grep -c -- "$1" || true; }
+# The jq test of one piece of evidence for other work on the hosts: a task but
+# the test's own ($1, a regex of comms; ksoftirqd always) that held a CPU of
+# either host for 10 ms or more.
+held_by_others() {
+  echo "(.kind == \"preempted\" and ((.comm // \"\") | test(\"^ksoftirqd|$1\") | not) and (((.text | capture(\"ran (?<v>[0-9.]+) ms\") | .v | tonumber) // 0) >= 10))"
+}
+# That other work over the whole run, "comm on host h, ...": empty on a machine no one shared.
+other_work() {
+  q "[.tests[0].tail.outliers[].evidence[] | select($(held_by_others "$1")) | \"\\(.comm) on host \\(.host)\"] | unique | join(\", \")"
+}
 # The outliers of at least $1 ns ($stalled, $n of them) must be at least $2 and
 # put down to tailhog (pid) on CPU $3 of host $4 for >= 80 % of them; $5 says what they are.
+# Other work on the machine can move the stalls out of sight (fresh CI of
+# fb7603a, hog_b beside a compiler on the client's CPU: 6 replies lost to the
+# hog's windows and none of the measured round trips 50 ms): then the count is
+# not judged, said with the tasks, and tailhog must still be named with its pid
+# on its CPU for an outlier.
 hog_named() {
   stalled=$(over "$1")
   echo "$stalled" | cut -c1-300
   n=$(echo "$stalled" | count .)
   named=$(echo "$stalled" | count "tailhog (pid $hog_pid) ran .* on CPU $3 of host $4")
-  [ "$n" -ge "$2" ] || fail "only $n $5 of >= $(($1 / 1000000)) ms with tailhog 200 ms of every second on CPU $3 of host $4"
+  if [ "$n" -lt "$2" ]; then
+    others=$(other_work '^tailhog$')
+    [ -n "$others" ] || fail "only $n $5 of >= $(($1 / 1000000)) ms with tailhog 200 ms of every second on CPU $3 of host $4"
+    anywhere=$(over 0 | count "tailhog (pid $hog_pid) ran .* on CPU $3 of host $4")
+    [ "$anywhere" -ge 1 ] ||
+      fail "only $n $5 of >= $(($1 / 1000000)) ms, and tailhog (pid $hog_pid) on CPU $3 of host $4 named for no outlier ($others shared the hosts)"
+    echo "the $5 not counted: other work held the hosts' CPUs for 10 ms or more ($others); tailhog named for $anywhere outlier(s)"
+    return
+  fi
   [ $((named * 100)) -ge $((n * 80)) ] || fail "tailhog (pid $hog_pid) on CPU $3 of host $4 named for $named of $n $5"
 }
 
@@ -300,45 +323,55 @@ case $case_name in
     # adds causes of its own (a compiler's time slices): the storm must be
     # named beside them, and not where it was not.
     bursts=$(awk '$1 == "burst" { printf "%s[%s,%s]", n++ ? "," : "[", $2, $3 } END { print n ? "]" : "[]" }' "$work/flood.out")
+    # outliers true: those that met a burst; false: those 100 ms or more clear
+    # of every burst, beyond the reach of the watch's windows around a round
+    # trip ("in the 100.0 ms around it"): one that ended 0-21 ms before a burst
+    # began has that burst's NET_RX in its window, rightly (seen at idle).
     outliers() {
+      local met='any($b[]; $o.at_ns - $o.value_ns <= .[1] and $o.at_ns >= .[0])'
+      local clear='all($b[]; $o.at_ns < .[0] - 100000000 or $o.at_ns - $o.value_ns > .[1] + 100000000)'
       jq -r --argjson b "$bursts" ".tests[0].tail.outliers[] | select(.value_ns >= 1000000) | . as \$o
-        | select(any(\$b[]; \$o.at_ns - \$o.value_ns <= .[1] and \$o.at_ns >= .[0]) == $1) | $2" "$run/run.json"
+        | select($([ "$1" = true ] && echo "$met" || echo "$clear")) | $2" "$run/run.json"
     }
     on_cpu1='any(.evidence[]; .host == "a" and .cpu == 1 and'
     # NET_RX is said as a count ("softirq NET_RX x5700 on CPU 1") or as time
     # ("softirq NET_RX: 40.0 ms of softirq time on CPU 1"): either names it.
     net_rx="select($on_cpu1 .kind == \"softirq\" and (.text | test(\"^softirq NET_RX[ :]\"))))"
     storm="select($on_cpu1 (.kind == \"softirq\" and (.text | test(\"^softirq NET_RX[ :]\"))) or (.kind == \"irq\" and .irq == \"CAL\")))"
-    # The storm's shares are asked only of a run no other work shared: another
-    # task holding a CPU of either host for 10 ms or more is named first for the
-    # round trips it slowed, rightly, and moves the shares whichever CPU it took
-    # (fresh CI of b07add2: a pinned busy loop on CPU 1 of host a; of e68789e:
-    # a compiler on host b's CPU 0, beside tailflood, so b's server waited and
-    # NET_RX was named for 1 of the 9 round trips a rule on CPU 1 alone left).
-    # tailflood is the storm's own sender, and ksoftirqd the storm's NET_RX.
-    held="(.kind == \"preempted\" and ((.comm // \"\") | startswith(\"ksoftirqd\") | not) and ((.comm // \"\") != \"tailflood\") and (((.text | capture(\"ran (?<v>[0-9.]+) ms\") | .v | tonumber) // 0) >= 10))"
-    others=$(q "[.tests[0].tail.outliers[].evidence[] | select($held) | \"\\(.comm) on host \\(.host)\"] | unique | join(\", \")")
+    # The storm's shares are asked only of the round trips no other work
+    # shared: another task that held a CPU of either host for 10 ms or more in
+    # a round trip's window is named for it, rightly, and moves the shares
+    # whichever CPU it took (fresh CI of b07add2: a pinned busy loop on CPU 1
+    # of host a; of e68789e: a compiler on host b's CPU 0, beside tailflood, so
+    # b's server waited and NET_RX was named for 1 of the 9 round trips a rule
+    # on CPU 1 of host a alone left). tailflood is the storm's own sender, and
+    # ksoftirqd the storm's NET_RX.
+    crowded="any(.evidence[]; $(held_by_others '^tailflood$'))"
     n=$(outliers true .seq | count .)
     named=$(outliers true "$net_rx | .seq" | count .)
     stormy=$(outliers true "$storm | .seq" | count .)
+    n_clear=$(outliers true "select($crowded | not) | .seq" | count .)
+    named_clear=$(outliers true "select($crowded | not) | $net_rx | .seq" | count .)
+    stormy_clear=$(outliers true "select($crowded | not) | $storm | .seq" | count .)
     n_out=$(outliers false .seq | count .)
     stormy_out=$(outliers false "$storm | .seq" | count .)
     echo "$(echo "$bursts" | jq length) bursts; $n round trips of >= 1 ms during them: NET_RX on CPU 1 of host a" \
-      "named for $named, NET_RX or IRQ CAL for $stormy; outside them $stormy_out of $n_out"
+      "named for $named, NET_RX or IRQ CAL for $stormy; 100 ms or more clear of them $stormy_out of $n_out"
     outliers true '"\(.value_ns)\t\([.evidence[] | .text[:70]] | join(" | "))"' | head -8 | cut -c1-300
     [ "$n" -ge 3 ] || fail "only $n round trips of >= 1 ms during $(echo "$bursts" | jq length) bursts of the storm"
     [ "$stormy" -ge 1 ] || fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for none of $n round trips it slowed"
-    if [ -n "$others" ]; then
-      echo "the storm's shares not judged: other work held the hosts' CPUs for 10 ms or more ($others)"
-    elif [ "$n" -ge 5 ]; then
-      [ $((stormy * 100)) -ge $((n * 80)) ] ||
-        fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy of $n round trips it slowed"
-      [ $((named * 100)) -ge $((n * 40)) ] ||
-        fail "softirq NET_RX on CPU 1 of host a named for $named of $n round trips the storm slowed"
+    echo "of them $n_clear that no other work shared: the storm named for $stormy_clear, NET_RX for $named_clear"
+    if [ "$n_clear" -ge 5 ]; then
+      [ $((stormy_clear * 100)) -ge $((n_clear * 80)) ] ||
+        fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy_clear of $n_clear round trips it alone slowed"
+      [ $((named_clear * 100)) -ge $((n_clear * 40)) ] ||
+        fail "softirq NET_RX on CPU 1 of host a named for $named_clear of $n_clear round trips the storm alone slowed"
     else
-      echo "the storm's shares not judged: $n round trips is no share (2 of 3 is noise either way)"
+      # Fewer than 5 is no share: 2 of 3 is noise either way.
+      echo "the storm's shares not judged: other work ($(other_work '^tailflood$')) shared $((n - n_clear)) of the $n," \
+        "leaving $n_clear"
     fi
-    # Not sprayed over the rest of the run: outside the bursts at most half as often.
+    # Not sprayed over the rest of the run: clear of the bursts at most half as often.
     [ "$n_out" -lt 5 ] || [ $((stormy_out * n * 2)) -le $((stormy * n_out)) ] ||
       fail "the storm named for $stormy_out of $n_out round trips outside its bursts ($stormy of $n in them)"
     ! q '.tests[0].tail.outliers[].evidence[].text' | grep -q tailhog || fail "tailhog named with no tailhog running"
