@@ -3,7 +3,7 @@
 
   adapters_agree.py profile SRC OUT
       writes OUT: profiles/lab.toml made deterministic for this comparison (short
-      measurements, budgets no scheduler can break, one budget no round trip can
+      measurements, budgets and sample accounting no scheduler can break, one budget no round trip can
       meet, one sysctl the lab does not have), so both runs must reach the same
       verdicts whatever the machine's load.
   adapters_agree.py compare RUN_DIR_A RUN_DIR_B
@@ -47,6 +47,11 @@ def make_profile(src, out):
     text = replace(text, r'^duration = "5s"', 'duration = "2s"', "default duration", 1)
     text = replace(text, r'^warmup = "1s"', 'warmup = "500ms"', "default warm-up", 1)
     text = replace(text, r"^budget = \{[^}\n]*\}", lambda m: loose(m.group(0)), "budget")
+    # Sample accounting is a budget too: a sender starved by a busy machine (an open-loop
+    # udp_stream that could not keep its schedule) reads a few percent short. Stop 32's CI
+    # failed on one run 1.04 % short beside another that was not.
+    text = re.sub(r'^sample_tolerance = "[^"]*"', 'sample_tolerance = "50%"', text, flags=re.M)
+    text = replace(text, r'^(\[defaults\.test\]\n)', r'\1sample_tolerance = "50%"\n', "[defaults.test]", 1)
     # tcp_rr_64 fails on every machine: no round trip takes a nanosecond.
     text = replace(text, r'(name = "tcp_rr_64"\n(?:(?!\[\[test\]\]).*\n)*?)budget = \{[^}\n]*\}',
                    r'\1budget = { p50 = "1ns" }', "tcp_rr_64 budget", 1)
