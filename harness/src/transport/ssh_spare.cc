@@ -24,16 +24,16 @@ std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mute
                                             const std::vector<std::string>& argv,
                                             const std::optional<std::string>& pgid_file,
                                             const std::string& command, std::size_t output_limit) {
+  drop_stale();
   if (spares_.empty()) return nullptr;
   std::unique_ptr<SshExec> ex = std::move(spares_.front());
   spares_.pop_front();
   bool requested = false;
   try {
-    // A session replaced since (reconnected) freed the channel with it; a shell
-    // that ended (a login script that exits) left EOF: neither can run anything.
+    // A shell that ended (a login script that exits) left EOF: it cannot run anything.
     // Another output limit (a command-latency probe's 64 MiB) is the spare's
     // own while it has captured nothing (its program has not started).
-    if (!ex->session_holds_channel() || ex->pump(std::chrono::milliseconds(0)) ||
+    if (ex->pump(std::chrono::milliseconds(0)) ||
         (ex->output_limit() != output_limit && !ex->relimit(output_limit))) {
       return nullptr;
     }
@@ -82,7 +82,15 @@ std::unique_ptr<SshExec> SpareChannel::take(std::unique_lock<std::recursive_mute
   return ex;
 }
 
+void SpareChannel::drop_stale() {
+  // A session replaced since (reconnected) freed every spare with it. All go, not
+  // only the front one: a stale spare left behind would count toward kDepth
+  // (replenish would not replace it) and cost a later take its spare too.
+  std::erase_if(spares_, [](const std::unique_ptr<SshExec>& s) { return !s->session_holds_channel(); });
+}
+
 void SpareChannel::replenish(std::unique_lock<std::recursive_mutex>& lock) {
+  drop_stale();
   while (!disabled_ && spares_.size() < kDepth) {
     try {
       // One attempt, not SshExec::open's: making room for a spare (closing SFTP

@@ -4,9 +4,10 @@
 // A probe, a tool or a probe's client takes one and starts at once; a new spare
 // is opened behind it. Two wait: a case starts two processes on a host one after
 // the other (the noise watch, then a tool's server), and with one spare the
-// second waited for a login shell, ~750 ms a sockperf case on slow-shell hosts. The program stands where a channel of its own would have
-// put it: its own session and process group (stopped over a second channel),
-// output framed past any banner, EOF and exit status as before (issue 23).
+// second waited for a login shell, ~750 ms a sockperf case on slow-shell hosts.
+// The program stands where a channel of its own would have put it: its own
+// session and process group (stopped over a second channel), output framed past
+// any banner, EOF and exit status as before (issue 23).
 #pragma once
 
 #include <deque>
@@ -54,6 +55,9 @@ class SpareChannel {
   int taken() const { return taken_; }
 
  private:
+  /// Drops the spares of a session replaced since they were opened.
+  void drop_stale();
+
   SshConnection& conn_;
   std::deque<std::unique_ptr<SshExec>> spares_;  ///< oldest first: its shell is the likeliest ready
   bool disabled_ = false;
