@@ -1,4 +1,4 @@
-// `labgate import FILE... [--tool netperf|sockperf|iperf3|sfnt-pingpong] [--kind K]
+// `labgate import FILE... [--tool netperf|sockperf|iperf3|sfnt-pingpong] [--kind K] [--reply-every N]
 // [--profile P --test T] (--results DIR [--suffix S] [--started ISO8601] | [--out F])`:
 // turns saved runs of an external tool into labgate results. With --results each
 // file becomes a results folder (gate::import_run) that compare and trend read
@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ namespace {
 struct ImportArgs {
   std::vector<std::string> files;
   std::string tool, kind, test, profile, out, results, suffix = "imported", started;
+  std::optional<std::uint64_t> reply_every;
 };
 
 [[noreturn]] void usage(const std::string& msg) { throw Failure(ExitCode::kUsageError, "import: " + msg); }
@@ -65,6 +67,9 @@ ExitCode run_import(const ImportArgs& a) {
     if (!req.kind || !(profile::is_rr(*req.kind) || profile::is_stream(*req.kind)))
       usage("--kind must be tcp_rr, udp_rr, tcp_stream or udp_stream, not '" + a.kind + "'");
   }
+  if (a.reply_every && *a.reply_every == 0)
+    usage("--reply-every must be 1 or more (sockperf ul's --reply-every)");
+  req.reply_every = a.reply_every;
   if (a.test.empty() != a.profile.empty())
     usage("--test and --profile go together: the budget is the profile's test's");
   std::optional<profile::Profile> prof;
@@ -123,6 +128,9 @@ void add_import_command(CLI::App& app, Action& action) {
   cmd->add_option("--started", args->started,
                   "the run's start, ISO 8601 UTC (2019-03-12T10:15:00Z); default: the tool's own timestamp "
                   "(iperf3 -J), else the file's modification time");
+  cmd->add_option("--reply-every", args->reply_every,
+                  "a sockperf ul run's --reply-every, from its command line: sockperf does not print it, and "
+                  "told from its counts it reads low when late replies were counted as drops");
   cmd->add_option("--out", args->out, "without --results: write the JSON here instead of stdout");
   cmd->callback([&action, args] { action = [args] { return run_import(*args); }; });
 }

@@ -197,6 +197,30 @@ TEST(ImportCommand, BadArgumentsExit2) {
   EXPECT_EQ(import({"--tool", "netperf"}).rc, 2);
 }
 
+// A sockperf ul run's --reply-every comes from its command line (sockperf does not
+// print it): given, its samples are held against it in every form of import.
+TEST(ImportCommand, SockperfUlIsHeldAgainstTheReplyEveryGiven) {
+  const std::string f = kTools + "sockperf/sockperf37-udp-ul-e20-loaded.txt";
+  const Outcome told = import({f});
+  EXPECT_EQ(told.rc, 1) << "told from its counts (1 in 19), it reads 5 % short";
+  EXPECT_THAT(told.err, HasSubstr("import it again with --reply-every N"));
+  const Outcome given = import({f, "--reply-every", "20"});
+  EXPECT_EQ(given.rc, 0) << given.err;
+  EXPECT_EQ(nlohmann::json::parse(given.out).at("parameters").at("sockperf.reply_every"),
+            "20 (told from --reply-every 20, as given)");
+  results::testing::TempDir root("labgate-import-cli");
+  EXPECT_EQ(import({f, "--reply-every", "20", "--results", root.path().string()}).rc, 0);
+
+  const Outcome wrong = import({f, "--reply-every", "100"});
+  EXPECT_EQ(wrong.rc, 2);
+  EXPECT_THAT(wrong.err, HasSubstr("sockperf37-udp-ul-e20-loaded.txt:11"));
+  EXPECT_THAT(wrong.err, HasSubstr("--reply-every 100 does not match this run"));
+  EXPECT_THAT(import({f, "--reply-every", "0"}).err, HasSubstr("--reply-every must be 1 or more"));
+  EXPECT_THAT(
+      import({kTools + "netperf/000-01.txt", "--reply-every", "20"}).err,
+      HasSubstr("--reply-every is sockperf ul's, and " + kTools + "netperf/000-01.txt is netperf output"));
+}
+
 TEST(ImportCommand, ResultsWritesOneFolderPerFileAndExitsWithTheWorst) {
   results::testing::TempDir root("labgate-import-cli");
   const Outcome o = import({kTools + "netperf/000-03.txt", kTools + "netperf/000-04.txt", "--profile", kProfile,

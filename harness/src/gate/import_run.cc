@@ -76,6 +76,9 @@ SavedOutput read_saved_output(const std::string& file, std::optional<profile::To
       text.fail(1, "neither netperf, sockperf nor iperf3 -J output (no banner, -k key, histogram, "
                    "\"sockperf:\" line or JSON \"start\"); say which with --tool");
     out.tool = *tool;
+    if (options.reply_every && *tool != profile::Tool::kSockperf)
+      throw Failure(ExitCode::kUsageError, "import: --reply-every is sockperf ul's, and " + file + " is " +
+                                               profile::to_string(*tool) + " output");
     out.measurements = tools::parse_tool_runs(*tool, text, options);
     out.raw = text.raw;
   } catch (const tools::ParseError& e) {
@@ -103,6 +106,7 @@ SavedCase::SavedCase(const ImportRequest& req) {
   const profile::TestSpec* test = req.profile ? &find_test(*req.profile, req.test) : nullptr;
   tools::ParseOptions options;
   options.kind = req.kind;
+  options.reply_every = req.reply_every;
   if (test) {
     if (req.kind && *req.kind != test->kind)
       usage(std::string("--kind ") + profile::to_string(*req.kind) + " differs from test '" + test->name +

@@ -1,8 +1,11 @@
 // sockperf's versions, its client modes told from its counts, and the samples
 // each mode must hold.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "sockperf_parts.h"
 
@@ -22,8 +25,37 @@ std::optional<Version> parse_version(std::string_view s) {
 
 bool known(const Version& v) { return (v.major == 2 && v.minor >= 5) || (v.major == 3 && v.minor <= 10); }
 
-Mode tell_mode(const Counts& c) {
+namespace {
+/// Messages sent per reply asked for, from the counts (late replies that
+/// sockperf counted as drops make it read low); nullopt with too few replies.
+std::optional<double> rate_from_counts(const Counts& c) {
+  const std::uint64_t asked = c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
+  if (asked < 2 || c.sent < asked) return std::nullopt;
+  return static_cast<double>(c.sent - 1) / static_cast<double>(asked - 1);
+}
+}  // namespace
+
+std::string reply_every_mismatch(const Counts& c, std::uint64_t given) {
+  const auto told = rate_from_counts(c);
+  if (!told || given == 0) return "";
+  const double ratio = static_cast<double>(given) / *told;
+  if (ratio <= 1.5 && ratio >= 1 / 1.5) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.1f", *told);
+  return "--reply-every " + std::to_string(given) + " does not match this run: its own counts (" +
+         std::to_string(c.sent) + " sent, " + std::to_string(c.received) + " answered) say about 1 in " +
+         buf + " was answered. Was it another run, or a ping-pong (pp) run?";
+}
+
+Mode tell_mode(const Counts& c, std::optional<std::uint64_t> given) {
   Mode m;
+  if (given) {
+    // sockperf ul asks a reply of every --reply-every-th message, 1 included.
+    m.under_load = true;
+    m.reply_every = std::max<std::uint64_t>(1, *given);
+    m.why = "--reply-every " + std::to_string(*given) + ", as given";
+    return m;
+  }
   const std::uint64_t asked = c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
   m.why = "its own counts: " + std::to_string(c.sent) + " sent, " + std::to_string(asked) +
           " answered or counted lost";

@@ -43,7 +43,13 @@ struct Mode {
 /// duration's first and last asked-for messages are reply_every apart times the
 /// replies asked for less one, and each asked-for reply was timed, counted
 /// dropped or counted out of order. A pp run is reply_every 1.
-Mode tell_mode(const Counts& c);
+/// `given` (the run's --reply-every, when the caller knows it) is taken as the
+/// mode instead: told from the counts, late replies that sockperf counted as drops
+/// make the rate read low (19 for 20), and the run a few percent short.
+Mode tell_mode(const Counts& c, std::optional<std::uint64_t> given = std::nullopt);
+/// Why `given` cannot be this run's --reply-every (its counts say another rate by
+/// more than half again), or "" when it can.
+std::string reply_every_mismatch(const Counts& c, std::uint64_t given);
 
 /// The samples a run must hold, from its own counts: a pp run's closed loop
 /// also fills its valid duration at the mean round trip (unless paced,

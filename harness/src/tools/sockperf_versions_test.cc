@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -33,6 +34,12 @@ std::string name_after(const char* file, std::size_t skip) {
   return n;
 }
 using test_util::rtt;
+/// The parse options of an import given sockperf ul's --reply-every.
+ParseOptions replying_every(std::uint64_t n) {
+  ParseOptions o;
+  o.reply_every = n;
+  return o;
+}
 
 struct PrintedFigures {
   const char* file;
@@ -160,6 +167,51 @@ TEST(SockperfVersions, UlDropsAreItsOwnCountedDrops) {
   const measure::JudgedFigures j = measure::judge_figures(m);
   EXPECT_TRUE(j.accounting.pass) << j.accounting.message;
   EXPECT_EQ(j.figures.value("dropped"), 20.0);
+}
+
+// A real `sockperf ul --mps=20000 --reply-every 20` (3.7) beside eight busy
+// loops: replies came late and sockperf counted 390 of them as drops, so its
+// counts say 1 in ~19 was answered, and held against 1 in 19 it reads 5 %
+// short. Its command line's --reply-every (labgate import --reply-every) holds
+// it against what it really asked for.
+TEST(SockperfVersions, UlGivenItsReplyEveryIsHeldAgainstItNotAgainstItsCounts) {
+  const std::string f = "sockperf37-udp-ul-e20-loaded.txt";
+  const measure::Measurement told = sockperf_version_file(f);
+  EXPECT_THAT(told.parameters.at("sockperf.reply_every"), HasSubstr("19 (told from its own counts"));
+  EXPECT_THAT(::testing::PrintToString(told.warnings), HasSubstr("import it again with --reply-every N"));
+  EXPECT_FALSE(measure::judge_figures(told).accounting.pass) << "the flaw this option exists for";
+
+  const measure::Measurement m =
+      parse_sockperf(read_tool_file(test_util::fixture("sockperf", f)), replying_every(20));
+  EXPECT_EQ(m.parameters.at("sockperf.reply_every"), "20 (told from --reply-every 20, as given)");
+  EXPECT_THAT(::testing::PrintToString(m.warnings), Not(HasSubstr("import it again")));
+  const measure::JudgedFigures j = measure::judge_figures(m);
+  EXPECT_TRUE(j.accounting.pass) << j.accounting.message;
+  EXPECT_EQ(j.accounting.expected.value_or(0), std::floor((12101.0 - 1) / 20) + 1);
+  EXPECT_EQ(j.accounting.held, 238.0 + 390.0);
+}
+
+TEST(SockperfVersions, UlRepliesMissingFailTheAccountingWithItsReplyEveryGiven) {
+  std::string text = test_util::fixture_text("sockperf", "sockperf310-udp-ul.txt");
+  text.replace(text.find("Total 1548 observations"), 23, "Total 1500 observations");
+  const measure::Measurement m = parse_sockperf(text_from_string("ul.txt", text), replying_every(10));
+  const measure::JudgedFigures j = measure::judge_figures(m);
+  EXPECT_FALSE(j.accounting.pass);
+  EXPECT_THAT(j.accounting.message, HasSubstr("1 in 10 asked for a reply"));
+}
+
+TEST(SockperfVersions, AReplyEveryItsCountsDoNotBearOutIsRefusedAtItsCountsLine) {
+  const std::string text = test_util::fixture_text("sockperf", "sockperf310-udp-ul.txt");
+  for (std::uint64_t wrong : {1u, 100u}) {
+    SCOPED_TRACE(wrong);
+    const ParseError e = test_util::parse_error(parse_sockperf, "ul.txt", text, replying_every(wrong));
+    EXPECT_THAT(e.what(), HasSubstr("--reply-every " + std::to_string(wrong) + " does not match this run"));
+    EXPECT_THAT(e.what(), HasSubstr("about 1 in 10.0 was answered"));
+    const auto counts_line = std::count(text.begin(), text.begin() + text.find("[Valid Duration]"), '\n') + 1;
+    EXPECT_EQ(e.line(), counts_line) << e.what();
+  }
+  // Within half again of its counts' rate: taken (late replies make the counts read low).
+  EXPECT_NO_THROW(parse_sockperf(text_from_string("ul.txt", text), replying_every(12)));
 }
 
 TEST(SockperfVersions, ThroughputRunsAreRefusedByName) {

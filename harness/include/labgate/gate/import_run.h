@@ -49,6 +49,8 @@ struct ImportRequest {
   std::string test;
   std::string suffix = "imported";  ///< the folder is <start>-<suffix>
   std::optional<results::Clock::time_point> started;  ///< --started: wins over the file's own time
+  /// --reply-every: a sockperf ul run's, from its command line (sockperf does not print it).
+  std::optional<std::uint64_t> reply_every;
 };
 
 /// When the saved run started, and how that is known.

@@ -20,6 +20,10 @@ struct ParseOptions {
   /// The rate the client was paced at (sockperf --mps), when it was: a paced
   /// run is not a closed loop, so its samples are not expected from its mean.
   std::optional<double> rate_per_s = std::nullopt;
+  /// sockperf ul's --reply-every, when the caller knows it (labgate import
+  /// --reply-every): no sockperf version prints it, and told from its counts it
+  /// reads low when late replies are counted as drops (a few percent short).
+  std::optional<std::uint64_t> reply_every = std::nullopt;
 };
 
 /// netperf 2.4-2.7: `-k` KEY=VALUE output (-2147483648 = not measured, never a
