@@ -107,13 +107,18 @@ case "$probe" in
       expect_ended "$proto stream once"
       # The receiver's worst gaps with their moment under 2.6.18's calls (no
       # getcpu; udp: SIOCGSTAMPNS, or SIOCGSTAMP before 2.6.22).
-      grep -q '"gap_outliers":{"threshold_ns":0,"worst_cap":64,"worst_kept":64' "$work/server.out" ||
-        fail "$proto stream once: the receiver kept no 64 worst gaps: $(tail -c 600 "$work/server.out")"
+      # The 64 worst, or every gap when there were fewer: a receiver starved by a
+      # busy machine reads a 300 ms TCP stream in few large reads.
+      gaps=$(grep -o '"receive_gaps":{[^}]*' "$work/server.out" | grep -o '"count":[0-9]*' | head -1 | cut -d: -f2)
+      kept=$(grep -o '"gap_outliers":{"threshold_ns":0,"worst_cap":64,"worst_kept":[0-9]*' "$work/server.out" |
+        grep -o '[0-9]*$')
+      [ -n "$gaps" ] && [ -n "$kept" ] && [ "$gaps" -ge 1 ] && [ "$kept" -eq $((gaps < 64 ? gaps : 64)) ] ||
+        fail "$proto stream once: the receiver kept ${kept:-no} worst gaps of ${gaps:-no} (the 64 worst, or all when fewer): $(tail -c 600 "$work/server.out")"
       grep -q '"outlier_sources":{"cpu":"proc_stat","context_switches":"[a-z_]*"' "$work/server.out" ||
         fail "$proto stream once: the gaps' moment not read the 2.6.18 way: $(grep -o '"outlier_sources":.*' "$work/server.out")"
       [ "$proto" = tcp ] || grep -q '"sock_wait":"SIOCGSTAMP' "$work/server.out" ||
         fail "udp stream once: no socket wait source: $(grep -o '"outlier_sources":.*' "$work/server.out")"
-      echo "ok: $proto stream once: the receiver's worst gaps"
+      echo "ok: $proto stream once: the receiver's worst gaps ($kept kept of $gaps)"
     done
     start_server --proto tcp --socket-buffer 64KiB --congestion reno
     check_run "tcp tuned stream" "$PROBE_DIR/stream" client --connect 127.0.0.1 --port "$port" --proto tcp \
