@@ -132,6 +132,38 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
   EXPECT_THAT(read("tests/sp/a-to-b/watch-a.out"), HasSubstr("\"probe\":\"watch\""));
 }
 
+// Behind a far link each start and each stop is a round trip: the two hosts'
+// watches are started at once, and stopped at once.
+TEST_F(CaseKinds, AToolsNoiseWatchesStartAndStopOnBothHostsAtOnce) {
+  const TestCase& c = open(
+      "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
+      "41000\nwarmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
+  no_counters();
+  lab_.host("b")
+      .on({"sockperf", "sr"}, FakeTransport::ok())
+      .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+  lab_.host("a").on({"sockperf", "pp"},
+                    FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
+  script_watch(lab_);
+  transport::Rendezvous starts(2), stops(2);
+  std::atomic<int> started_together{0}, stopped_together{0};
+  for (const char* h : {"a", "b"})
+    lab_.host(h).on_step = [&, h](const std::string& what) {
+      if (what.find("--away --duration") == std::string::npos) return;  // watch_argv's line
+      if (what.starts_with("stop ")) {
+        if (stops.arrive(std::chrono::seconds(2))) ++stopped_together;
+      } else if (starts.arrive(std::chrono::seconds(2))) {
+        ++started_together;
+      }
+    };
+  const CaseOutcome out = run_judge_record(*session_, *book_, c);
+  ASSERT_FALSE(out.could_not_run) << out.error;
+  EXPECT_EQ(started_together, 2) << "one host's watch was started only after the other's";
+  EXPECT_EQ(stopped_together, 2) << "one host's watch was stopped only after the other's";
+  EXPECT_EQ(out.records.at(0).tail["over_run"]["a"]["watch"], "ok") << out.records.at(0).tail.dump();
+  EXPECT_EQ(out.records.at(0).tail["over_run"]["b"]["watch"], "ok");
+}
+
 TEST_F(CaseKinds, AToolOutputThatCannotBeReadIsStillKeptVerbatim) {
   const TestCase& c = open(
       "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "

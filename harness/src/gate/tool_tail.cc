@@ -2,7 +2,6 @@
 // printed with it (see tool_tail.h).
 #include "labgate/gate/tool_tail.h"
 
-
 #include <stdexcept>
 
 #include "labgate/gate/counter_bracket.h"
@@ -12,6 +11,7 @@
 #include "labgate/tail/run_noise.h"
 #include "labgate/tools/parsers.h"
 #include "labgate/tools/tool_commands.h"
+#include "labgate/transport/connect_all.h"
 
 namespace labgate::gate {
 
@@ -162,16 +162,38 @@ ToolWatch::ToolWatch(GateSession& session, const TestCase& c) : case_(c), report
   }
   // Its own deadline outlives the tool's (the server's start included): the stop ends it first.
   const std::string backstop = measure::exact_duration(tools::tool_client_timeout(*c.spec) + 60s);
-  for (Running* r : {&server_, &client_}) {
+  std::optional<NoiseWatch> watches[2];
+  Running* const sides[2] = {&server_, &client_};
+  for (int i = 0; i < 2; ++i) {
     try {
-      const NoiseWatch w{session.probe(r->side.host, "watch"),
-                         r->side.pinned ? std::to_string(*r->side.pinned) : "", backstop,
-                         watch_interval(c.spec->warmup + c.spec->duration)};
-      r->process = session.deployment(r->side.host).start(watch_argv(w));
+      watches[i] = NoiseWatch{session.probe(sides[i]->side.host, "watch"),
+                              sides[i]->side.pinned ? std::to_string(*sides[i]->side.pinned) : "", backstop,
+                              watch_interval(c.spec->warmup + c.spec->duration)};
     } catch (const std::exception& e) {
-      r->side.why_not = std::string("the watch could not be started: ") + e.what();
+      sides[i]->side.why_not = std::string("the watch could not be started: ") + e.what();
     }
   }
+  // Both hosts at once: behind a far link each start is a round trip.
+  both_sides([&](int i) {
+    if (!watches[i]) return;
+    try {
+      sides[i]->process = session.deployment(sides[i]->side.host).start(watch_argv(*watches[i]));
+    } catch (const std::exception& e) {
+      sides[i]->side.why_not = std::string("the watch could not be started: ") + e.what();
+    }
+  });
+}
+
+void ToolWatch::both_sides(const std::function<void(int)>& step) const {
+  // One host on both sides (a loopback case): one after the other on its one connection.
+  if (client_.side.host == server_.side.host) {
+    step(0);
+    step(1);
+    return;
+  }
+  transport::on_each_host(
+      2, [&](std::size_t i) { step(static_cast<int>(i)); },
+      [&](std::size_t i) { return i == 0 ? server_.side.host : client_.side.host; });
 }
 
 ToolWatch::~ToolWatch() {
@@ -201,8 +223,10 @@ void ToolWatch::stop(CaseRun& run) {
   stopped_ = true;
   // One host on both sides (a loopback case): a file per side.
   const bool one_host = client_.side.host == server_.side.host;
+  // Both hosts at once: behind a far link each stop is a round trip. Each side's
+  // own stop_sent/stop_done still bound its alignment (see tool_tail.h).
+  both_sides([&](int i) { stop_one(i == 0 ? server_ : client_); });
   for (Running* r : {&client_, &server_}) {
-    stop_one(*r);
     if (r->side.result)
       run.raw_files.emplace_back(
           "watch-" + r->side.host + (one_host ? "-" + r->side.role : "") + ".out",

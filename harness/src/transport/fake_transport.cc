@@ -2,6 +2,7 @@
 #include "labgate/transport/fake_transport.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "labgate/transport/shell_quote.h"
 #include "labgate/util/exit_code.h"
@@ -17,17 +18,22 @@ bool starts_with(const std::vector<std::string>& argv, const std::vector<std::st
 class FakeProcess : public Process {
  public:
   FakeProcess(std::string command, RunResult result, std::shared_ptr<int> stopped,
-              std::optional<std::string> stop_failure)
+              std::optional<std::string> stop_failure, std::function<void(const std::string&)> step)
       : command_(std::move(command)),
         result_(std::move(result)),
         stopped_(std::move(stopped)),
-        stop_failure_(std::move(stop_failure)) {}
-  ~FakeProcess() override { stop(Nanos(0)); }
+        stop_failure_(std::move(stop_failure)),
+        step_(std::move(step)) {}
+  ~FakeProcess() override {
+    step_ = nullptr;  // its transport may be gone: a handle dropped is not a step
+    stop(Nanos(0));
+  }
   std::optional<RunResult> wait(Nanos) override { return result_; }
   bool wait_for_output(std::string_view needle, Nanos) override {
     return result_.out.find(needle) != std::string::npos;
   }
   RunResult stop(Nanos) override {
+    if (!done_ && step_) step_("stop " + command_);
     if (stop_failure_) {
       // As the SSH one: the failure is the report, and the handle is finished.
       const std::string why = *stop_failure_;
@@ -51,6 +57,7 @@ class FakeProcess : public Process {
   RunResult result_;
   std::shared_ptr<int> stopped_;
   std::optional<std::string> stop_failure_;
+  std::function<void(const std::string&)> step_;
   bool done_ = false;
 };
 
@@ -136,7 +143,11 @@ std::unique_ptr<Process> FakeTransport::start(const std::vector<std::string>& ar
   std::optional<std::string> stop_failure;
   for (const auto& [prefix, message] : stop_failures_)
     if (starts_with(argv, prefix)) stop_failure = "host " + name_ + ": " + message;
-  return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_, std::move(stop_failure));
+  // Its stop is a step too ("stop " + the command), while this transport lives.
+  return std::make_unique<FakeProcess>(shell_join(argv), answer(argv), stopped_, std::move(stop_failure),
+                                       [this, alive = std::weak_ptr<int>(alive_)](const std::string& what) {
+                                         if (!alive.expired()) step(what);
+                                       });
 }
 
 void FakeTransport::upload_data(std::string_view data, const std::string& remote_path, int mode) {

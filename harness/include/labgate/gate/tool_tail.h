@@ -14,6 +14,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -68,6 +69,8 @@ class ToolWatch {
     std::unique_ptr<transport::Process> process;
   };
   void stop_one(Running& r);
+  /// step(0) for the server's side and step(1) for the client's, on both hosts at once.
+  void both_sides(const std::function<void(int)>& step) const;
 
   const TestCase& case_;
   Reporter& reporter_;

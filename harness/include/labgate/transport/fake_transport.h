@@ -61,8 +61,9 @@ class FakeTransport : public Transport {
   std::map<std::string, FileInfo> stats;
   /// What host_identity() reports (a host key fingerprint stand-in).
   std::string identity;
-  /// Called first by connect(), run(), start(), upload_data() and lstat() with
-  /// what is done ("connect", the argv joined, "upload PATH", "lstat PATH"), on
+  /// Called first by connect(), run(), start(), upload_data(), lstat() and a
+  /// started process's first stop() with what is done ("connect", the argv
+  /// joined, "upload PATH", "lstat PATH", "stop " + the argv joined), on
   /// the caller's thread: tests see which thread and order a step used, or hold
   /// a host until another has started (proving the steps run in parallel).
   std::function<void(const std::string& what)> on_step;
@@ -102,6 +103,7 @@ class FakeTransport : public Transport {
   std::vector<Call> calls_;
   std::vector<Upload> uploads_;
   std::shared_ptr<int> stopped_ = std::make_shared<int>(0);
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);  ///< its processes' steps check it is still here
   // Steps of one host may come from several threads (counters on both sides of
   // a case on one host); on_step runs outside it, so it may wait for others.
   std::recursive_mutex mutex_;
