@@ -90,18 +90,28 @@ void script_watch(lt::FakeLab& lab) {
                    FakeTransport::ok(lt::testdata("harness/src/tail/testdata/hog_watch.json")));
 }
 
-TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
-  const TestCase& c = open(
-      "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
-      "41000\n"
-      "warmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
-  no_counters();
-  lab_.host("b")
-      .on({"sockperf", "sr"}, FakeTransport::ok())
-      .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
-  lab_.host("a").on({"sockperf", "pp"},
-                    FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
-  script_watch(lab_);
+/// A sockperf udp_rr case from a to b on port 41000, its server, client (a
+/// recorded run) and both hosts' noise watches scripted, no counters.
+class ToolCase : public CaseKinds {
+ protected:
+  const TestCase& open_sockperf_case() {
+    const TestCase& c = open(
+        "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
+        "41000\nwarmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
+    no_counters();
+    lab_.host("b")
+        .on({"sockperf", "sr"}, FakeTransport::ok())
+        .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
+    lab_.host("a").on(
+        {"sockperf", "pp"},
+        FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
+    script_watch(lab_);
+    return c;
+  }
+};
+
+TEST_F(ToolCase, AToolsOwnFiguresAreJudged) {
+  const TestCase& c = open_sockperf_case();
   const CaseOutcome out = run_judge_record(*session_, *book_, c);
   ASSERT_FALSE(out.could_not_run) << out.error;
   ASSERT_EQ(out.records.size(), 1u);
@@ -134,17 +144,8 @@ TEST_F(CaseKinds, AToolsOwnFiguresAreJudged) {
 
 // Behind a far link each start and each stop is a round trip: the two hosts'
 // watches are started at once, and stopped at once.
-TEST_F(CaseKinds, AToolsNoiseWatchesStartAndStopOnBothHostsAtOnce) {
-  const TestCase& c = open(
-      "[[test]]\nname = \"sp\"\nkind = \"udp_rr\"\ntool = \"sockperf\"\nfrom = \"a\"\nto = \"b\"\nport = "
-      "41000\nwarmup = \"0s\"\nbudget = { p50 = \"1ms\" }\n");
-  no_counters();
-  lab_.host("b")
-      .on({"sockperf", "sr"}, FakeTransport::ok())
-      .on({"cat", "/proc/net/udp"}, FakeTransport::ok(kUdpBound));
-  lab_.host("a").on({"sockperf", "pp"},
-                    FakeTransport::ok(lt::testdata("tests/fixtures/tools/sockperf/sockperf37-udp-rtt.txt")));
-  script_watch(lab_);
+TEST_F(ToolCase, AToolsNoiseWatchesStartAndStopOnBothHostsAtOnce) {
+  const TestCase& c = open_sockperf_case();
   transport::Rendezvous starts(2), stops(2);
   std::atomic<int> started_together{0}, stopped_together{0};
   for (const char* h : {"a", "b"})
