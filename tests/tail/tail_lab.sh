@@ -17,8 +17,9 @@
 #   softirq  tailflood, a UDP flood from the root namespace to host a's management
 #            interface (not the one measured) 200 ms of every second, its
 #            receive steered to CPU 1 by rps_cpus: the round trips it slowed are
-#            put down to softirq NET_RX on CPU 1 of host a (most of the worst;
-#            shares judged where no other task held that CPU 10 ms or more),
+#            put down to the storm on CPU 1 of host a, softirq NET_RX or the
+#            IPI (IRQ CAL) that RPS carries it there with, NET_RX at least once
+#            (shares judged where no other task held a CPU 10 ms or more),
 #            never to tailhog or the wire
 #   quiet    nothing injected: every outlier's cause is evidence or "unexplained",
 #            never tailhog, never "wire" without both watches having seen the moment
@@ -360,12 +361,19 @@ case $case_name in
     outliers true '"\(.value_ns)\t\([.evidence[] | .text[:70]] | join(" | "))"' | head -8 | cut -c1-300
     [ "$n" -ge 3 ] || fail "only $n round trips of >= 1 ms during $(echo "$bursts" | jq length) bursts of the storm"
     [ "$stormy" -ge 1 ] || fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for none of $n round trips it slowed"
+    # NET_RX itself, in the bursts. Not a share of it: RPS carries the storm to
+    # CPU 1 by IPI (IRQ CAL) and NET_RX runs behind it, and which of the two
+    # stands out of its usual count depends on the sender's share of CPU 0.
+    # At idle NET_RX is named for nearly all (42 of 42); with compilers on both
+    # CPUs CAL stands out (x1000-1450, usually 225) and NET_RX less: fresh CI
+    # 31, 4 of the 13 round trips no other work shared (the storm 12), and
+    # 2-5 of 8-14 in three runs beside cold builds on pair 26 (14-32 of 75-78
+    # in the bursts). The shares of the storm are judged below.
+    [ "$named" -ge 1 ] || fail "softirq NET_RX on CPU 1 of host a named for none of $n round trips during the storm"
     echo "of them $n_clear that no other work shared: the storm named for $stormy_clear, NET_RX for $named_clear"
     if [ "$n_clear" -ge 5 ]; then
       [ $((stormy_clear * 100)) -ge $((n_clear * 80)) ] ||
         fail "the storm (NET_RX or IRQ CAL on CPU 1 of host a) named for $stormy_clear of $n_clear round trips it alone slowed"
-      [ $((named_clear * 100)) -ge $((n_clear * 40)) ] ||
-        fail "softirq NET_RX on CPU 1 of host a named for $named_clear of $n_clear round trips the storm alone slowed"
     else
       # Fewer than 5 is no share: 2 of 3 is noise either way.
       echo "the storm's shares not judged: other work ($(other_work '^tailflood$')) shared $((n - n_clear)) of the $n," \
