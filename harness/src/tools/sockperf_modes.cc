@@ -26,10 +26,14 @@ std::optional<Version> parse_version(std::string_view s) {
 bool known(const Version& v) { return (v.major == 2 && v.minor >= 5) || (v.major == 3 && v.minor <= 10); }
 
 namespace {
+/// Replies asked for: each was timed, counted dropped or counted out of order.
+std::uint64_t asked_of(const Counts& c) {
+  return c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
+}
 /// Messages sent per reply asked for, from the counts (late replies that
 /// sockperf counted as drops make it read low); nullopt with too few replies.
 std::optional<double> rate_from_counts(const Counts& c) {
-  const std::uint64_t asked = c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
+  const std::uint64_t asked = asked_of(c);
   if (asked < 2 || c.sent < asked) return std::nullopt;
   return static_cast<double>(c.sent - 1) / static_cast<double>(asked - 1);
 }
@@ -56,12 +60,11 @@ Mode tell_mode(const Counts& c, std::optional<std::uint64_t> given) {
     m.why = "--reply-every " + std::to_string(*given) + ", as given";
     return m;
   }
-  const std::uint64_t asked = c.received + (c.drops_counted ? c.dropped + c.out_of_order : 0);
-  m.why = "its own counts: " + std::to_string(c.sent) + " sent, " + std::to_string(asked) +
+  m.why = "its own counts: " + std::to_string(c.sent) + " sent, " + std::to_string(asked_of(c)) +
           " answered or counted lost";
-  if (asked < 2 || c.sent <= asked) return m;
-  const auto every = static_cast<std::uint64_t>(
-      std::llround(static_cast<double>(c.sent - 1) / static_cast<double>(asked - 1)));
+  const std::optional<double> told = rate_from_counts(c);
+  if (!told) return m;
+  const auto every = static_cast<std::uint64_t>(std::llround(*told));
   if (every >= 2) {
     m.under_load = true;
     m.reply_every = every;
